@@ -1,0 +1,301 @@
+package storage
+
+import "sort"
+
+// btree is an ordered map from string keys to items: a classic B-tree (after
+// the algorithm of github.com/google/btree) specialised to one entry type so
+// lookups compare strings directly, without interfaces or callbacks.
+//
+// It is not safe for concurrent writes; concurrent readers are safe while no
+// writer runs (the server holds a per-table lock).
+type btree struct {
+	root   *node
+	length int
+}
+
+const (
+	btreeDegree   = 32
+	btreeMaxItems = 2*btreeDegree - 1
+	btreeMinItems = btreeDegree - 1
+)
+
+type entry struct {
+	key  string
+	item Item
+}
+
+type node struct {
+	items    []entry
+	children []*node
+}
+
+// find returns the index of the first entry whose key is >= key, and whether
+// that entry's key equals key.
+func (n *node) find(key string) (int, bool) {
+	i := sort.Search(len(n.items), func(i int) bool { return n.items[i].key >= key })
+	return i, i < len(n.items) && n.items[i].key == key
+}
+
+func insertEntryAt(s []entry, i int, e entry) []entry {
+	s = append(s, entry{})
+	copy(s[i+1:], s[i:])
+	s[i] = e
+	return s
+}
+
+func removeEntryAt(s []entry, i int) ([]entry, entry) {
+	e := s[i]
+	copy(s[i:], s[i+1:])
+	s[len(s)-1] = entry{}
+	return s[:len(s)-1], e
+}
+
+func insertChildAt(s []*node, i int, c *node) []*node {
+	s = append(s, nil)
+	copy(s[i+1:], s[i:])
+	s[i] = c
+	return s
+}
+
+func removeChildAt(s []*node, i int) ([]*node, *node) {
+	c := s[i]
+	copy(s[i:], s[i+1:])
+	s[len(s)-1] = nil
+	return s[:len(s)-1], c
+}
+
+// split moves the entries after i (and their children) into a new node and
+// returns the entry at i, which the caller lifts into the parent.
+func (n *node) split(i int) (entry, *node) {
+	mid := n.items[i]
+	next := &node{items: make([]entry, 0, btreeMaxItems)}
+	next.items = append(next.items, n.items[i+1:]...)
+	for j := i; j < len(n.items); j++ {
+		n.items[j] = entry{}
+	}
+	n.items = n.items[:i]
+	if len(n.children) > 0 {
+		next.children = make([]*node, 0, btreeMaxItems+1)
+		next.children = append(next.children, n.children[i+1:]...)
+		for j := i + 1; j < len(n.children); j++ {
+			n.children[j] = nil
+		}
+		n.children = n.children[:i+1]
+	}
+	return mid, next
+}
+
+func (n *node) maybeSplitChild(i int) bool {
+	if len(n.children[i].items) < btreeMaxItems {
+		return false
+	}
+	mid, second := n.children[i].split(btreeMaxItems / 2)
+	n.items = insertEntryAt(n.items, i, mid)
+	n.children = insertChildAt(n.children, i+1, second)
+	return true
+}
+
+func (n *node) insert(e entry) (Item, bool) {
+	i, found := n.find(e.key)
+	if found {
+		old := n.items[i].item
+		n.items[i] = e
+		return old, true
+	}
+	if len(n.children) == 0 {
+		n.items = insertEntryAt(n.items, i, e)
+		return nil, false
+	}
+	if n.maybeSplitChild(i) {
+		switch mid := n.items[i].key; {
+		case e.key < mid:
+		case e.key > mid:
+			i++
+		default:
+			old := n.items[i].item
+			n.items[i] = e
+			return old, true
+		}
+	}
+	return n.children[i].insert(e)
+}
+
+func (t *btree) get(key string) (Item, bool) {
+	for n := t.root; n != nil; {
+		i, found := n.find(key)
+		if found {
+			return n.items[i].item, true
+		}
+		if len(n.children) == 0 {
+			return nil, false
+		}
+		n = n.children[i]
+	}
+	return nil, false
+}
+
+func (t *btree) put(key string, item Item) (Item, bool) {
+	e := entry{key: key, item: item}
+	if t.root == nil {
+		t.root = &node{items: make([]entry, 0, btreeMaxItems)}
+		t.root.items = append(t.root.items, e)
+		t.length++
+		return nil, false
+	}
+	if len(t.root.items) >= btreeMaxItems {
+		mid, second := t.root.split(btreeMaxItems / 2)
+		old := t.root
+		t.root = &node{items: make([]entry, 0, btreeMaxItems), children: make([]*node, 0, btreeMaxItems+1)}
+		t.root.items = append(t.root.items, mid)
+		t.root.children = append(t.root.children, old, second)
+	}
+	old, replaced := t.root.insert(e)
+	if !replaced {
+		t.length++
+	}
+	return old, replaced
+}
+
+func (t *btree) delete(key string) (Item, bool) {
+	if t.root == nil || len(t.root.items) == 0 {
+		return nil, false
+	}
+	e, ok := t.root.remove(key, false)
+	if len(t.root.items) == 0 && len(t.root.children) > 0 {
+		t.root = t.root.children[0]
+	}
+	if ok {
+		t.length--
+	}
+	return e.item, ok
+}
+
+// remove deletes key from the subtree (or its maximum entry when max is set),
+// keeping every child it descends into above the minimum size.
+func (n *node) remove(key string, max bool) (entry, bool) {
+	var i int
+	var found bool
+	if max {
+		i = len(n.items)
+		if len(n.children) == 0 {
+			if i == 0 {
+				return entry{}, false
+			}
+			var e entry
+			n.items, e = removeEntryAt(n.items, i-1)
+			return e, true
+		}
+	} else {
+		i, found = n.find(key)
+		if len(n.children) == 0 {
+			if !found {
+				return entry{}, false
+			}
+			var e entry
+			n.items, e = removeEntryAt(n.items, i)
+			return e, true
+		}
+	}
+	if len(n.children[i].items) <= btreeMinItems {
+		n.growChild(i)
+		return n.remove(key, max)
+	}
+	child := n.children[i]
+	if found {
+		out := n.items[i]
+		pred, _ := child.remove("", true)
+		n.items[i] = pred
+		return out, true
+	}
+	return child.remove(key, max)
+}
+
+// growChild gives child i at least one more entry, by stealing from a
+// sibling or merging with one.
+func (n *node) growChild(i int) {
+	switch {
+	case i > 0 && len(n.children[i-1].items) > btreeMinItems:
+		child, from := n.children[i], n.children[i-1]
+		var stolen entry
+		from.items, stolen = removeEntryAt(from.items, len(from.items)-1)
+		child.items = insertEntryAt(child.items, 0, n.items[i-1])
+		n.items[i-1] = stolen
+		if len(from.children) > 0 {
+			var c *node
+			from.children, c = removeChildAt(from.children, len(from.children)-1)
+			child.children = insertChildAt(child.children, 0, c)
+		}
+	case i < len(n.items) && len(n.children[i+1].items) > btreeMinItems:
+		child, from := n.children[i], n.children[i+1]
+		var stolen entry
+		from.items, stolen = removeEntryAt(from.items, 0)
+		child.items = append(child.items, n.items[i])
+		n.items[i] = stolen
+		if len(from.children) > 0 {
+			var c *node
+			from.children, c = removeChildAt(from.children, 0)
+			child.children = append(child.children, c)
+		}
+	default:
+		if i >= len(n.items) {
+			i--
+		}
+		child := n.children[i]
+		var merge entry
+		var mergeChild *node
+		n.items, merge = removeEntryAt(n.items, i)
+		n.children, mergeChild = removeChildAt(n.children, i+1)
+		child.items = append(child.items, merge)
+		child.items = append(child.items, mergeChild.items...)
+		child.children = append(child.children, mergeChild.children...)
+	}
+}
+
+// ascend calls fn for entries with start <= key < end in ascending order
+// (empty start/end = unbounded when hasStart/hasEnd are false).
+func (n *node) ascend(start, end string, hasStart, hasEnd bool, fn func(string, Item) bool) bool {
+	i := 0
+	if hasStart {
+		i, _ = n.find(start)
+	}
+	for ; i < len(n.items); i++ {
+		if len(n.children) > 0 && !n.children[i].ascend(start, end, hasStart, hasEnd, fn) {
+			return false
+		}
+		e := n.items[i]
+		if hasEnd && e.key >= end {
+			return false
+		}
+		if !fn(e.key, e.item) {
+			return false
+		}
+	}
+	if len(n.children) > 0 {
+		return n.children[len(n.items)].ascend(start, end, hasStart, hasEnd, fn)
+	}
+	return true
+}
+
+// descend calls fn for entries with start <= key < end in descending order.
+func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string, Item) bool) bool {
+	j := len(n.items)
+	if hasEnd {
+		j, _ = n.find(end)
+	}
+	if len(n.children) > 0 && !n.children[j].descend(start, end, hasStart, hasEnd, fn) {
+		return false
+	}
+	for i := j - 1; i >= 0; i-- {
+		e := n.items[i]
+		if hasStart && e.key < start {
+			return false
+		}
+		if !fn(e.key, e.item) {
+			return false
+		}
+		if len(n.children) > 0 && !n.children[i].descend(start, end, hasStart, hasEnd, fn) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,8 @@
+// Package storage is the storage layer of the local DynamoDB server: an
+// Engine of named, ordered collections of items, and the order-preserving key
+// encodings that make a collection's byte order DynamoDB's key order (S by
+// UTF-8 bytes, N numerically, B bytewise).
+//
+// NewMemory is the in-memory engine (one B-tree per collection). Every engine
+// must pass the conformance suite in package storagetest.
+package storage

@@ -1,0 +1,202 @@
+package storage
+
+import (
+	"errors"
+	"sort"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one stored item. Engines and their callers treat stored items as
+// immutable: a write replaces the whole item, it never edits one in place.
+type Item = map[string]types.AttributeValue
+
+// ErrClosed is returned by every method of a closed engine.
+var ErrClosed = errors.New("storage: engine closed")
+
+// Engine stores named collections of items ordered by an encoded key, plus a
+// small catalog of metadata blobs (the server keeps its table descriptions
+// there, so a durable engine restores tables with their items).
+//
+// The server serialises the writes to one collection and keeps readers out
+// while it writes (it holds a per-table lock), so a collection need not be
+// safe for concurrent writes; it must allow concurrent readers.
+type Engine interface {
+	// Collection opens the named collection, creating it empty if absent.
+	Collection(name string) (Collection, error)
+	// Drop deletes a collection and its items; dropping an absent one is not an error.
+	Drop(name string) error
+	// PutMeta stores a catalog entry; a nil value deletes it.
+	PutMeta(key string, value []byte) error
+	// Meta returns every catalog entry.
+	Meta() (map[string][]byte, error)
+	// Close releases the engine; further calls return ErrClosed.
+	Close() error
+}
+
+// Collection is an ordered map from encoded keys (see AppendKey and
+// AppendKeyPart) to items. Keys compare bytewise.
+type Collection interface {
+	Get(key []byte) (Item, bool, error)
+	// Put stores item under key and returns the item it replaced, if any.
+	Put(key []byte, item Item) (old Item, replaced bool, err error)
+	// Delete removes key and returns the item it held, if any.
+	Delete(key []byte) (old Item, deleted bool, err error)
+	// Ascend calls fn for each key in [start, end) in ascending order until fn
+	// returns false; a nil start or end is unbounded. The key passed to fn is
+	// only valid during the call.
+	Ascend(start, end []byte, fn func(key []byte, item Item) bool) error
+	// Descend is Ascend in descending order, over the same [start, end) range.
+	Descend(start, end []byte, fn func(key []byte, item Item) bool) error
+	// Len is the number of items.
+	Len() int
+}
+
+// NewMemory returns an in-memory engine: one B-tree per collection.
+func NewMemory() Engine {
+	return &memEngine{colls: map[string]*memColl{}, meta: map[string][]byte{}}
+}
+
+type memEngine struct {
+	mu     sync.Mutex
+	closed bool
+	colls  map[string]*memColl
+	meta   map[string][]byte
+}
+
+func (e *memEngine) Collection(name string) (Collection, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	c, ok := e.colls[name]
+	if !ok {
+		c = &memColl{engine: e}
+		e.colls[name] = c
+	}
+	return c, nil
+}
+
+func (e *memEngine) Drop(name string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
+	}
+	if c, ok := e.colls[name]; ok {
+		c.dropped = true
+		delete(e.colls, name)
+	}
+	return nil
+}
+
+func (e *memEngine) PutMeta(key string, value []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
+	}
+	if value == nil {
+		delete(e.meta, key)
+	} else {
+		e.meta[key] = append([]byte(nil), value...)
+	}
+	return nil
+}
+
+func (e *memEngine) Meta() (map[string][]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	out := make(map[string][]byte, len(e.meta))
+	keys := make([]string, 0, len(e.meta))
+	for k := range e.meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out[k] = append([]byte(nil), e.meta[k]...)
+	}
+	return out, nil
+}
+
+func (e *memEngine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	e.colls = map[string]*memColl{}
+	return nil
+}
+
+// memColl reads the closed flag without the engine lock: closing is rare, and
+// a racing reader sees either the items or ErrClosed.
+type memColl struct {
+	engine  *memEngine
+	dropped bool
+	tree    btree
+}
+
+var errDropped = errors.New("storage: collection dropped")
+
+func (c *memColl) check() error {
+	if c.dropped {
+		return errDropped
+	}
+	return nil
+}
+
+func (c *memColl) Get(key []byte) (Item, bool, error) {
+	if err := c.check(); err != nil {
+		return nil, false, err
+	}
+	it, ok := c.tree.get(string(key))
+	return it, ok, nil
+}
+
+func (c *memColl) Put(key []byte, item Item) (Item, bool, error) {
+	if err := c.check(); err != nil {
+		return nil, false, err
+	}
+	old, ok := c.tree.put(string(key), item)
+	return old, ok, nil
+}
+
+func (c *memColl) Delete(key []byte) (Item, bool, error) {
+	if err := c.check(); err != nil {
+		return nil, false, err
+	}
+	old, ok := c.tree.delete(string(key))
+	return old, ok, nil
+}
+
+func (c *memColl) Ascend(start, end []byte, fn func([]byte, Item) bool) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.tree.root == nil {
+		return nil
+	}
+	c.tree.root.ascend(string(start), string(end), start != nil, end != nil, func(k string, it Item) bool {
+		return fn(unsafeBytes(k), it)
+	})
+	return nil
+}
+
+func (c *memColl) Descend(start, end []byte, fn func([]byte, Item) bool) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.tree.root == nil {
+		return nil
+	}
+	c.tree.root.descend(string(start), string(end), start != nil, end != nil, func(k string, it Item) bool {
+		return fn(unsafeBytes(k), it)
+	})
+	return nil
+}
+
+func (c *memColl) Len() int { return c.tree.length }

@@ -1,0 +1,356 @@
+// Package storagetest is the conformance suite every storage.Engine must
+// pass: call Run from a test of the engine's package.
+package storagetest
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Run runs the conformance suite against engines made by newEngine; each
+// subtest gets a fresh engine and closes it.
+func Run(t *testing.T, newEngine func(t *testing.T) storage.Engine) {
+	run := func(name string, f func(t *testing.T, e storage.Engine)) {
+		t.Run(name, func(t *testing.T) {
+			e := newEngine(t)
+			t.Cleanup(func() { e.Close() })
+			f(t, e)
+		})
+	}
+	run("PutGetDelete", testPutGetDelete)
+	run("OrderedScan", testOrderedScan)
+	run("Ranges", testRanges)
+	run("RandomAgainstModel", testRandomAgainstModel)
+	run("Collections", testCollections)
+	run("Meta", testMeta)
+	run("ConcurrentReaders", testConcurrentReaders)
+	run("Close", testClose)
+	t.Run("KeyOrder", testKeyOrder)
+}
+
+func item(v string) storage.Item {
+	return storage.Item{"v": &types.AttributeValueMemberS{Value: v}}
+}
+
+func val(it storage.Item) string {
+	if it == nil {
+		return "<nil>"
+	}
+	return it["v"].(*types.AttributeValueMemberS).Value
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func coll(t *testing.T, e storage.Engine, name string) storage.Collection {
+	t.Helper()
+	c, err := e.Collection(name)
+	must(t, err)
+	return c
+}
+
+func testPutGetDelete(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	if _, ok, err := c.Get([]byte("a")); ok || err != nil {
+		t.Fatalf("Get on empty: ok=%v err=%v", ok, err)
+	}
+	if _, replaced, err := c.Put([]byte("a"), item("1")); replaced || err != nil {
+		t.Fatalf("first Put: replaced=%v err=%v", replaced, err)
+	}
+	old, replaced, err := c.Put([]byte("a"), item("2"))
+	must(t, err)
+	if !replaced || val(old) != "1" {
+		t.Fatalf("second Put: old=%s replaced=%v", val(old), replaced)
+	}
+	got, ok, err := c.Get([]byte("a"))
+	must(t, err)
+	if !ok || val(got) != "2" {
+		t.Fatalf("Get = %s, %v", val(got), ok)
+	}
+	if c.Len() != 1 {
+		t.Fatalf("Len = %d, want 1", c.Len())
+	}
+	// The empty key and keys containing zero bytes are ordinary keys.
+	must2(t, c, []byte{}, "empty")
+	must2(t, c, []byte{0, 0}, "zeros")
+	if got, ok, _ := c.Get([]byte{}); !ok || val(got) != "empty" {
+		t.Fatalf("empty key: %s %v", val(got), ok)
+	}
+	old, deleted, err := c.Delete([]byte("a"))
+	must(t, err)
+	if !deleted || val(old) != "2" {
+		t.Fatalf("Delete: old=%s deleted=%v", val(old), deleted)
+	}
+	if _, deleted, _ := c.Delete([]byte("a")); deleted {
+		t.Fatal("second Delete reported a deletion")
+	}
+	if c.Len() != 2 {
+		t.Fatalf("Len = %d, want 2", c.Len())
+	}
+}
+
+func must2(t *testing.T, c storage.Collection, k []byte, v string) {
+	t.Helper()
+	_, _, err := c.Put(k, item(v))
+	must(t, err)
+}
+
+func keys(t *testing.T, c storage.Collection, start, end []byte, desc bool, limit int) []string {
+	t.Helper()
+	var out []string
+	fn := func(k []byte, it storage.Item) bool {
+		if val(it) != string(k) {
+			t.Fatalf("key %q holds item %q", k, val(it))
+		}
+		out = append(out, string(k))
+		return limit <= 0 || len(out) < limit
+	}
+	if desc {
+		must(t, c.Descend(start, end, fn))
+	} else {
+		must(t, c.Ascend(start, end, fn))
+	}
+	return out
+}
+
+func testOrderedScan(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	r := rand.New(rand.NewPCG(1, 2))
+	var want []string
+	for _, i := range r.Perm(3000) {
+		k := fmt.Sprintf("k%05d", i)
+		want = append(want, k)
+		must2(t, c, []byte(k), k)
+	}
+	slices.Sort(want)
+	if got := keys(t, c, nil, nil, false, 0); !slices.Equal(got, want) {
+		t.Fatalf("Ascend order wrong: %d keys, first %v", len(got), got[:min(5, len(got))])
+	}
+	rev := slices.Clone(want)
+	slices.Reverse(rev)
+	if got := keys(t, c, nil, nil, true, 0); !slices.Equal(got, rev) {
+		t.Fatalf("Descend order wrong")
+	}
+	if got := keys(t, c, nil, nil, false, 10); !slices.Equal(got, want[:10]) {
+		t.Fatalf("early stop: %v", got)
+	}
+}
+
+func testRanges(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	all := []string{"a", "ab", "abc", "b", "ba", "c"}
+	for _, k := range all {
+		must2(t, c, []byte(k), k)
+	}
+	cases := []struct {
+		start, end []byte
+		want       []string
+	}{
+		{[]byte("ab"), []byte("b"), []string{"ab", "abc"}},
+		{[]byte("aa"), []byte("ba"), []string{"ab", "abc", "b"}},
+		{nil, []byte("ab"), []string{"a"}},
+		{[]byte("b"), nil, []string{"b", "ba", "c"}},
+		{[]byte("d"), nil, nil},
+		{[]byte("b"), []byte("b"), nil},
+		{[]byte(""), nil, all},
+	}
+	for _, tc := range cases {
+		if got := keys(t, c, tc.start, tc.end, false, 0); !slices.Equal(got, tc.want) {
+			t.Errorf("Ascend(%q, %q) = %q, want %q", tc.start, tc.end, got, tc.want)
+		}
+		rev := slices.Clone(tc.want)
+		slices.Reverse(rev)
+		if got := keys(t, c, tc.start, tc.end, true, 0); !slices.Equal(got, rev) {
+			t.Errorf("Descend(%q, %q) = %q, want %q", tc.start, tc.end, got, rev)
+		}
+	}
+}
+
+// testRandomAgainstModel drives puts and deletes against a sorted-map model
+// (enough operations to split and merge B-tree nodes many times).
+func testRandomAgainstModel(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	model := map[string]string{}
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 20000
+	if testing.Short() {
+		n = 4000
+	}
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("%04d", r.IntN(1500))
+		if r.IntN(3) == 0 {
+			old, deleted, err := c.Delete([]byte(k))
+			must(t, err)
+			mv, had := model[k]
+			if deleted != had || (had && val(old) != mv) {
+				t.Fatalf("Delete(%s) = %s,%v; model %s,%v", k, val(old), deleted, mv, had)
+			}
+			delete(model, k)
+		} else {
+			_, replaced, err := c.Put([]byte(k), item(k))
+			must(t, err)
+			if _, had := model[k]; had != replaced {
+				t.Fatalf("Put(%s) replaced=%v, model had=%v", k, replaced, had)
+			}
+			model[k] = k
+		}
+		if c.Len() != len(model) {
+			t.Fatalf("Len = %d, model %d", c.Len(), len(model))
+		}
+	}
+	want := make([]string, 0, len(model))
+	for k := range model {
+		want = append(want, k)
+	}
+	slices.Sort(want)
+	if got := keys(t, c, nil, nil, false, 0); !slices.Equal(got, want) {
+		t.Fatalf("contents differ from the model: %d vs %d keys", len(got), len(want))
+	}
+	// Every range agrees with the model, both directions.
+	for i := 0; i < 50; i++ {
+		a, b := fmt.Sprintf("%04d", r.IntN(1600)), fmt.Sprintf("%04d", r.IntN(1600))
+		if a > b {
+			a, b = b, a
+		}
+		var w []string
+		for _, k := range want {
+			if k >= a && k < b {
+				w = append(w, k)
+			}
+		}
+		if got := keys(t, c, []byte(a), []byte(b), false, 0); !slices.Equal(got, w) {
+			t.Fatalf("Ascend(%s,%s) = %v, want %v", a, b, got, w)
+		}
+		slices.Reverse(w)
+		if got := keys(t, c, []byte(a), []byte(b), true, 0); !slices.Equal(got, w) {
+			t.Fatalf("Descend(%s,%s) = %v, want %v", a, b, got, w)
+		}
+	}
+}
+
+func testCollections(t *testing.T, e storage.Engine) {
+	a, b := coll(t, e, "a"), coll(t, e, "b")
+	must2(t, a, []byte("k"), "a")
+	if _, ok, _ := b.Get([]byte("k")); ok {
+		t.Fatal("collections share items")
+	}
+	again := coll(t, e, "a")
+	if got, ok, _ := again.Get([]byte("k")); !ok || val(got) != "a" {
+		t.Fatal("reopening a collection lost its items")
+	}
+	must(t, e.Drop("a"))
+	must(t, e.Drop("never-existed"))
+	fresh := coll(t, e, "a")
+	if fresh.Len() != 0 {
+		t.Fatalf("dropped collection still has %d items", fresh.Len())
+	}
+}
+
+func testMeta(t *testing.T, e storage.Engine) {
+	must(t, e.PutMeta("table/x", []byte(`{"a":1}`)))
+	must(t, e.PutMeta("table/y", []byte(`{}`)))
+	must(t, e.PutMeta("table/y", nil))
+	m, err := e.Meta()
+	must(t, err)
+	if len(m) != 1 || string(m["table/x"]) != `{"a":1}` {
+		t.Fatalf("Meta = %q", m)
+	}
+	m["table/x"][0] = 'X' // the caller owns what Meta returns
+	m2, _ := e.Meta()
+	if string(m2["table/x"]) != `{"a":1}` {
+		t.Fatal("Meta returned the engine's own buffer")
+	}
+}
+
+func testConcurrentReaders(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	for i := 0; i < 500; i++ {
+		k := fmt.Sprintf("%03d", i)
+		must2(t, c, []byte(k), k)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				k := fmt.Sprintf("%03d", i)
+				if got, ok, err := c.Get([]byte(k)); err != nil || !ok || val(got) != k {
+					t.Errorf("Get(%s) = %s %v %v", k, val(got), ok, err)
+					return
+				}
+				n := 0
+				c.Ascend(nil, nil, func([]byte, storage.Item) bool { n++; return true })
+				if n != 500 {
+					t.Errorf("Ascend saw %d items", n)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func testClose(t *testing.T, e storage.Engine) {
+	must(t, e.Close())
+	if _, err := e.Collection("t"); err == nil {
+		t.Fatal("Collection after Close succeeded")
+	}
+}
+
+// testKeyOrder checks that the key encodings order values as DynamoDB does.
+func testKeyOrder(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	b := func(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
+	ordered := [][]types.AttributeValue{
+		{s(""), s("A"), s("Z"), s("a"), s("a\x00"), s("a\x00b"), s("ab"), s("é"), s("語")},
+		{n("-1E+125"), n("-100"), n("-2.5"), n("-1"), n("-0.001"), n("0"), n("1E-130"), n("0.5"), n("1"), n("1.5"), n("2"), n("10"), n("99999999999999999999999999999999999999")},
+		{b(), b(0), b(0, 0), b(0, 1), b(1), b(0x7f), b(0x80), b(0xff)},
+	}
+	for _, vs := range ordered {
+		for i := 1; i < len(vs); i++ {
+			for _, enc := range []func([]byte, types.AttributeValue) ([]byte, error){storage.AppendKey, storage.AppendKeyPart} {
+				x, err1 := enc(nil, vs[i-1])
+				y, err2 := enc(nil, vs[i])
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if bytes.Compare(x, y) >= 0 {
+					t.Errorf("encoding of %v does not sort before %v", vs[i-1], vs[i])
+				}
+			}
+		}
+	}
+	// Parts compose as tuples: ("a", "z") < ("a\x00", "a").
+	p := func(vs ...types.AttributeValue) []byte {
+		var out []byte
+		for _, v := range vs {
+			out, _ = storage.AppendKeyPart(out, v)
+		}
+		return out
+	}
+	if bytes.Compare(p(s("a"), s("z")), p(s("a\x00"), s("a"))) >= 0 {
+		t.Error("key parts do not compose as tuples")
+	}
+	if _, err := storage.AppendKey(nil, &types.AttributeValueMemberBOOL{Value: true}); err == nil {
+		t.Error("BOOL accepted as a key")
+	}
+	// Equal numbers in different spellings encode identically.
+	x, _ := storage.AppendKey(nil, n("1.50"))
+	y, _ := storage.AppendKey(nil, n("15E-1"))
+	if !bytes.Equal(x, y) {
+		t.Error("1.50 and 15E-1 encode differently")
+	}
+}
