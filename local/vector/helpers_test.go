@@ -14,10 +14,10 @@ import (
 	"github.com/dynamogo/dynamo/local/vector"
 )
 
-func s(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
-func n(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
-func b(v []byte) types.AttributeValue  { return &types.AttributeValueMemberB{Value: v} }
-func bl(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
+func s(v string) types.AttributeValue                  { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue                  { return &types.AttributeValueMemberN{Value: v} }
+func b(v []byte) types.AttributeValue                  { return &types.AttributeValueMemberB{Value: v} }
+func bl(v bool) types.AttributeValue                   { return &types.AttributeValueMemberBOOL{Value: v} }
 func l(v ...types.AttributeValue) types.AttributeValue { return &types.AttributeValueMemberL{Value: v} }
 
 // vec is a vector attribute value with the shortest text of each float32.
