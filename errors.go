@@ -1,0 +1,370 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// ErrorType classifies every failure the library reports. Branch on it with
+// errors.Is and the Err… sentinels, or read [Error.Type] after errors.As.
+type ErrorType string
+
+// The error types. The string values are stable and safe to log or use as
+// metric labels.
+const (
+	TypeValidation                    ErrorType = "validation_error"
+	TypeNotFound                      ErrorType = "not_found" // Get found no item: not an AWS error
+	TypeResourceNotFound              ErrorType = "resource_not_found"
+	TypeConditionalCheckFailed        ErrorType = "conditional_check_failed"
+	TypeProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded"
+	TypeThrottled                     ErrorType = "throttled"
+	TypeAccessDenied                  ErrorType = "access_denied"
+	TypeAuthentication                ErrorType = "authentication_error"
+	TypeTransactionCanceled           ErrorType = "transaction_canceled"
+	TypeTransactionConflict           ErrorType = "transaction_conflict"
+	TypeItemCollectionSizeExceeded    ErrorType = "item_collection_size_exceeded"
+	TypeResourceInUse                 ErrorType = "resource_in_use"
+	TypeLimitExceeded                 ErrorType = "limit_exceeded"
+	TypeInternalServer                ErrorType = "internal_server_error"
+	TypeTransport                     ErrorType = "transport_error"
+	TypeDecode                        ErrorType = "decode_error"
+	TypeNoCredentials                 ErrorType = "no_credentials"
+	TypeCanceled                      ErrorType = "canceled" // the caller's context was canceled
+	TypeUnknown                       ErrorType = "unknown_error"
+)
+
+// Retryable reports whether the client retries failures of this type:
+// throttling, 5xx and transport failures, and nothing else.
+func (t ErrorType) Retryable() bool {
+	switch t {
+	case TypeThrottled, TypeProvisionedThroughputExceeded, TypeInternalServer, TypeTransport:
+		return true
+	}
+	return false
+}
+
+// Sentinels for errors.Is: an *Error matches a sentinel of the same Type.
+var (
+	ErrValidation                    = &Error{Type: TypeValidation, Message: "validation error"}
+	ErrNotFound                      = &Error{Type: TypeNotFound, Message: "item not found"}
+	ErrResourceNotFound              = &Error{Type: TypeResourceNotFound, Message: "resource not found"}
+	ErrConditionalCheckFailed        = &Error{Type: TypeConditionalCheckFailed, Message: "conditional check failed"}
+	ErrProvisionedThroughputExceeded = &Error{Type: TypeProvisionedThroughputExceeded, Message: "provisioned throughput exceeded"}
+	ErrThrottled                     = &Error{Type: TypeThrottled, Message: "throttled"}
+	ErrAccessDenied                  = &Error{Type: TypeAccessDenied, Message: "access denied"}
+	ErrAuthentication                = &Error{Type: TypeAuthentication, Message: "authentication failed"}
+	ErrTransactionCanceled           = &Error{Type: TypeTransactionCanceled, Message: "transaction canceled"}
+	ErrTransactionConflict           = &Error{Type: TypeTransactionConflict, Message: "transaction conflict"}
+	ErrItemCollectionSizeExceeded    = &Error{Type: TypeItemCollectionSizeExceeded, Message: "item collection size exceeded"}
+	ErrResourceInUse                 = &Error{Type: TypeResourceInUse, Message: "resource in use"}
+	ErrLimitExceeded                 = &Error{Type: TypeLimitExceeded, Message: "limit exceeded"}
+	ErrInternalServer                = &Error{Type: TypeInternalServer, Message: "internal server error"}
+	ErrTransport                     = &Error{Type: TypeTransport, Message: "transport error"}
+	ErrDecode                        = &Error{Type: TypeDecode, Message: "decode error"}
+	ErrNoCredentials                 = &Error{Type: TypeNoCredentials, Message: "no credentials"}
+	ErrCanceled                      = &Error{Type: TypeCanceled, Message: "canceled"}
+)
+
+// Error is the one error type every operation returns. The SDK error or the
+// pure-layer error it came from is available through errors.Unwrap / errors.As.
+type Error struct {
+	Type    ErrorType
+	Message string // human-readable; DynamoDB's own message for service errors
+	AWSCode string // DynamoDB's exception name without namespace, e.g. "ConditionalCheckFailedException"
+	Status  int    // HTTP status, 0 when no response was received
+
+	// Retryable reports whether the client retries this kind of failure. A
+	// returned retryable error means the retries were used up.
+	Retryable bool
+
+	Op        string // DynamoDB action, e.g. "PutItem"; "" for local validation before any action
+	Table     string // table name when the action has one table
+	RequestID string // x-amzn-RequestId of the failed response
+
+	// CancellationReasons holds one entry per transaction operation, in request
+	// order, when Type is TypeTransactionCanceled.
+	CancellationReasons []CancellationReason
+
+	// Item is the item as stored when a conditional write failed and the
+	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
+	Item map[string]types.AttributeValue
+
+	// Details carries extra context: validation details, or for
+	// TransactionCanceled the decoded items of the reasons when the caller asked.
+	Details any
+
+	cause error
+}
+
+// CancellationReason is DynamoDB's verdict on one operation of a canceled
+// transaction. Code is "None" for operations that were fine.
+type CancellationReason struct {
+	Code    string
+	Message string
+	Item    map[string]types.AttributeValue // the current item, when ReturnValuesOnConditionCheckFailure=ALL_OLD
+}
+
+// Error renders "dynamo: <op> <table>: <message> (<AWSCode>)".
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("dynamo: ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		if e.Table != "" {
+			b.WriteString(" ")
+			b.WriteString(strconv.Quote(e.Table))
+		}
+		b.WriteString(": ")
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = string(e.Type)
+	}
+	b.WriteString(msg)
+	if e.AWSCode != "" {
+		b.WriteString(" (")
+		b.WriteString(e.AWSCode)
+		if e.Status != 0 {
+			b.WriteString(", HTTP ")
+			b.WriteString(strconv.Itoa(e.Status))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying cause: the SDK error, a pure-layer error
+// (*schema.Error, *codec.Error, …) or a transport error.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Is reports whether target is an *Error of the same Type, so that
+// errors.Is(err, dynamo.ErrConditionalCheckFailed) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Type == e.Type
+}
+
+// IsRetryable reports whether err is an *Error the client would retry.
+func IsRetryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retryable
+}
+
+// invalid wraps a pure-layer error (schema, codec, request builders) as a
+// validation error: nothing has been sent. An *Error passes through.
+func invalid(op string, cause error) *Error {
+	var e *Error
+	if errors.As(cause, &e) {
+		return e
+	}
+	return &Error{Type: TypeValidation, Message: strings.TrimPrefix(cause.Error(), "dynamo: "), Op: op, cause: cause}
+}
+
+// invalidf states a local validation failure.
+func invalidf(op, format string, args ...any) *Error {
+	return &Error{Type: TypeValidation, Message: fmt.Sprintf(format, args...), Op: op}
+}
+
+// noCredentialsError marks a failure of the credential chain so that the
+// mapping can tell it apart from the transport errors the providers
+// themselves return (IMDS and container endpoints are HTTP calls).
+type noCredentialsError struct{ err error }
+
+func (e *noCredentialsError) Error() string { return "no AWS credentials: " + e.err.Error() }
+func (e *noCredentialsError) Unwrap() error { return e.err }
+
+// awsCodes maps DynamoDB exception names to error types.
+// Source: DynamoDB API reference, "Common Errors" and each action's Errors.
+var awsCodes = map[string]ErrorType{
+	"ConditionalCheckFailedException":          TypeConditionalCheckFailed,
+	"ResourceNotFoundException":                TypeResourceNotFound,
+	"TableNotFoundException":                   TypeResourceNotFound,
+	"IndexNotFoundException":                   TypeResourceNotFound,
+	"ProvisionedThroughputExceededException":   TypeProvisionedThroughputExceeded,
+	"ThrottlingException":                      TypeThrottled,
+	"RequestLimitExceeded":                     TypeThrottled,
+	"ValidationException":                      TypeValidation,
+	"SerializationException":                   TypeValidation,
+	"UnknownOperationException":                TypeValidation,
+	"IdempotentParameterMismatchException":     TypeValidation,
+	"DuplicateItemException":                   TypeValidation,
+	"AccessDeniedException":                    TypeAccessDenied,
+	"UnrecognizedClientException":              TypeAuthentication,
+	"InvalidSignatureException":                TypeAuthentication,
+	"IncompleteSignatureException":             TypeAuthentication,
+	"MissingAuthenticationToken":               TypeAuthentication,
+	"MissingAuthenticationTokenException":      TypeAuthentication,
+	"ExpiredTokenException":                    TypeAuthentication,
+	"InvalidClientTokenId":                     TypeAuthentication,
+	"SignatureDoesNotMatch":                    TypeAuthentication,
+	"TransactionCanceledException":             TypeTransactionCanceled,
+	"TransactionConflictException":             TypeTransactionConflict,
+	"TransactionInProgressException":           TypeTransactionConflict,
+	"ReplicatedWriteConflictException":         TypeTransactionConflict,
+	"ItemCollectionSizeLimitExceededException": TypeItemCollectionSizeExceeded,
+	"InternalServerError":                      TypeInternalServer,
+	"InternalFailure":                          TypeInternalServer,
+	"ServiceUnavailable":                       TypeInternalServer,
+	"ServiceUnavailableException":              TypeInternalServer,
+	"ResourceInUseException":                   TypeResourceInUse,
+	"TableInUseException":                      TypeResourceInUse,
+	"LimitExceededException":                   TypeLimitExceeded,
+}
+
+// classify is the single reader of SDK and transport errors. It is cheap (no
+// allocation) because the retryer calls it on every failed attempt.
+func classify(err error) (t ErrorType, code string, status int) {
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) {
+		status = re.HTTPStatusCode()
+	}
+	var nc *noCredentialsError
+	if errors.As(err, &nc) {
+		return TypeNoCredentials, "", status
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		code = apiErr.ErrorCode()
+		if i := strings.LastIndexByte(code, '#'); i >= 0 {
+			code = code[i+1:]
+		}
+		if t, ok := awsCodes[code]; ok {
+			return t, code, status
+		}
+		return typeOfStatus(status), code, status
+	}
+	if errors.Is(err, context.Canceled) {
+		return TypeCanceled, "", status
+	}
+	var mr *aws.MissingRegionError
+	if errors.As(err, &mr) {
+		return TypeValidation, "", status
+	}
+	if isTransport(err) {
+		return TypeTransport, "", status
+	}
+	var de *smithy.DeserializationError
+	if errors.As(err, &de) {
+		return TypeDecode, "", status
+	}
+	if status != 0 {
+		return typeOfStatus(status), "", status
+	}
+	return TypeUnknown, "", status
+}
+
+func typeOfStatus(status int) ErrorType {
+	switch {
+	case status >= 500:
+		return TypeInternalServer
+	case status == 429:
+		return TypeThrottled
+	case status == 401:
+		return TypeAuthentication
+	case status == 403:
+		return TypeAccessDenied
+	}
+	return TypeUnknown
+}
+
+// isTransport recognises failures to send a request or read its response:
+// dial/connection errors, resets, timeouts (including the receive timeout and
+// the caller's context deadline).
+func isTransport(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var se *smithyhttp.RequestSendError
+	if errors.As(err, &se) {
+		return true
+	}
+	var rt *awshttp.ResponseTimeoutError
+	if errors.As(err, &rt) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return true
+	}
+	var ce interface{ ConnectionError() bool }
+	if errors.As(err, &ce) && ce.ConnectionError() {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "connection reset") || strings.Contains(s, "use of closed network connection") ||
+		strings.Contains(s, "unexpected EOF")
+}
+
+// mapError turns any failure of an SDK call into an *Error. op and table name
+// the action; a nil err gives nil.
+func mapError(op, table string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Op == "" && e.Type != TypeValidation {
+			c := *e
+			c.Op, c.Table = op, table
+			return &c
+		}
+		return e
+	}
+	t, code, status := classify(err)
+	e = &Error{Type: t, AWSCode: code, Status: status, Retryable: t.Retryable(), Op: op, Table: table, cause: err}
+	var apiErr smithy.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		e.Message = apiErr.ErrorMessage()
+		if e.Message == "" || e.Message == "UnknownError" {
+			e.Message = code
+		}
+	case t == TypeNoCredentials:
+		var nc *noCredentialsError
+		errors.As(err, &nc)
+		e.Message = nc.Error()
+	default:
+		e.Message = innermostMessage(err)
+	}
+	var rid interface{ ServiceRequestID() string }
+	if errors.As(err, &rid) {
+		e.RequestID = rid.ServiceRequestID()
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		e.CancellationReasons = make([]CancellationReason, len(tce.CancellationReasons))
+		for i, r := range tce.CancellationReasons {
+			e.CancellationReasons[i] = CancellationReason{Code: aws.ToString(r.Code), Message: aws.ToString(r.Message), Item: r.Item}
+		}
+	}
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		e.Item = ccf.Item
+	}
+	return e
+}
+
+// innermostMessage drops the SDK's "operation error DynamoDB: PutItem, …"
+// wrapping, which repeats what Op already says.
+func innermostMessage(err error) string {
+	var oe *smithy.OperationError
+	if errors.As(err, &oe) && oe.Err != nil {
+		err = oe.Err
+	}
+	return err.Error()
+}
