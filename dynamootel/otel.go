@@ -1,0 +1,120 @@
+// Package dynamootel reports the requests of a [dynamo.Repo] as OpenTelemetry
+// spans: one client span per HTTP attempt, retries included.
+//
+//	repo, err := dynamo.Open(ctx, dynamo.WithTracer(dynamootel.New()))
+//
+// Spans are named "DynamoDB.<Action>" and carry the attributes of the
+// OpenTelemetry semantic conventions for AWS SDK and DynamoDB calls
+// (rpc.system, rpc.service, rpc.method, aws.dynamodb.table_names,
+// aws.dynamodb.consumed_capacity, http.response.status_code, error.type)
+// plus dynamo.attempt. Item contents, keys and expression values never
+// reach a span.
+//
+// This is a separate module so that the core library does not depend on
+// OpenTelemetry.
+package dynamootel
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/dynamogo/dynamo"
+)
+
+// ScopeName is the instrumentation scope of the spans.
+const ScopeName = "github.com/dynamogo/dynamo/dynamootel"
+
+// Tracer implements [dynamo.Tracer] with OpenTelemetry spans.
+type Tracer struct {
+	tracer trace.Tracer
+}
+
+var _ dynamo.Tracer = (*Tracer)(nil)
+
+// Option configures [New].
+type Option func(*options)
+
+type options struct{ provider trace.TracerProvider }
+
+// WithTracerProvider uses tp instead of the global provider (otel.GetTracerProvider).
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(o *options) { o.provider = tp }
+}
+
+// New returns a tracer for [dynamo.WithTracer].
+func New(opts ...Option) *Tracer {
+	var o options
+	for _, fn := range opts {
+		fn(&o)
+	}
+	if o.provider == nil {
+		o.provider = otel.GetTracerProvider()
+	}
+	return &Tracer{tracer: o.provider.Tracer(ScopeName)}
+}
+
+// Attribute keys.
+const (
+	AttrAttempt          = attribute.Key("dynamo.attempt")
+	AttrErrorType        = attribute.Key("error.type")
+	AttrAWSCode          = attribute.Key("aws.error.code")
+	AttrRequestID        = attribute.Key("aws.request_id")
+	AttrTableNames       = attribute.Key("aws.dynamodb.table_names")
+	AttrConsumedCapacity = attribute.Key("aws.dynamodb.consumed_capacity")
+	AttrStatusCode       = attribute.Key("http.response.status_code")
+)
+
+// TraceRequestStart starts a client span for one attempt.
+func (t *Tracer) TraceRequestStart(ctx context.Context, d dynamo.TraceRequestStartData) context.Context {
+	attrs := []attribute.KeyValue{
+		attribute.String("rpc.system", "aws-api"),
+		attribute.String("rpc.service", "DynamoDB"),
+		attribute.String("rpc.method", d.Action),
+		attribute.String("db.system.name", "aws.dynamodb"),
+		AttrAttempt.Int(d.Attempt),
+	}
+	if d.Table != "" {
+		attrs = append(attrs, AttrTableNames.StringSlice(strings.Split(d.Table, ",")))
+	}
+	ctx, _ = t.tracer.Start(ctx, "DynamoDB."+d.Action, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	return ctx
+}
+
+// TraceRequestEnd records the outcome of the attempt and ends its span.
+func (t *Tracer) TraceRequestEnd(ctx context.Context, d dynamo.TraceRequestEndData) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		span.End()
+		return
+	}
+	if d.Status != 0 {
+		span.SetAttributes(AttrStatusCode.Int(d.Status))
+	}
+	if len(d.ConsumedCapacity) > 0 {
+		caps := make([]string, 0, len(d.ConsumedCapacity))
+		for _, c := range d.ConsumedCapacity {
+			if b, err := json.Marshal(c); err == nil {
+				caps = append(caps, string(b))
+			}
+		}
+		span.SetAttributes(AttrConsumedCapacity.StringSlice(caps))
+	}
+	if e := d.Err; e != nil {
+		span.SetAttributes(AttrErrorType.String(string(e.Type)))
+		if e.AWSCode != "" {
+			span.SetAttributes(AttrAWSCode.String(e.AWSCode))
+		}
+		if e.RequestID != "" {
+			span.SetAttributes(AttrRequestID.String(e.RequestID))
+		}
+		// The message is DynamoDB's or the transport's: it never holds item data.
+		span.SetStatus(codes.Error, e.Message)
+	}
+	span.End()
+}
