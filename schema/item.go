@@ -1,0 +1,334 @@
+package schema
+
+import (
+	"encoding/base64"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/codec"
+)
+
+// Table returns the table name ("" for an embedded schema).
+func (s *Schema[T]) Table() string { return s.table }
+
+// Entity returns the entity name, the prefix of generated partition keys.
+func (s *Schema[T]) Entity() string { return s.entity }
+
+// KeyNames returns the attribute names of the table keys; sk is "" when the
+// table has no sort key.
+func (s *Schema[T]) KeyNames() (pk, sk string) { return s.pkName, s.skName }
+
+// Struct returns the codec plan of T.
+func (s *Schema[T]) Struct() *codec.Struct { return s.st }
+
+// Fields returns the declared fields in declaration order.
+func (s *Schema[T]) Fields() []*codec.Field { return s.st.Fields }
+
+// Field returns the field stored under attr, or nil.
+func (s *Schema[T]) Field(attr string) *codec.Field { return s.st.Field(attr) }
+
+// PartitionFields returns the fields the partition key is built from, in
+// key order.
+func (s *Schema[T]) PartitionFields() []*codec.Field { return fieldsOf(s.pk) }
+
+// SortFields returns the fields the sort key is built from, in key order.
+func (s *Schema[T]) SortFields() []*codec.Field { return fieldsOf(s.sk) }
+
+func fieldsOf(ks []keyField) []*codec.Field {
+	out := make([]*codec.Field, len(ks))
+	for i := range ks {
+		out[i] = ks[i].f
+	}
+	return out
+}
+
+// Index returns the GSI or LSI called name.
+func (s *Schema[T]) Index(name string) (*Index, bool) {
+	for _, ix := range s.indexes {
+		if ix.Name == name {
+			return ix, true
+		}
+	}
+	return nil, false
+}
+
+// Indexes returns the secondary indexes in declaration order.
+func (s *Schema[T]) Indexes() []*Index { return s.indexes }
+
+// VectorIndex returns the vector index called name.
+func (s *Schema[T]) VectorIndex(name string) (*VectorIndexSpec, bool) {
+	for _, vx := range s.vectors {
+		if vx.Name == name {
+			return vx, true
+		}
+	}
+	return nil, false
+}
+
+// VectorIndexes returns the vector indexes in declaration order.
+func (s *Schema[T]) VectorIndexes() []*VectorIndexSpec { return s.vectors }
+
+// Describe returns the non-generic description of the schema.
+func (s *Schema[T]) Describe() *Description { return s.desc }
+
+// IsKeyAttr reports whether attr feeds the table's primary key: a generated
+// key attribute or a field a key is built from. DynamoDB cannot update a key
+// in place, so such attributes may not be updated.
+func (s *Schema[T]) IsKeyAttr(attr string) bool { return s.keyAttrs[attr] }
+
+// Dump encodes v as a complete item: every declared field (nil ones omitted,
+// or written as NULL with OmitNil(false); defaults applied) plus the
+// generated key attributes. A required field that is unset and has no
+// default, and an incomplete key, are errors.
+func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
+	if s.embedded {
+		return nil, s.errf("", "an embedded schema cannot be stored as a top-level item")
+	}
+	rv := reflect.ValueOf(&v).Elem()
+	key, err := s.primaryKey(rv)
+	if err != nil {
+		return nil, err
+	}
+	item, err := s.encode(rv)
+	if err != nil {
+		return nil, err
+	}
+	item[key.PKName] = key.PK
+	if key.SK != nil {
+		item[key.SKName] = key.SK
+	}
+	return item, nil
+}
+
+// DumpAttributes encodes the declared fields of v, without the generated
+// keys. Required fields are checked as in Dump.
+func (s *Schema[T]) DumpAttributes(v T) (map[string]types.AttributeValue, error) {
+	return s.encode(reflect.ValueOf(&v).Elem())
+}
+
+func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, error) {
+	for _, f := range s.required {
+		if f.HasDefault {
+			continue
+		}
+		fv := f.Value(rv)
+		if !fv.IsValid() || f.IsZero(fv) {
+			return nil, s.errf(f.Name, "required field is unset")
+		}
+	}
+	return s.st.Encode(rv, s.omitNil)
+}
+
+// Load decodes an item into a T. Attributes that are not declared fields
+// (the generated pk and sk among them) are ignored, missing ones get the
+// field's default, NULL loads as the zero value. When the item lacks the
+// attributes of key fields, as items read through a KEYS_ONLY or INCLUDE
+// index do, Load recovers them from the generated keys by splitting them
+// at the separator and decoding each part with its field's type.
+func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
+	var v T
+	rv := reflect.ValueOf(&v).Elem()
+	if err := s.st.Decode(item, rv); err != nil {
+		return v, err
+	}
+	if !s.embedded {
+		if err := s.recoverKeys(item, rv); err != nil {
+			var zero T
+			return zero, err
+		}
+	}
+	return v, nil
+}
+
+// recoverKeys fills the key fields whose attributes are missing from item
+// from the item's table keys.
+func (s *Schema[T]) recoverKeys(item map[string]types.AttributeValue, rv reflect.Value) error {
+	missing := func(ks []keyField) bool {
+		for i := range ks {
+			if _, ok := item[ks[i].f.Name]; !ok {
+				return true
+			}
+		}
+		return false
+	}
+	if missing(s.pk) {
+		if err := s.recoverFrom(item[s.pkName], s.pk, true, item, rv); err != nil {
+			return err
+		}
+	}
+	if len(s.sk) > 0 && missing(s.sk) {
+		if err := s.recoverFrom(item[s.skName], s.sk, false, item, rv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Schema[T]) recoverFrom(key types.AttributeValue, ks []keyField, pk bool, item map[string]types.AttributeValue, rv reflect.Value) error {
+	name := s.skName
+	if pk {
+		name = s.pkName
+	}
+	if key == nil {
+		return nil // nothing to recover from; the fields keep their defaults
+	}
+	if s.raw {
+		k := &ks[0]
+		if _, ok := item[k.f.Name]; ok {
+			return nil
+		}
+		return s.decodeInto(k, key, rv)
+	}
+	sv, ok := key.(*types.AttributeValueMemberS)
+	if !ok {
+		return s.errf(name, "generated key attribute is %s, not S", avType(key))
+	}
+	text := sv.Value
+	if pk {
+		if !strings.HasPrefix(text, s.prefix) {
+			return s.errf(name, "partition key does not start with %q; the item belongs to another entity", s.prefix)
+		}
+		text = text[len(s.prefix):]
+	}
+	parts := strings.Split(text, s.sep)
+	want := len(ks)
+	if s.prefixSK && !pk {
+		want *= 2
+	}
+	if len(parts) != want {
+		return s.errf(name, "generated key has %d parts, the schema %d", len(parts), want)
+	}
+	for i := range ks {
+		k := &ks[i]
+		p := parts[i]
+		if s.prefixSK && !pk {
+			if parts[2*i] != k.f.Name {
+				return s.errf(name, "sort-key part %d is labelled %q, want %q", i+1, parts[2*i], k.f.Name)
+			}
+			p = parts[2*i+1]
+		}
+		if _, ok := item[k.f.Name]; ok {
+			continue
+		}
+		av, err := partValue(k.f.Kind, p)
+		if err != nil {
+			return s.errf(k.f.Name, "recovering from %s: %s", name, err)
+		}
+		if err := s.decodeInto(k, av, rv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partValue is the inverse of partString for a field of kind k.
+func partValue(k codec.Kind, p string) (types.AttributeValue, error) {
+	switch k {
+	case codec.KindN:
+		return &types.AttributeValueMemberN{Value: p}, nil
+	case codec.KindB:
+		b, err := base64.StdEncoding.DecodeString(p)
+		if err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberB{Value: b}, nil
+	case codec.KindBOOL:
+		if p != "true" && p != "false" {
+			return nil, fmt.Errorf("part %q is not true or false", p)
+		}
+		return &types.AttributeValueMemberBOOL{Value: p == "true"}, nil
+	}
+	return &types.AttributeValueMemberS{Value: p}, nil
+}
+
+// decodeInto decodes av into the key field k of rv, allocating nil embedded
+// struct pointers on the way.
+func (s *Schema[T]) decodeInto(k *keyField, av types.AttributeValue, rv reflect.Value) error {
+	fv := rv
+	for i, x := range k.f.Index {
+		if i > 0 && fv.Kind() == reflect.Pointer {
+			if fv.IsNil() {
+				fv.Set(reflect.New(fv.Type().Elem()))
+			}
+			fv = fv.Elem()
+		}
+		fv = fv.Field(x)
+	}
+	return k.f.Decode(av, fv)
+}
+
+// Owns reports whether item is an item of this schema's entity: its
+// partition key starts with the entity name and the separator, and both
+// generated keys have as many parts as the schema's keys (so a child schema
+// sharing its parent's entity name, but with another number of sort-key
+// parts, is told apart). With RawKeys it is always true.
+func (s *Schema[T]) Owns(item map[string]types.AttributeValue) bool {
+	if s.embedded {
+		return false
+	}
+	if s.raw {
+		return true
+	}
+	pk, ok := item[s.pkName].(*types.AttributeValueMemberS)
+	if !ok || !strings.HasPrefix(pk.Value, s.prefix) {
+		return false
+	}
+	if strings.Count(pk.Value[len(s.prefix):], s.sep)+1 != len(s.pk) {
+		return false
+	}
+	if len(s.sk) == 0 {
+		return true
+	}
+	sk, ok := item[s.skName].(*types.AttributeValueMemberS)
+	if !ok {
+		return false
+	}
+	want := len(s.sk)
+	if s.prefixSK {
+		want *= 2
+	}
+	if strings.Count(sk.Value, s.sep)+1 != want {
+		return false
+	}
+	if s.prefixSK {
+		rest := sk.Value
+		for i := range s.sk {
+			label := s.sk[i].label
+			if !strings.HasPrefix(rest, label) {
+				return false
+			}
+			rest = rest[len(label):]
+			if j := strings.Index(rest, s.sep); j >= 0 {
+				rest = rest[j+len(s.sep):]
+			}
+		}
+	}
+	return true
+}
+
+// EncodeField encodes v as the declared field attr would be encoded (v of
+// the field's type, or for a set field a single element). ok is false when
+// attr is not a declared field, so the caller can fall back to inference.
+// It implements expr.Encoder.
+func (s *Schema[T]) EncodeField(attr string, v any) (types.AttributeValue, bool, error) {
+	f := s.st.Field(attr)
+	if f == nil {
+		return nil, false, nil
+	}
+	if e, ok := any(f).(interface {
+		EncodeAny(any) (types.AttributeValue, error)
+	}); ok {
+		av, err := e.EncodeAny(v)
+		return av, true, err
+	}
+	// TODO(schema): call f.EncodeAny directly once codec has it.
+	rv := reflect.ValueOf(v)
+	if rv.IsValid() && rv.Type() == f.Type {
+		av, err := f.Encode(rv)
+		return av, true, err
+	}
+	return nil, true, s.errf(f.Name, "cannot encode %T as %s", v, f.Type)
+}

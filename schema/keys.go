@@ -1,0 +1,302 @@
+package schema
+
+import (
+	"encoding/base64"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// partString renders an encoded scalar as a key part: S as is, N as the
+// codec wrote the digits, B as standard base64 (with padding), BOOL as
+// "true" or "false".
+func partString(av types.AttributeValue) (string, error) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value, nil
+	case *types.AttributeValueMemberN:
+		return v.Value, nil
+	case *types.AttributeValueMemberB:
+		return base64.StdEncoding.EncodeToString(v.Value), nil
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(v.Value), nil
+	}
+	return "", fmt.Errorf("a key part must encode to S, N, B or BOOL, not %s", avType(av))
+}
+
+func avType(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case nil:
+		return "nothing"
+	}
+	return fmt.Sprintf("%T", av)
+}
+
+// encoded returns the field's encoded value in rv, or its default when the
+// field is unset (the zero value, a nil pointer, an empty set). ok is false
+// when the field is unset and has no default.
+func (s *Schema[T]) encoded(k *keyField, rv reflect.Value) (types.AttributeValue, bool, error) {
+	fv := k.f.Value(rv)
+	if !fv.IsValid() || k.f.IsZero(fv) {
+		return k.def, k.def != nil, nil
+	}
+	av, err := k.f.Encode(fv)
+	if err != nil {
+		return nil, false, err
+	}
+	if av == nil {
+		return k.def, k.def != nil, nil
+	}
+	return av, true, nil
+}
+
+// part returns the key part of k in rv; ok is false when the field is unset.
+func (s *Schema[T]) part(k *keyField, rv reflect.Value) (p string, ok bool, err error) {
+	fv := k.f.Value(rv)
+	if !fv.IsValid() || k.f.IsZero(fv) {
+		return k.defPart, k.def != nil, nil
+	}
+	av, err := k.f.Encode(fv)
+	if err != nil {
+		return "", false, err
+	}
+	if av == nil {
+		return k.defPart, k.def != nil, nil
+	}
+	if p, err = partString(av); err != nil {
+		return "", false, s.errf(k.f.Name, "%s", err)
+	}
+	if p == "" {
+		return "", false, s.errf(k.f.Name, "key part is empty")
+	}
+	if strings.Contains(p, s.sep) {
+		return "", false, s.errf(k.f.Name, "value contains the key separator %q", s.sep)
+	}
+	return p, true, nil
+}
+
+func (s *Schema[T]) noKeys() error {
+	return s.errf("", "an embedded schema has no table keys")
+}
+
+// pkValue builds the table partition key of rv. It returns the first unset
+// partition-key field (and a nil value) when one is unset.
+func (s *Schema[T]) pkValue(rv reflect.Value) (types.AttributeValue, *keyField, error) {
+	if s.embedded {
+		return nil, nil, s.noKeys()
+	}
+	if s.raw {
+		k := &s.pk[0]
+		av, ok, err := s.encoded(k, rv)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, k, nil
+		}
+		return av, nil, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s.prefix) + 16*len(s.pk))
+	b.WriteString(s.prefix)
+	for i := range s.pk {
+		k := &s.pk[i]
+		p, ok, err := s.part(k, rv)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, k, nil
+		}
+		if i > 0 {
+			b.WriteString(s.sep)
+		}
+		b.WriteString(p)
+	}
+	return &types.AttributeValueMemberS{Value: b.String()}, nil, nil
+}
+
+// requirePK is pkValue with an unset field as an error.
+func (s *Schema[T]) requirePK(rv reflect.Value) (types.AttributeValue, error) {
+	av, unset, err := s.pkValue(rv)
+	if err == nil && unset != nil {
+		err = s.errf(unset.f.Name, "partition-key value is unset")
+	}
+	return av, err
+}
+
+// skValue builds the sort key of rv from the sort-key fields up to the
+// first unset one. It returns nil when the schema has no sort key or its
+// first field is unset, and the first unset field when incomplete.
+func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *keyField, err error) {
+	if s.embedded {
+		return nil, nil, s.noKeys()
+	}
+	if len(s.sk) == 0 {
+		return nil, nil, nil
+	}
+	if s.raw {
+		k := &s.sk[0]
+		av, ok, err := s.encoded(k, rv)
+		if err != nil || !ok {
+			return nil, k, err
+		}
+		return av, nil, nil
+	}
+	var b strings.Builder
+	n := 0
+	for i := range s.sk {
+		k := &s.sk[i]
+		p, ok, err := s.part(k, rv)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			unset = k
+			break
+		}
+		if n > 0 {
+			b.WriteString(s.sep)
+		}
+		b.WriteString(k.label)
+		b.WriteString(p)
+		n++
+	}
+	if n == 0 {
+		return nil, unset, nil
+	}
+	if unset != nil {
+		// A prefix ends with the separator so that begins_with matches
+		// whole parts only: "u1#" never matches the key of "u10".
+		b.WriteString(s.sep)
+	}
+	return &types.AttributeValueMemberS{Value: b.String()}, unset, nil
+}
+
+// PrimaryKey returns the full table key of v. Every partition-key field must
+// be set, and with a sort key every sort-key field too (a field's default
+// counts as set); a key value containing the separator is an error.
+func (s *Schema[T]) PrimaryKey(v T) (Key, error) {
+	rv := reflect.ValueOf(&v).Elem()
+	return s.primaryKey(rv)
+}
+
+func (s *Schema[T]) primaryKey(rv reflect.Value) (Key, error) {
+	pk, err := s.requirePK(rv)
+	if err != nil {
+		return Key{}, err
+	}
+	key := Key{PKName: s.pkName, PK: pk}
+	if len(s.sk) == 0 {
+		return key, nil
+	}
+	sk, unset, err := s.skValue(rv)
+	if err != nil {
+		return Key{}, err
+	}
+	if unset != nil {
+		return Key{}, s.errf(unset.f.Name, "sort-key value is unset; the full key is required")
+	}
+	key.SKName, key.SK = s.skName, sk
+	return key, nil
+}
+
+// PartitionValue returns the table partition key value of v.
+func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
+	return s.requirePK(reflect.ValueOf(&v).Elem())
+}
+
+// SortPrefix returns the sort key of v as far as its sort-key fields are set,
+// in order, stopping at the first unset one. complete reports whether every
+// sort-key field was set; then prefix is the full sort key. Otherwise a
+// composite prefix ends with the separator ("2024-01-15T10:00:00Z#"), so that
+// a begins_with query on it matches whole key parts only. prefix is nil (and
+// complete false) when the schema has no sort key or its first sort-key field
+// is unset.
+func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool, err error) {
+	sk, unset, err := s.skValue(reflect.ValueOf(&v).Elem())
+	if err != nil || sk == nil {
+		return nil, false, err
+	}
+	return sk, unset == nil, nil
+}
+
+// IndexKey returns the key of v in a secondary index: the fields' own typed
+// values (no entity prefix, no joining), or the generated table key where the
+// index is keyed on it. The partition key must be set; SK is nil when the
+// index has no sort key or its field is unset.
+func (s *Schema[T]) IndexKey(v T, index string) (Key, error) {
+	keys, ok := s.indexKeys[index]
+	if !ok {
+		if _, vec := s.VectorIndex(index); vec {
+			return Key{}, s.errf("", "%s is a vector index; it has no key", index)
+		}
+		return Key{}, s.errf("", "no index %s", index)
+	}
+	ix, _ := s.Index(index)
+	rv := reflect.ValueOf(&v).Elem()
+	pk, err := s.indexValue(keys.pk, rv)
+	if err != nil {
+		return Key{}, err
+	}
+	if pk == nil {
+		name := ix.PK
+		if keys.pk.field != nil {
+			name = keys.pk.field.f.Name
+		}
+		return Key{}, s.errf(name, "partition-key value of index %s is unset", index)
+	}
+	key := Key{PKName: ix.PK, PK: pk}
+	if ix.SK != "" {
+		sk, err := s.indexValue(keys.sk, rv)
+		if err != nil {
+			return Key{}, err
+		}
+		key.SKName = ix.SK
+		key.SK = sk
+	}
+	return key, nil
+}
+
+// indexValue is the value of one index key attribute; nil when unset.
+func (s *Schema[T]) indexValue(src keySource, rv reflect.Value) (types.AttributeValue, error) {
+	switch src.gen {
+	case 'p':
+		av, _, err := s.pkValue(rv)
+		return av, err
+	case 's':
+		av, unset, err := s.skValue(rv)
+		if err != nil || unset != nil {
+			return nil, err
+		}
+		return av, nil
+	}
+	av, ok, err := s.encoded(src.field, rv)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return av, nil
+}

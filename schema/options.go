@@ -1,0 +1,319 @@
+package schema
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Option configures a schema at definition time. Options are validated by
+// New, Must and Embedded; a bad combination is an *Error naming the type.
+type Option func(*config)
+
+// IndexOption configures a global or local secondary index (GSI, LSI).
+type IndexOption func(*indexConfig)
+
+// VectorOption configures a vector index (VectorIndex).
+type VectorOption func(*vectorConfig)
+
+// Entity is anything with an entity name; every *Schema[T] is one. EntityFrom
+// takes an Entity so that a child schema names its parent in Go code rather
+// than repeating the parent's entity name as a string.
+type Entity interface{ Entity() string }
+
+type config struct {
+	seen  map[string]int // option name → times given, for options allowed once
+	order []string       // option names in the order given, for error messages
+
+	entity     string
+	entityFrom Entity
+	entityNil  bool // EntityFrom(nil)
+
+	sep            string
+	pkName, skName string
+	prefixSK       bool
+	raw            bool
+	omitNil        bool
+
+	pkFields, skFields []string
+
+	indexes []indexDecl
+	vectors []vectorDecl
+
+	read, write int64 // Provisioned
+}
+
+func (c *config) once(name string) {
+	if c.seen == nil {
+		c.seen = make(map[string]int)
+	}
+	if c.seen[name] == 0 {
+		c.order = append(c.order, name)
+	}
+	c.seen[name]++
+}
+
+func (c *config) has(name string) bool { return c.seen[name] > 0 }
+
+// tableOptions are the options that describe a table item; Embedded rejects
+// them.
+var tableOptions = []string{
+	"EntityName", "EntityFrom", "Separator", "PartitionKeyName", "SortKeyName",
+	"PrefixSortKey", "RawKeys", "PartitionKey", "SortKey", "GSI", "LSI",
+	"VectorIndex", "Provisioned",
+}
+
+// repeatable options may be given more than once.
+var repeatable = map[string]bool{"GSI": true, "LSI": true, "VectorIndex": true}
+
+// EntityName sets the entity name, the first part of every generated
+// partition key ("order" in "order#u1"). The default is the Go type name in
+// snake_case (UserProfile → user_profile, HTTPLog → http_log).
+func EntityName(name string) Option {
+	return func(c *config) { c.once("EntityName"); c.entity = name }
+}
+
+// EntityFrom copies the entity name of parent, typically another schema, so
+// that a child item lives in its parent's partition ("belongs to" in single
+// table design): the child's partition key equals the parent's for the same
+// key values. Give the parent and the child different sort keys (for example
+// a sort-key field with default=order on the child) so they never collide.
+func EntityFrom(parent Entity) Option {
+	return func(c *config) {
+		c.once("EntityFrom")
+		if parent == nil {
+			c.entityNil = true
+			return
+		}
+		c.entityFrom = parent
+	}
+}
+
+// Separator sets the string between the parts of generated keys; the default
+// is "#". It must not be empty and no key value may contain it (that keeps
+// keys splittable, see Schema.Load).
+func Separator(sep string) Option {
+	return func(c *config) { c.once("Separator"); c.sep = sep }
+}
+
+// PartitionKeyName sets the attribute name of the table's partition key. The
+// default is "pk", or the partition-key field's own name with RawKeys.
+func PartitionKeyName(name string) Option {
+	return func(c *config) { c.once("PartitionKeyName"); c.pkName = name }
+}
+
+// SortKeyName sets the attribute name of the table's sort key. The default is
+// "sk", or the sort-key field's own name with RawKeys.
+func SortKeyName(name string) Option {
+	return func(c *config) { c.once("SortKeyName"); c.skName = name }
+}
+
+// PrefixSortKey precedes every sort-key part by its field's attribute name,
+// for self-describing keys: "placed_at#2024-01-15T10:00:00Z#order_id#o1".
+func PrefixSortKey() Option {
+	return func(c *config) { c.once("PrefixSortKey"); c.prefixSK = true }
+}
+
+// RawKeys uses the partition-key field and the sort-key field as the table
+// keys as they are, with their own types (a number stays N): no entity
+// prefix, no joining. For tables not designed around generated keys. Only one
+// partition-key and one sort-key field are allowed.
+func RawKeys() Option {
+	return func(c *config) { c.once("RawKeys"); c.raw = true }
+}
+
+// OmitNil decides how nil pointers, slices, maps and empty sets are written:
+// left out (true, the default) or written as NULL (false).
+func OmitNil(omit bool) Option {
+	return func(c *config) { c.once("OmitNil"); c.omitNil = omit }
+}
+
+// PartitionKey lists the partition-key fields (attribute names) in key order,
+// instead of pk tag flags. A schema uses either the option or the flags.
+func PartitionKey(fields ...string) Option {
+	return func(c *config) {
+		c.once("PartitionKey")
+		c.pkFields = append([]string(nil), fields...)
+	}
+}
+
+// SortKey lists the sort-key fields (attribute names) in key order, instead
+// of sk tag flags. A schema uses either the option or the flags.
+func SortKey(fields ...string) Option {
+	return func(c *config) {
+		c.once("SortKey")
+		c.skFields = append([]string(nil), fields...)
+	}
+}
+
+// Provisioned makes CreateTableInput create the table in PROVISIONED billing
+// mode with the given read and write capacity units; every GSI gets the same
+// unless it has its own Throughput. The default is PAY_PER_REQUEST. Vector
+// indexes need PAY_PER_REQUEST, so a schema cannot have both.
+func Provisioned(read, write int64) Option {
+	return func(c *config) { c.once("Provisioned"); c.read, c.write = read, write }
+}
+
+type indexDecl struct {
+	name   string
+	local  bool
+	pk, sk string
+	opts   []IndexOption
+}
+
+// GSI declares a global secondary index. pk and sk are attribute names of
+// fields (or of the table's generated key attributes, for an inverted index);
+// sk "" means the index has no sort key. Index keys are the fields' own
+// attributes with their own types: no entity prefix, no joining, numbers stay
+// N. The projection defaults to ALL.
+func GSI(name, pk, sk string, opts ...IndexOption) Option {
+	return func(c *config) {
+		c.once("GSI")
+		c.indexes = append(c.indexes, indexDecl{name: name, pk: pk, sk: sk, opts: opts})
+	}
+}
+
+// LSI declares a local secondary index: the table's partition key with the
+// field sk as the sort key. The table must have a sort key. The projection
+// defaults to ALL.
+func LSI(name, sk string, opts ...IndexOption) Option {
+	return func(c *config) {
+		c.once("LSI")
+		c.indexes = append(c.indexes, indexDecl{name: name, local: true, sk: sk, opts: opts})
+	}
+}
+
+type indexConfig struct {
+	projections []types.ProjectionType
+	include     []string
+	read, write int64
+	throughput  int
+}
+
+// ProjectAll projects every attribute into the index (the default).
+func ProjectAll() IndexOption {
+	return func(c *indexConfig) { c.projections = append(c.projections, types.ProjectionTypeAll) }
+}
+
+// KeysOnly projects only the table and index keys. Schema.Load recovers the
+// key fields of such items from the generated keys.
+func KeysOnly() IndexOption {
+	return func(c *indexConfig) { c.projections = append(c.projections, types.ProjectionTypeKeysOnly) }
+}
+
+// Include projects the keys and the listed attributes (declared fields).
+func Include(attrs ...string) IndexOption {
+	return func(c *indexConfig) {
+		c.projections = append(c.projections, types.ProjectionTypeInclude)
+		c.include = append(c.include, attrs...)
+	}
+}
+
+// Throughput sets a GSI's provisioned read and write capacity. It needs a
+// Provisioned table (a LSI shares the table's capacity and takes none).
+func Throughput(read, write int64) IndexOption {
+	return func(c *indexConfig) { c.throughput++; c.read, c.write = read, write }
+}
+
+type vectorDecl struct {
+	name, field string
+	opts        []VectorOption
+}
+
+// VectorIndex declares a DynamoDB vector index over field, a vector field
+// ([]float32 or []float64 with a dim=N tag). Distance defaults to cosine,
+// dimensions to the field's dim, projection to ALL.
+func VectorIndex(name, field string, opts ...VectorOption) Option {
+	return func(c *config) {
+		c.once("VectorIndex")
+		c.vectors = append(c.vectors, vectorDecl{name: name, field: field, opts: opts})
+	}
+}
+
+type vectorConfig struct {
+	distances   []types.VectorDistanceFunction
+	dims        []int
+	partition   []string
+	filters     []string
+	filterSet   int
+	projections []types.ProjectionType
+	include     []string
+}
+
+// Cosine ranks by cosine distance (the default): for raw, unnormalised
+// embeddings. A smaller score is nearer.
+func Cosine() VectorOption {
+	return func(c *vectorConfig) { c.distances = append(c.distances, types.VectorDistanceFunctionCosine) }
+}
+
+// DotProduct ranks by dot product: for unit vectors (same ranking as cosine,
+// cheaper). A larger score is nearer.
+func DotProduct() VectorOption {
+	return func(c *vectorConfig) {
+		c.distances = append(c.distances, types.VectorDistanceFunctionDotProduct)
+	}
+}
+
+// Euclidean ranks by Euclidean distance, where magnitude matters. A smaller
+// score is nearer.
+func Euclidean() VectorOption {
+	return func(c *vectorConfig) {
+		c.distances = append(c.distances, types.VectorDistanceFunctionEuclidean)
+	}
+}
+
+// Dimensions states the number of dimensions; it must agree with the
+// field's dim tag (the default).
+func Dimensions(n int) VectorOption {
+	return func(c *vectorConfig) { c.dims = append(c.dims, n) }
+}
+
+// VectorPartition makes field the index's HASH search-schema attribute: every
+// search is scoped to one value of it, which the search filter must give.
+func VectorPartition(field string) VectorOption {
+	return func(c *vectorConfig) { c.partition = append(c.partition, field) }
+}
+
+// InlineFilters lists fields stored in the index as INLINE_FILTER attributes,
+// usable to narrow searches.
+func InlineFilters(fields ...string) VectorOption {
+	return func(c *vectorConfig) { c.filterSet++; c.filters = append(c.filters, fields...) }
+}
+
+// VectorKeysOnly projects only the table keys into the vector index.
+func VectorKeysOnly() VectorOption {
+	return func(c *vectorConfig) { c.projections = append(c.projections, types.ProjectionTypeKeysOnly) }
+}
+
+// VectorInclude projects the keys and the listed attributes (declared fields).
+func VectorInclude(attrs ...string) VectorOption {
+	return func(c *vectorConfig) {
+		c.projections = append(c.projections, types.ProjectionTypeInclude)
+		c.include = append(c.include, attrs...)
+	}
+}
+
+// VectorProjectAll projects every attribute into the vector index (the
+// default).
+func VectorProjectAll() VectorOption {
+	return func(c *vectorConfig) { c.projections = append(c.projections, types.ProjectionTypeAll) }
+}
+
+func projectionName(p types.ProjectionType, vector bool) string {
+	prefix := ""
+	if vector {
+		prefix = "Vector"
+	}
+	switch p {
+	case types.ProjectionTypeAll:
+		if vector {
+			return "VectorProjectAll"
+		}
+		return "ProjectAll"
+	case types.ProjectionTypeKeysOnly:
+		return prefix + "KeysOnly"
+	case types.ProjectionTypeInclude:
+		return prefix + "Include"
+	}
+	return fmt.Sprint(p)
+}

@@ -1,0 +1,917 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/codec"
+)
+
+// Schema is the validated description of one item type T stored in one
+// table: its fields (a codec plan), its key layout and its indexes. It is
+// immutable and safe for concurrent use; declare it once, typically as a
+// package-level var with Must.
+type Schema[T any] struct {
+	typ      reflect.Type
+	name     string // Go type name, for errors
+	st       *codec.Struct
+	embedded bool
+
+	table, entity, sep string
+	prefix             string // entity + sep: every generated partition key starts with it
+	pkName, skName     string
+	raw, prefixSK      bool
+	omitNil            bool
+
+	pk, sk   []keyField
+	keyAttrs map[string]bool // attributes feeding the table key
+	required []*codec.Field
+
+	indexes   []*Index
+	indexKeys map[string]indexKeys
+	vectors   []*VectorIndexSpec
+
+	desc *Description
+}
+
+// keyField is a field that is a part of a key, with its encoded default.
+type keyField struct {
+	f       *codec.Field
+	def     types.AttributeValue // encoded default; nil when the field has none
+	defPart string               // def as a key part (composite keys)
+	label   string               // "attr"+sep with PrefixSortKey, else ""
+}
+
+// indexKeys says where the key values of a secondary index come from.
+type indexKeys struct {
+	pk, sk keySource
+}
+
+type keySource struct {
+	field *keyField // a field's own typed value
+	gen   byte      // or a generated table key: 'p' or 's'
+}
+
+// Index is a global or local secondary index as declared.
+type Index struct {
+	Name             string
+	Local            bool   // LSI: the partition key is the table's
+	PK, SK           string // attribute names; SK "" when the index has no sort key
+	PKType, SKType   types.ScalarAttributeType
+	Projection       types.ProjectionType
+	NonKeyAttributes []string // INCLUDE only
+	Read, Write      int64    // provisioned capacity; 0 = the table's (or on demand)
+}
+
+// VectorIndexSpec is a vector index as declared (the option that declares one
+// is VectorIndex).
+type VectorIndexSpec struct {
+	Name             string
+	Attribute        string // the vector field's attribute
+	Dimensions       int
+	Distance         types.VectorDistanceFunction
+	Partition        string // HASH search-schema attribute; "" when none
+	PartitionType    types.ScalarAttributeType
+	Filters          []string // INLINE_FILTER search-schema attributes
+	FilterTypes      []types.ScalarAttributeType
+	Projection       types.ProjectionType
+	NonKeyAttributes []string // VectorInclude only
+}
+
+// Description is the non-generic view of a schema: what a table, a command
+// or a request needs to know without knowing T. It must not be modified.
+type Description struct {
+	Type           string // Go type name, e.g. "Order"
+	Table, Entity  string
+	PK, SK         string // key attribute names; SK "" when the table has no sort key
+	PKType, SKType types.ScalarAttributeType
+	Separator      string
+	PrefixSortKey  bool
+	RawKeys        bool
+	OmitNil        bool
+	Embedded       bool
+	// Attribute names of the fields the keys are built from, in key order.
+	PartitionFields, SortFields []string
+	Indexes                     []*Index
+	VectorIndexes               []*VectorIndexSpec
+	// Provisioned capacity of the table (Provisioned); 0 means on demand.
+	Read, Write int64
+}
+
+// Described is implemented by every *Schema[T].
+type Described interface{ Describe() *Description }
+
+// Key is a primary key (or a secondary index key): attribute names and
+// values. SK is nil when there is no sort key.
+type Key struct {
+	PKName string
+	PK     types.AttributeValue
+	SKName string
+	SK     types.AttributeValue
+}
+
+// Map renders the key as the Key map of a DynamoDB request.
+func (k Key) Map() map[string]types.AttributeValue {
+	m := make(map[string]types.AttributeValue, 2)
+	if k.PK != nil {
+		m[k.PKName] = k.PK
+	}
+	if k.SK != nil {
+		m[k.SKName] = k.SK
+	}
+	return m
+}
+
+// DynamoDB's limits for names and indexes, from the API reference
+// (CreateTable, GlobalSecondaryIndex, LocalSecondaryIndex, Projection) and
+// the vector search reference (spec/vector-search.md §2.2).
+const (
+	maxLSIs            = 5
+	maxVectorIndexes   = 5
+	maxNonKeyPerIndex  = 20
+	maxNonKeyTotal     = 100
+	maxInlineFilters   = 18
+	maxDimensions      = 4096
+	minNameLen         = 3
+	maxNameLen         = 255
+	maxKeyAttributeLen = 255
+)
+
+// New validates the declaration of T as an item of table and returns its
+// schema. Fields and key flags come from T's dynamo struct tags (see
+// package codec); table-level facts come from opts. Every mistake is an
+// *Error naming the type and the field; an invalid struct tag is the codec's
+// error, which names them too.
+func New[T any](table string, opts ...Option) (*Schema[T], error) {
+	return build[T](table, false, opts)
+}
+
+// Must is New for package-level declarations: it panics with New's error.
+func Must[T any](table string, opts ...Option) *Schema[T] {
+	s, err := New[T](table, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Embedded validates T as a schema without a table or keys: a value stored
+// as a nested map inside other items. DumpAttributes and Load work on it;
+// key, Dump and table functions answer an error. Only OmitNil is accepted.
+func Embedded[T any](opts ...Option) (*Schema[T], error) {
+	return build[T]("", true, opts)
+}
+
+func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error) {
+	t := reflect.TypeFor[T]()
+	s := &Schema[T]{typ: t, name: typeName(t), embedded: embedded, table: table}
+	if t.Kind() != reflect.Struct {
+		return nil, s.errf("", "a schema type must be a struct, not %s", t.Kind())
+	}
+	st, err := codec.StructOf(t)
+	if err != nil {
+		return nil, err
+	}
+	s.st = st
+
+	c := config{omitNil: true}
+	for _, o := range opts {
+		if o == nil {
+			return nil, s.errf("", "nil Option")
+		}
+		o(&c)
+	}
+	for _, name := range c.order {
+		if c.seen[name] > 1 && !repeatable[name] {
+			return nil, s.errf("", "option %s given %d times", name, c.seen[name])
+		}
+	}
+	s.omitNil = c.omitNil
+	if embedded {
+		if err := s.validateEmbedded(&c); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := s.validate(&c); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range st.Fields {
+		if f.Required {
+			s.required = append(s.required, f)
+		}
+	}
+	s.describe(&c)
+	return s, nil
+}
+
+func (s *Schema[T]) errf(field, format string, args ...any) *Error {
+	return &Error{Type: s.name, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *Schema[T]) validateEmbedded(c *config) error {
+	for _, name := range tableOptions {
+		if c.has(name) {
+			return s.errf("", "option %s is not allowed on an embedded schema", name)
+		}
+	}
+	for _, f := range s.st.Fields {
+		if f.PK || f.SK {
+			flag := "pk"
+			if !f.PK {
+				flag = "sk"
+			}
+			return s.errf(f.Name, "tag flag %s is not allowed on an embedded schema", flag)
+		}
+	}
+	return nil
+}
+
+func (s *Schema[T]) validate(c *config) error {
+	if s.table == "" {
+		return s.errf("", "table name is empty")
+	}
+	if !strings.HasPrefix(s.table, "arn:") && !validName(s.table) {
+		return s.errf("", "table name %q is invalid: DynamoDB needs 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'", s.table)
+	}
+
+	// Separator and entity name.
+	s.sep = "#"
+	if c.has("Separator") {
+		if c.sep == "" {
+			return s.errf("", "Separator must not be empty")
+		}
+		s.sep = c.sep
+	}
+	switch {
+	case c.has("EntityName") && c.has("EntityFrom"):
+		return s.errf("", "EntityName and EntityFrom both given; use one")
+	case c.entityNil:
+		return s.errf("", "EntityFrom(nil)")
+	case c.entityFrom != nil:
+		s.entity = c.entityFrom.Entity()
+		if s.entity == "" {
+			return s.errf("", "EntityFrom: the parent has an empty entity name")
+		}
+	case c.has("EntityName"):
+		if c.entity == "" {
+			return s.errf("", "EntityName must not be empty")
+		}
+		s.entity = c.entity
+	default:
+		if s.typ.Name() == "" {
+			return s.errf("", "an unnamed struct type needs EntityName")
+		}
+		s.entity = underscore(typeName(s.typ))
+	}
+	if c.raw {
+		// Raw keys have no entity prefix; the entity name is informational.
+	} else if strings.Contains(s.entity, s.sep) {
+		return s.errf("", "entity name %q contains the key separator %q", s.entity, s.sep)
+	}
+	s.prefix = s.entity + s.sep
+
+	// Key fields.
+	pk, err := s.keyFields(c.pkFields, c.has("PartitionKey"), true)
+	if err != nil {
+		return err
+	}
+	sk, err := s.keyFields(c.skFields, c.has("SortKey"), false)
+	if err != nil {
+		return err
+	}
+	if len(pk) == 0 {
+		return s.errf("", "no partition key: tag a field with pk or use the PartitionKey option")
+	}
+	for _, a := range pk {
+		for _, b := range sk {
+			if a == b {
+				return s.errf(a.Name, "in both the partition key and the sort key")
+			}
+		}
+	}
+	s.raw = c.raw
+	s.prefixSK = c.prefixSK
+	if s.raw {
+		if len(pk) > 1 {
+			return s.errf(pk[1].Name, "RawKeys allows one partition-key field, got %d (%s)", len(pk), attrList(pk))
+		}
+		if len(sk) > 1 {
+			return s.errf(sk[1].Name, "RawKeys allows one sort-key field, got %d (%s)", len(sk), attrList(sk))
+		}
+		if s.prefixSK {
+			return s.errf("", "PrefixSortKey has no effect with RawKeys")
+		}
+		if c.has("Separator") {
+			return s.errf("", "Separator has no effect with RawKeys")
+		}
+	}
+	if s.prefixSK && len(sk) == 0 {
+		return s.errf("", "PrefixSortKey given but the schema has no sort key")
+	}
+	for _, f := range pk {
+		if err := s.checkKeyKind(f, "partition-key"); err != nil {
+			return err
+		}
+	}
+	for _, f := range sk {
+		if err := s.checkKeyKind(f, "sort-key"); err != nil {
+			return err
+		}
+		if s.prefixSK && strings.Contains(f.Name, s.sep) {
+			return s.errf(f.Name, "attribute name contains the key separator %q, which PrefixSortKey writes into the sort key", s.sep)
+		}
+	}
+
+	// Key attribute names.
+	s.pkName, s.skName = "pk", ""
+	if len(sk) > 0 {
+		s.skName = "sk"
+	}
+	if s.raw {
+		s.pkName = pk[0].Name
+		if len(sk) > 0 {
+			s.skName = sk[0].Name
+		}
+	}
+	if c.has("PartitionKeyName") {
+		if err := checkAttrName(c.pkName); err != nil {
+			return s.errf("", "PartitionKeyName: %s", err)
+		}
+		s.pkName = c.pkName
+	}
+	if c.has("SortKeyName") {
+		if len(sk) == 0 {
+			return s.errf("", "SortKeyName given but the schema has no sort key")
+		}
+		if err := checkAttrName(c.skName); err != nil {
+			return s.errf("", "SortKeyName: %s", err)
+		}
+		s.skName = c.skName
+	}
+	if s.pkName == s.skName {
+		return s.errf("", "the partition key and the sort key are both named %q", s.pkName)
+	}
+	if !s.raw {
+		for _, name := range []string{s.pkName, s.skName} {
+			if name != "" && s.st.Field(name) != nil {
+				return s.errf(name, "field has the name of the generated key attribute; rename it or set PartitionKeyName/SortKeyName")
+			}
+		}
+	} else {
+		// A raw key under another name is written twice (the field and the
+		// key attribute); make sure no other field has that name.
+		if f := s.st.Field(s.pkName); f != nil && f != pk[0] {
+			return s.errf(s.pkName, "PartitionKeyName names another field")
+		}
+		if len(sk) > 0 {
+			if f := s.st.Field(s.skName); f != nil && f != sk[0] {
+				return s.errf(s.skName, "SortKeyName names another field")
+			}
+		}
+	}
+
+	defaults, err := s.defaults()
+	if err != nil {
+		return err
+	}
+	s.pk, err = s.makeKeyFields(pk, defaults, false)
+	if err != nil {
+		return err
+	}
+	s.sk, err = s.makeKeyFields(sk, defaults, s.prefixSK)
+	if err != nil {
+		return err
+	}
+	s.keyAttrs = map[string]bool{s.pkName: true}
+	if s.skName != "" {
+		s.keyAttrs[s.skName] = true
+	}
+	for _, k := range s.pk {
+		s.keyAttrs[k.f.Name] = true
+	}
+	for _, k := range s.sk {
+		s.keyAttrs[k.f.Name] = true
+	}
+
+	// Throughput.
+	if c.has("Provisioned") {
+		if c.read < 1 || c.write < 1 {
+			return s.errf("", "Provisioned(%d, %d): capacity units must be at least 1", c.read, c.write)
+		}
+	}
+
+	// Secondary and vector indexes share one namespace (spec/vector-search.md §1.2).
+	names := map[string]bool{}
+	s.indexKeys = map[string]indexKeys{}
+	nonKey := 0
+	lsis := 0
+	for _, d := range c.indexes {
+		ix, keys, err := s.index(d, c, defaults)
+		if err != nil {
+			return err
+		}
+		if names[ix.Name] {
+			return s.errf("", "index %s declared twice", ix.Name)
+		}
+		names[ix.Name] = true
+		if ix.Local {
+			lsis++
+			if lsis > maxLSIs {
+				return s.errf("", "more than %d local secondary indexes (DynamoDB's limit)", maxLSIs)
+			}
+		}
+		nonKey += len(ix.NonKeyAttributes)
+		s.indexes = append(s.indexes, ix)
+		s.indexKeys[ix.Name] = keys
+	}
+	if nonKey > maxNonKeyTotal {
+		return s.errf("", "the indexes project %d non-key attributes; DynamoDB allows %d in total", nonKey, maxNonKeyTotal)
+	}
+	for _, d := range c.vectors {
+		vx, err := s.vectorIndex(d)
+		if err != nil {
+			return err
+		}
+		if names[vx.Name] {
+			return s.errf("", "index %s declared twice", vx.Name)
+		}
+		names[vx.Name] = true
+		s.vectors = append(s.vectors, vx)
+	}
+	if len(s.vectors) > maxVectorIndexes {
+		return s.errf("", "more than %d vector indexes (DynamoDB's limit)", maxVectorIndexes)
+	}
+	if len(s.vectors) > 0 && c.has("Provisioned") {
+		return s.errf("", "vector indexes need PAY_PER_REQUEST billing; remove Provisioned")
+	}
+	return nil
+}
+
+// keyFields resolves the partition-key (pk) or sort-key fields from the
+// option list or, when the option was not given, from the tag flags.
+func (s *Schema[T]) keyFields(names []string, optionGiven, pk bool) ([]*codec.Field, error) {
+	opt, flag := "SortKey", "sk"
+	if pk {
+		opt, flag = "PartitionKey", "pk"
+	}
+	var flagged []*codec.Field
+	for _, f := range s.st.Fields {
+		if f.PK && f.SK {
+			return nil, s.errf(f.Name, "tag flags pk and sk on one field")
+		}
+		if (pk && f.PK) || (!pk && f.SK) {
+			flagged = append(flagged, f)
+		}
+	}
+	if !optionGiven {
+		return flagged, nil
+	}
+	if len(flagged) > 0 {
+		return nil, s.errf(flagged[0].Name, "tag flag %s cannot be combined with the %s option; use one or the other", flag, opt)
+	}
+	if len(names) == 0 && pk {
+		return nil, s.errf("", "PartitionKey needs at least one field")
+	}
+	out := make([]*codec.Field, 0, len(names))
+	for i, n := range names {
+		f := s.st.Field(n)
+		if f == nil {
+			return nil, s.errf(n, "%s names an undefined field", opt)
+		}
+		for _, m := range names[:i] {
+			if m == n {
+				return nil, s.errf(n, "listed twice in %s", opt)
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// checkKeyKind accepts the fields a key can be built from: scalars. With raw
+// keys the field is the table key itself, so it must be S, N or B.
+func (s *Schema[T]) checkKeyKind(f *codec.Field, what string) error {
+	if s.raw {
+		if _, ok := scalarType(f.Kind); !ok {
+			return s.errf(f.Name, "a raw %s field must be of type S, N or B, not %s", what, kindName(f.Kind))
+		}
+		return nil
+	}
+	switch f.Kind {
+	case codec.KindS, codec.KindN, codec.KindB, codec.KindBOOL, codec.KindAny:
+		return nil
+	}
+	return s.errf(f.Name, "a %s field must be a scalar (S, N, B or BOOL), not %s", what, kindName(f.Kind))
+}
+
+// defaults encodes the zero T once and keeps the default of every field
+// that has one, so that keys can use them without re-parsing default texts.
+func (s *Schema[T]) defaults() (map[*codec.Field]types.AttributeValue, error) {
+	out := map[*codec.Field]types.AttributeValue{}
+	var any bool
+	for _, f := range s.st.Fields {
+		any = any || f.HasDefault
+	}
+	if !any {
+		return out, nil
+	}
+	item, err := s.st.Encode(reflect.New(s.typ).Elem(), true)
+	if err != nil {
+		return nil, s.errf("", "encoding the defaults: %v", err)
+	}
+	for _, f := range s.st.Fields {
+		if f.HasDefault && item[f.Name] != nil {
+			out[f] = item[f.Name]
+		}
+	}
+	return out, nil
+}
+
+func (s *Schema[T]) makeKeyFields(fs []*codec.Field, defaults map[*codec.Field]types.AttributeValue, label bool) ([]keyField, error) {
+	out := make([]keyField, len(fs))
+	for i, f := range fs {
+		k := keyField{f: f, def: defaults[f]}
+		if label {
+			k.label = f.Name + s.sep
+		}
+		if k.def != nil && !s.raw {
+			p, err := partString(k.def)
+			if err != nil {
+				return nil, s.errf(f.Name, "default: %s", err)
+			}
+			if p == "" {
+				return nil, s.errf(f.Name, "default is empty; a key part cannot be")
+			}
+			if strings.Contains(p, s.sep) {
+				return nil, s.errf(f.Name, "default contains the key separator %q", s.sep)
+			}
+			k.defPart = p
+		}
+		out[i] = k
+	}
+	return out, nil
+}
+
+func (s *Schema[T]) index(d indexDecl, c *config, defaults map[*codec.Field]types.AttributeValue) (*Index, indexKeys, error) {
+	kind := "GSI"
+	if d.local {
+		kind = "LSI"
+	}
+	var keys indexKeys
+	if !validName(d.name) {
+		return nil, keys, s.errf("", "%s name %q is invalid: DynamoDB needs 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'", kind, d.name)
+	}
+	ix := &Index{Name: d.name, Local: d.local, Projection: types.ProjectionTypeAll}
+	var ic indexConfig
+	for _, o := range d.opts {
+		if o == nil {
+			return nil, keys, s.errf("", "%s %s: nil IndexOption", kind, d.name)
+		}
+		o(&ic)
+	}
+	var err error
+	if d.local {
+		if s.skName == "" {
+			return nil, keys, s.errf("", "LSI %s needs a table with a sort key", d.name)
+		}
+		if d.sk == "" {
+			return nil, keys, s.errf("", "LSI %s needs a sort key", d.name)
+		}
+		ix.PK, ix.PKType = s.pkName, s.tableKeyType(true)
+		keys.pk = keySource{gen: 'p'}
+		if s.raw {
+			keys.pk = keySource{field: &s.pk[0]}
+		}
+	} else {
+		if d.pk == "" {
+			return nil, keys, s.errf("", "GSI %s needs a partition key", d.name)
+		}
+		ix.PK, ix.PKType, keys.pk, err = s.indexKey(kind, d.name, "partition key", d.pk, defaults)
+		if err != nil {
+			return nil, keys, err
+		}
+	}
+	if d.sk != "" {
+		if d.sk == ix.PK {
+			return nil, keys, s.errf(d.sk, "%s %s uses the field as both partition and sort key", kind, d.name)
+		}
+		ix.SK, ix.SKType, keys.sk, err = s.indexKey(kind, d.name, "sort key", d.sk, defaults)
+		if err != nil {
+			return nil, keys, err
+		}
+		if d.local && ix.SK == s.skName {
+			return nil, keys, s.errf(d.sk, "LSI %s sort key is the table's sort key", d.name)
+		}
+	}
+	switch len(ic.projections) {
+	case 0:
+	case 1:
+		ix.Projection = ic.projections[0]
+	default:
+		if !sameProjection(ic.projections) {
+			return nil, keys, s.errf("", "%s %s: %s and %s both given", kind, d.name, projectionName(ic.projections[0], false), projectionName(ic.projections[1], false))
+		}
+		ix.Projection = ic.projections[0]
+	}
+	if ix.Projection == types.ProjectionTypeInclude {
+		ix.NonKeyAttributes, err = s.projected(kind+" "+d.name, ic.include)
+		if err != nil {
+			return nil, keys, err
+		}
+	}
+	if ic.throughput > 0 {
+		switch {
+		case ic.throughput > 1:
+			return nil, keys, s.errf("", "%s %s: Throughput given %d times", kind, d.name, ic.throughput)
+		case d.local:
+			return nil, keys, s.errf("", "LSI %s: Throughput is not allowed; a local index uses the table's capacity", d.name)
+		case !c.has("Provisioned"):
+			return nil, keys, s.errf("", "GSI %s: Throughput needs a Provisioned table (the default is PAY_PER_REQUEST)", d.name)
+		case ic.read < 1 || ic.write < 1:
+			return nil, keys, s.errf("", "GSI %s: Throughput(%d, %d): capacity units must be at least 1", d.name, ic.read, ic.write)
+		}
+		ix.Read, ix.Write = ic.read, ic.write
+	}
+	return ix, keys, nil
+}
+
+func sameProjection(ps []types.ProjectionType) bool {
+	for _, p := range ps[1:] {
+		if p != ps[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexKey resolves one key attribute of a secondary index: a declared field
+// with its own scalar type, or one of the table's generated key attributes.
+func (s *Schema[T]) indexKey(kind, index, role, attr string, defaults map[*codec.Field]types.AttributeValue) (string, types.ScalarAttributeType, keySource, error) {
+	if !s.raw && (attr == s.pkName || attr == s.skName) {
+		src := keySource{gen: 'p'}
+		if attr == s.skName {
+			src.gen = 's'
+		}
+		return attr, types.ScalarAttributeTypeS, src, nil
+	}
+	f := s.st.Field(attr)
+	if f == nil {
+		return "", "", keySource{}, s.errf(attr, "%s %s %s names an undefined field", kind, index, role)
+	}
+	t, ok := scalarType(f.Kind)
+	if !ok {
+		return "", "", keySource{}, s.errf(attr, "%s %s %s must be of type S, N or B, not %s", kind, index, role, kindName(f.Kind))
+	}
+	return attr, t, keySource{field: &keyField{f: f, def: defaults[f]}}, nil
+}
+
+// projected validates the attribute names of an INCLUDE projection.
+func (s *Schema[T]) projected(what string, attrs []string) ([]string, error) {
+	if len(attrs) == 0 {
+		return nil, s.errf("", "%s: Include needs at least one attribute", what)
+	}
+	if len(attrs) > maxNonKeyPerIndex {
+		return nil, s.errf("", "%s: %d projected attributes; DynamoDB allows %d per index", what, len(attrs), maxNonKeyPerIndex)
+	}
+	for i, a := range attrs {
+		if s.st.Field(a) == nil {
+			return nil, s.errf(a, "%s projects an undefined field", what)
+		}
+		for _, b := range attrs[:i] {
+			if a == b {
+				return nil, s.errf(a, "%s projects the field twice", what)
+			}
+		}
+	}
+	return append([]string(nil), attrs...), nil
+}
+
+func (s *Schema[T]) vectorIndex(d vectorDecl) (*VectorIndexSpec, error) {
+	if !validName(d.name) {
+		return nil, s.errf("", "vector index name %q is invalid: DynamoDB needs 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'", d.name)
+	}
+	what := "vector index " + d.name
+	var vc vectorConfig
+	for _, o := range d.opts {
+		if o == nil {
+			return nil, s.errf("", "%s: nil VectorOption", what)
+		}
+		o(&vc)
+	}
+	f := s.st.Field(d.field)
+	if f == nil {
+		return nil, s.errf(d.field, "%s names an undefined field", what)
+	}
+	if f.Dim <= 0 {
+		return nil, s.errf(d.field, "%s needs a vector field ([]float32 or []float64 with a dim=N tag)", what)
+	}
+	if s.keyAttrs[f.Name] {
+		return nil, s.errf(d.field, "%s: a key field cannot be the vector", what)
+	}
+	vx := &VectorIndexSpec{
+		Name:       d.name,
+		Attribute:  f.Name,
+		Dimensions: f.Dim,
+		Distance:   types.VectorDistanceFunctionCosine,
+		Projection: types.ProjectionTypeAll,
+	}
+	switch len(vc.distances) {
+	case 0:
+	case 1:
+		vx.Distance = vc.distances[0]
+	default:
+		return nil, s.errf("", "%s: more than one distance function given", what)
+	}
+	for _, n := range vc.dims {
+		if n != f.Dim {
+			return nil, s.errf(d.field, "%s: Dimensions(%d) disagrees with the field's dim=%d", what, n, f.Dim)
+		}
+	}
+	if vx.Dimensions > maxDimensions {
+		return nil, s.errf(d.field, "%s: %d dimensions; DynamoDB allows 1 to %d", what, vx.Dimensions, maxDimensions)
+	}
+	if len(vc.partition) > 1 {
+		return nil, s.errf("", "%s: VectorPartition given %d times; a vector index has at most one partition attribute", what, len(vc.partition))
+	}
+	seen := map[string]bool{f.Name: true}
+	searchAttr := func(attr, role string) (types.ScalarAttributeType, error) {
+		g := s.st.Field(attr)
+		if g == nil {
+			return "", s.errf(attr, "%s %s names an undefined field", what, role)
+		}
+		t, ok := scalarType(g.Kind)
+		if !ok {
+			return "", s.errf(attr, "%s %s must be of type S, N or B, not %s", what, role, kindName(g.Kind))
+		}
+		if seen[attr] {
+			return "", s.errf(attr, "%s uses the field twice", what)
+		}
+		seen[attr] = true
+		return t, nil
+	}
+	if len(vc.partition) == 1 {
+		t, err := searchAttr(vc.partition[0], "partition")
+		if err != nil {
+			return nil, err
+		}
+		vx.Partition, vx.PartitionType = vc.partition[0], t
+	}
+	if vc.filterSet > 0 && len(vc.filters) == 0 {
+		return nil, s.errf("", "%s: InlineFilters needs at least one field", what)
+	}
+	if len(vc.filters) > maxInlineFilters {
+		return nil, s.errf("", "%s: %d inline filters; DynamoDB allows %d", what, len(vc.filters), maxInlineFilters)
+	}
+	for _, a := range vc.filters {
+		t, err := searchAttr(a, "inline filter")
+		if err != nil {
+			return nil, err
+		}
+		vx.Filters = append(vx.Filters, a)
+		vx.FilterTypes = append(vx.FilterTypes, t)
+	}
+	switch len(vc.projections) {
+	case 0:
+	case 1:
+		vx.Projection = vc.projections[0]
+	default:
+		if !sameProjection(vc.projections) {
+			return nil, s.errf("", "%s: %s and %s both given", what, projectionName(vc.projections[0], true), projectionName(vc.projections[1], true))
+		}
+		vx.Projection = vc.projections[0]
+	}
+	if vx.Projection == types.ProjectionTypeInclude {
+		var err error
+		vx.NonKeyAttributes, err = s.projected(what, vc.include)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return vx, nil
+}
+
+func (s *Schema[T]) tableKeyType(pk bool) types.ScalarAttributeType {
+	if !s.raw {
+		return types.ScalarAttributeTypeS
+	}
+	ks := s.sk
+	if pk {
+		ks = s.pk
+	}
+	if len(ks) == 0 {
+		return ""
+	}
+	t, _ := scalarType(ks[0].f.Kind)
+	return t
+}
+
+func (s *Schema[T]) describe(c *config) {
+	d := &Description{
+		Type:          s.name,
+		Table:         s.table,
+		Entity:        s.entity,
+		PK:            s.pkName,
+		SK:            s.skName,
+		Separator:     s.sep,
+		PrefixSortKey: s.prefixSK,
+		RawKeys:       s.raw,
+		OmitNil:       s.omitNil,
+		Embedded:      s.embedded,
+		Indexes:       s.indexes,
+		VectorIndexes: s.vectors,
+		Read:          c.read,
+		Write:         c.write,
+	}
+	if !s.embedded {
+		d.PKType = s.tableKeyType(true)
+		d.SKType = s.tableKeyType(false)
+	}
+	for _, k := range s.pk {
+		d.PartitionFields = append(d.PartitionFields, k.f.Name)
+	}
+	for _, k := range s.sk {
+		d.SortFields = append(d.SortFields, k.f.Name)
+	}
+	s.desc = d
+}
+
+// scalarType maps a wire kind to a key attribute type.
+func scalarType(k codec.Kind) (types.ScalarAttributeType, bool) {
+	switch k {
+	case codec.KindS:
+		return types.ScalarAttributeTypeS, true
+	case codec.KindN:
+		return types.ScalarAttributeTypeN, true
+	case codec.KindB:
+		return types.ScalarAttributeTypeB, true
+	}
+	return "", false
+}
+
+func kindName(k codec.Kind) string {
+	switch k {
+	case codec.KindS:
+		return "S"
+	case codec.KindN:
+		return "N"
+	case codec.KindB:
+		return "B"
+	case codec.KindBOOL:
+		return "BOOL"
+	case codec.KindNULL:
+		return "NULL"
+	case codec.KindM:
+		return "M (map)"
+	case codec.KindL:
+		return "L (list)"
+	case codec.KindSS:
+		return "SS (string set)"
+	case codec.KindNS:
+		return "NS (number set)"
+	case codec.KindBS:
+		return "BS (binary set)"
+	case codec.KindAny:
+		return "any"
+	}
+	return fmt.Sprintf("kind %d", k)
+}
+
+func attrList(fs []*codec.Field) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// validName reports whether s is a valid DynamoDB table or index name:
+// 3–255 characters of [a-zA-Z0-9_.-] (API reference, CreateTable TableName
+// and GlobalSecondaryIndex IndexName).
+func validName(s string) bool {
+	if len(s) < minNameLen || len(s) > maxNameLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func checkAttrName(n string) error {
+	if n == "" {
+		return fmt.Errorf("the attribute name is empty")
+	}
+	if len(n) > maxKeyAttributeLen {
+		return fmt.Errorf("a key attribute name is at most %d bytes, got %d", maxKeyAttributeLen, len(n))
+	}
+	return nil
+}

@@ -1,0 +1,272 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// CreateTableInput derives the CreateTable request of one table from one or
+// several schemas stored in it (single-table design): the key schema, the
+// attribute definitions of every key attribute (S for generated keys, the
+// field's own type for raw keys and index keys; vector search-schema
+// attributes included, as DynamoDB requires), every GSI and LSI with its
+// projection, and every vector index. Billing is PAY_PER_REQUEST unless the
+// schemas declare Provisioned; see also Provision.
+//
+// All schemas must name the same table and agree on its key layout; their
+// indexes are merged, and an index defined differently by two schemas (or an
+// attribute typed differently) is an error naming both.
+func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) {
+	if len(schemas) == 0 {
+		return nil, &Error{Msg: "CreateTableInput needs at least one schema"}
+	}
+	descs := make([]*Description, len(schemas))
+	for i, s := range schemas {
+		if s == nil || isNilPointer(s) {
+			return nil, &Error{Msg: fmt.Sprintf("CreateTableInput: schema %d is nil", i+1)}
+		}
+		descs[i] = s.Describe()
+	}
+	first := descs[0]
+	for _, d := range descs {
+		if d.Embedded {
+			return nil, &Error{Type: d.Type, Msg: "an embedded schema has no table"}
+		}
+	}
+	for _, d := range descs[1:] {
+		if d.Table != first.Table {
+			return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("table %q differs from schema %s's table %q", d.Table, first.Type, first.Table)}
+		}
+		if d.PK != first.PK || d.PKType != first.PKType || d.SK != first.SK || d.SKType != first.SKType {
+			return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("key layout %s differs from schema %s's %s", layout(d), first.Type, layout(first))}
+		}
+	}
+
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(first.Table),
+		BillingMode: types.BillingModePayPerRequest,
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(first.PK), KeyType: types.KeyTypeHash},
+		},
+	}
+	if first.SK != "" {
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(first.SK), KeyType: types.KeyTypeRange})
+	}
+
+	attrs := attrDefs{types: map[string]attrOwner{}}
+	if err := attrs.add(first.PK, first.PKType, first.Type); err != nil {
+		return nil, err
+	}
+	if first.SK != "" {
+		if err := attrs.add(first.SK, first.SKType, first.Type); err != nil {
+			return nil, err
+		}
+	}
+
+	// Billing: the provisioned schemas must agree, and either all or none
+	// of the schemas are provisioned.
+	var prov *Description
+	for _, d := range descs {
+		if d.Read == 0 && d.Write == 0 {
+			continue
+		}
+		if prov != nil && (d.Read != prov.Read || d.Write != prov.Write) {
+			return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("Provisioned(%d, %d) differs from schema %s's Provisioned(%d, %d)", d.Read, d.Write, prov.Type, prov.Read, prov.Write)}
+		}
+		prov = d
+	}
+	if prov != nil {
+		for _, d := range descs {
+			if d.Read == 0 && d.Write == 0 {
+				return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("on-demand, but schema %s is Provisioned; declare the same billing on every schema of a table", prov.Type)}
+			}
+		}
+	}
+
+	// Indexes (GSI, LSI and vector share one namespace).
+	type owned struct {
+		def   any
+		owner string
+	}
+	byName := map[string]owned{}
+	claim := func(name string, def any, owner string) (dup bool, err error) {
+		if o, ok := byName[name]; ok {
+			if reflect.DeepEqual(o.def, def) {
+				return true, nil
+			}
+			return false, &Error{Type: owner, Msg: fmt.Sprintf("index %s conflicts with the definition in schema %s", name, o.owner)}
+		}
+		byName[name] = owned{def, owner}
+		return false, nil
+	}
+	nonKey, lsis := 0, 0
+	for _, d := range descs {
+		for _, ix := range d.Indexes {
+			dup, err := claim(ix.Name, *ix, d.Type)
+			if err != nil {
+				return nil, err
+			}
+			if dup {
+				continue
+			}
+			if err := attrs.add(ix.PK, ix.PKType, d.Type); err != nil {
+				return nil, err
+			}
+			ks := []types.KeySchemaElement{{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash}}
+			if ix.SK != "" {
+				if err := attrs.add(ix.SK, ix.SKType, d.Type); err != nil {
+					return nil, err
+				}
+				ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange})
+			}
+			proj := &types.Projection{ProjectionType: ix.Projection}
+			if ix.Projection == types.ProjectionTypeInclude {
+				proj.NonKeyAttributes = append([]string(nil), ix.NonKeyAttributes...)
+				nonKey += len(ix.NonKeyAttributes)
+			}
+			if ix.Local {
+				lsis++
+				in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, types.LocalSecondaryIndex{
+					IndexName: aws.String(ix.Name), KeySchema: ks, Projection: proj,
+				})
+				continue
+			}
+			g := types.GlobalSecondaryIndex{IndexName: aws.String(ix.Name), KeySchema: ks, Projection: proj}
+			if prov != nil {
+				r, w := prov.Read, prov.Write
+				if ix.Read > 0 {
+					r, w = ix.Read, ix.Write
+				}
+				g.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(w)}
+			}
+			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
+		}
+	}
+	if nonKey > maxNonKeyTotal {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("the indexes of table %s project %d non-key attributes; DynamoDB allows %d in total", first.Table, nonKey, maxNonKeyTotal)}
+	}
+	if lsis > maxLSIs {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d local secondary indexes; DynamoDB allows %d", first.Table, lsis, maxLSIs)}
+	}
+	dims := map[string]owned{} // vector attribute → dimensions (must agree)
+	for _, d := range descs {
+		for _, vx := range d.VectorIndexes {
+			dup, err := claim(vx.Name, *vx, d.Type)
+			if err != nil {
+				return nil, err
+			}
+			if dup {
+				continue
+			}
+			if o, ok := dims[vx.Attribute]; ok && o.def != vx.Dimensions {
+				return nil, &Error{Type: d.Type, Field: vx.Attribute, Msg: fmt.Sprintf("vector index %s has %d dimensions, schema %s's index on the attribute %v", vx.Name, vx.Dimensions, o.owner, o.def)}
+			}
+			dims[vx.Attribute] = owned{vx.Dimensions, d.Type}
+			if prov != nil {
+				return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("vector index %s needs PAY_PER_REQUEST billing, but schema %s is Provisioned", vx.Name, prov.Type)}
+			}
+			v := types.VectorIndex{
+				IndexName:        aws.String(vx.Name),
+				VectorAttribute:  &types.VectorAttributeDefinition{AttributeName: aws.String(vx.Attribute)},
+				Dimensions:       aws.Int64(int64(vx.Dimensions)),
+				DistanceFunction: vx.Distance,
+				Projection:       &types.Projection{ProjectionType: vx.Projection},
+			}
+			if vx.Projection == types.ProjectionTypeInclude {
+				v.Projection.NonKeyAttributes = append([]string(nil), vx.NonKeyAttributes...)
+			}
+			if vx.Partition != "" {
+				if err := attrs.add(vx.Partition, vx.PartitionType, d.Type); err != nil {
+					return nil, err
+				}
+				v.SearchSchema = append(v.SearchSchema, types.SearchSchemaElement{
+					AttributeName: aws.String(vx.Partition), SearchSchemaElementType: types.SearchSchemaElementTypeHash,
+				})
+			}
+			for i, f := range vx.Filters {
+				if err := attrs.add(f, vx.FilterTypes[i], d.Type); err != nil {
+					return nil, err
+				}
+				v.SearchSchema = append(v.SearchSchema, types.SearchSchemaElement{
+					AttributeName: aws.String(f), SearchSchemaElementType: types.SearchSchemaElementTypeInlineFilter,
+				})
+			}
+			in.VectorIndexes = append(in.VectorIndexes, v)
+		}
+	}
+	if len(in.VectorIndexes) > maxVectorIndexes {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d vector indexes; DynamoDB allows %d", first.Table, len(in.VectorIndexes), maxVectorIndexes)}
+	}
+	for _, vx := range in.VectorIndexes {
+		if o, ok := attrs.types[*vx.VectorAttribute.AttributeName]; ok {
+			return nil, &Error{Type: o.owner, Field: *vx.VectorAttribute.AttributeName, Msg: fmt.Sprintf("the vector attribute of index %s is also a key or search attribute; DynamoDB rejects that", *vx.IndexName)}
+		}
+	}
+	in.AttributeDefinitions = attrs.list
+	if prov != nil {
+		in.BillingMode = types.BillingModeProvisioned
+		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(prov.Read), WriteCapacityUnits: aws.Int64(prov.Write)}
+	}
+	return in, nil
+}
+
+// Provision switches a CreateTable request to PROVISIONED billing with the
+// given capacity for the table and for every GSI that has none of its own,
+// for callers that choose billing at run time (a command's flags). Vector
+// indexes need on-demand billing, so a request with any is an error.
+func Provision(in *dynamodb.CreateTableInput, read, write int64) error {
+	if read < 1 || write < 1 {
+		return &Error{Msg: fmt.Sprintf("Provision(%d, %d): capacity units must be at least 1", read, write)}
+	}
+	if len(in.VectorIndexes) > 0 {
+		return &Error{Msg: fmt.Sprintf("table %s has vector indexes, which need PAY_PER_REQUEST billing", aws.ToString(in.TableName))}
+	}
+	in.BillingMode = types.BillingModeProvisioned
+	in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(read), WriteCapacityUnits: aws.Int64(write)}
+	for i := range in.GlobalSecondaryIndexes {
+		g := &in.GlobalSecondaryIndexes[i]
+		if g.ProvisionedThroughput == nil {
+			g.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(read), WriteCapacityUnits: aws.Int64(write)}
+		}
+	}
+	return nil
+}
+
+type attrOwner struct {
+	t     types.ScalarAttributeType
+	owner string
+}
+
+// attrDefs collects AttributeDefinitions in first-use order, one per name.
+type attrDefs struct {
+	list  []types.AttributeDefinition
+	types map[string]attrOwner
+}
+
+func (a *attrDefs) add(name string, t types.ScalarAttributeType, owner string) error {
+	if o, ok := a.types[name]; ok {
+		if o.t != t {
+			return &Error{Type: owner, Field: name, Msg: fmt.Sprintf("key attribute is %s here but %s in schema %s", t, o.t, o.owner)}
+		}
+		return nil
+	}
+	a.types[name] = attrOwner{t, owner}
+	a.list = append(a.list, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: t})
+	return nil
+}
+
+func layout(d *Description) string {
+	if d.SK == "" {
+		return fmt.Sprintf("(%s %s)", d.PK, d.PKType)
+	}
+	return fmt.Sprintf("(%s %s, %s %s)", d.PK, d.PKType, d.SK, d.SKType)
+}
+
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
