@@ -123,7 +123,10 @@ func TestDefinitionErrors(t *testing.T) {
 			"dynamo: schema TwoPK: field b: RawKeys allows one partition-key field, got 2 (a, b)"},
 		{"raw keys two sk", func() error { return plain(schema.RawKeys(), schema.SortKey("name", "n")) },
 			"dynamo: schema Plain: field n: RawKeys allows one sort-key field, got 2 (name, n)"},
-		{"raw keys bool", func() error { _, err := schema.New[Plain]("app", schema.RawKeys(), schema.PartitionKey("flag")); return err },
+		{"raw keys bool", func() error {
+			_, err := schema.New[Plain]("app", schema.RawKeys(), schema.PartitionKey("flag"))
+			return err
+		},
 			"dynamo: schema Plain: field flag: a raw partition-key field must be of type S, N or B, not BOOL"},
 		{"raw keys prefix sk", func() error { return plain(schema.RawKeys(), schema.SortKey("name"), schema.PrefixSortKey()) },
 			"dynamo: schema Plain: PrefixSortKey has no effect with RawKeys"},
@@ -178,7 +181,9 @@ func TestDefinitionErrors(t *testing.T) {
 			"dynamo: schema Plain: field nope: vector index Semantic partition names an undefined field"},
 		{"vector partition bool", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.VectorPartition("flag"))) },
 			"dynamo: schema Plain: field flag: vector index Semantic partition must be of type S, N or B, not BOOL"},
-		{"vector filter undefined", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.InlineFilters("name", "nope"))) },
+		{"vector filter undefined", func() error {
+			return plain(schema.VectorIndex("Semantic", "vec", schema.InlineFilters("name", "nope")))
+		},
 			"dynamo: schema Plain: field nope: vector index Semantic inline filter names an undefined field"},
 		{"vector filter twice", func() error {
 			return plain(schema.VectorIndex("Semantic", "vec", schema.VectorPartition("name"), schema.InlineFilters("name")))
@@ -224,7 +229,12 @@ func TestDefinitionErrors(t *testing.T) {
 			"dynamo: schema KeyedAddress: field street: tag flag pk is not allowed on an embedded schema"},
 		{"not a struct", func() error { _, err := schema.New[string]("app"); return err },
 			"dynamo: schema string: a schema type must be a struct, not string"},
-		{"unnamed struct", func() error { _, err := schema.New[struct{ A string `dynamo:"a,pk"` }]("app"); return err },
+		{"unnamed struct", func() error {
+			_, err := schema.New[struct {
+				A string `dynamo:"a,pk"`
+			}]("app")
+			return err
+		},
 			"dynamo: schema struct { A string \"dynamo:\\\"a,pk\\\"\" }: an unnamed struct type needs EntityName"},
 	}
 	for _, tc := range tests {
