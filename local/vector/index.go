@@ -282,7 +282,9 @@ func (ix *Index) project(item Item) Item {
 func (ix *Index) entrySize(view Item) int32 {
 	n := 4*ix.def.Dimensions + len(ix.def.Attribute)
 	for name, av := range view {
-		n += len(name) + valueSize(av)
+		if name != ix.def.Attribute { // counted above as 4 bytes per dimension
+			n += len(name) + valueSize(av)
+		}
 	}
 	return int32(n)
 }

@@ -8,7 +8,24 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/expr/parse"
 )
+
+// ParseCondition parses a SearchConditionExpression with expr/parse, its
+// syntax errors naming SearchConditionExpression as the service's do. The
+// error is an [*Error]. (expr/parse names only its own expression kinds;
+// the relabelling belongs there once it has a SearchCondition entry point.)
+func ParseCondition(text string) (expr.Cond, error) {
+	c, err := parse.Condition(text)
+	if err != nil {
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, "Invalid ConditionExpression:"); ok {
+			msg = "Invalid SearchConditionExpression:" + rest
+		}
+		return nil, validation(msg)
+	}
+	return c, nil
+}
 
 // Request is the part of a SearchVectors request this package validates.
 // The server decodes the JSON, parses SearchConditionExpression with
