@@ -130,7 +130,7 @@ func TestPreparedQuerySearches(t *testing.T) {
 	ix.Upsert("b", vector.Item{"pk": s("b"), "tenant": s("acme"), "category": s("hats"), "embedding": vec(1, 1, 0)})
 	ix.Upsert("c", vector.Item{"pk": s("c"), "tenant": s("other"), "category": s("hats"), "embedding": vec(1, 1, 0)})
 	for cond, want := range map[string][]string{
-		"tenant = :t":                   {"a", "b"},
+		"tenant = :t":                   {"b", "a"},
 		"tenant = :t AND category = :c": {"b"},
 		":c = category AND :t = tenant": {"b"},
 	} {
