@@ -1,0 +1,207 @@
+package codec
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// encodeAny encodes a value found in an untyped slot (an any field, a
+// []any element, a map[string]any value, Marshal's argument) by its dynamic
+// type. nil is absent.
+func encodeAny(x any) (types.AttributeValue, error) {
+	switch x := x.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return &types.AttributeValueMemberS{Value: x}, nil
+	case bool:
+		return &types.AttributeValueMemberBOOL{Value: x}, nil
+	case int:
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(x), 10)}, nil
+	case int64:
+		return &types.AttributeValueMemberN{Value: strconv.FormatInt(x, 10)}, nil
+	case float64:
+		s, err := formatFloat(x, 64)
+		if err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberN{Value: s}, nil
+	case map[string]any:
+		if x == nil {
+			return nil, nil
+		}
+		return encodeAnyMap(x)
+	case []any:
+		if x == nil {
+			return nil, nil
+		}
+		l := make([]types.AttributeValue, len(x))
+		for i, e := range x {
+			av, err := encodeAny(e)
+			if err != nil {
+				return nil, withinIndex(err, i)
+			}
+			if av == nil {
+				av = &types.AttributeValueMemberNULL{Value: true}
+			}
+			l[i] = av
+		}
+		return &types.AttributeValueMemberL{Value: l}, nil
+	case Raw:
+		return x.Value, nil
+	case types.AttributeValue:
+		// An attribute value is unambiguous in Go: pass it through, as Raw.
+		return x, nil
+	}
+	t := reflect.TypeOf(x)
+	c, err := codecOf(t, opts{})
+	if err != nil {
+		return nil, err
+	}
+	return c.enc(reflect.ValueOf(x))
+}
+
+func encodeAnyMap(x map[string]any) (types.AttributeValue, error) {
+	m := make(map[string]types.AttributeValue, len(x))
+	for k, e := range x {
+		av, err := encodeAny(e)
+		if err != nil {
+			return nil, within(err, mapSeg(k))
+		}
+		if av == nil {
+			av = &types.AttributeValueMemberNULL{Value: true}
+		}
+		m[k] = av
+	}
+	return &types.AttributeValueMemberM{Value: m}, nil
+}
+
+// decodeAny decodes av into the natural Go value: S string, N int64 /
+// float64 / Number (see anyNumber), B []byte, BOOL bool, NULL nil,
+// M map[string]any, L []any, SS Set[string], NS Set[int64] / Set[float64] /
+// Set[Number], BS BinarySet.
+func decodeAny(av types.AttributeValue) (any, error) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value, nil
+	case *types.AttributeValueMemberN:
+		return anyNumber(x.Value)
+	case *types.AttributeValueMemberB:
+		return slices.Clone(x.Value), nil
+	case *types.AttributeValueMemberBOOL:
+		return x.Value, nil
+	case *types.AttributeValueMemberNULL:
+		return nil, nil
+	case *types.AttributeValueMemberM:
+		return decodeAnyMap(x.Value)
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(x.Value))
+		for i, e := range x.Value {
+			v, err := decodeAny(e)
+			if err != nil {
+				return nil, withinIndex(err, i)
+			}
+			l[i] = v
+		}
+		return l, nil
+	case *types.AttributeValueMemberSS:
+		return NewSet(x.Value...), nil
+	case *types.AttributeValueMemberNS:
+		return anyNumberSet(x.Value)
+	case *types.AttributeValueMemberBS:
+		out := make(BinarySet, len(x.Value))
+		for i, b := range x.Value {
+			out[i] = slices.Clone(b)
+		}
+		return out, nil
+	case nil:
+		return nil, errorf("nil attribute value")
+	}
+	return nil, errorf("unknown attribute value type %T", av)
+}
+
+func decodeAnyMap(in map[string]types.AttributeValue) (map[string]any, error) {
+	m := make(map[string]any, len(in))
+	for k, e := range in {
+		v, err := decodeAny(e)
+		if err != nil {
+			return nil, within(err, mapSeg(k))
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// anyNumber picks the Go type for an N in an untyped slot: int64 when the
+// number is an integer that fits, else float64 when the float's shortest
+// text is the same number (so nothing is lost), else the exact Number.
+func anyNumber(s string) (any, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	d, ok := parseDec(s)
+	if !ok {
+		return nil, errorf("%q is not a number", s)
+	}
+	if t, ok := intText(s); ok {
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return n, nil
+		}
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if fs, err := formatFloat(f, 64); err == nil {
+			if fd, _ := parseDec(fs); compareDec(fd, d) == 0 {
+				return f, nil
+			}
+		}
+	}
+	return Number(s), nil
+}
+
+func anyNumberSet(elems []string) (any, error) {
+	vals := make([]any, len(elems))
+	allInt, allNum := true, true
+	for i, e := range elems {
+		v, err := anyNumber(e)
+		if err != nil {
+			return nil, withinIndex(err, i)
+		}
+		vals[i] = v
+		switch v.(type) {
+		case int64:
+		case float64:
+			allInt = false
+		default:
+			allInt, allNum = false, false
+		}
+	}
+	switch {
+	case allInt:
+		s := make(Set[int64], len(vals))
+		for _, v := range vals {
+			s[v.(int64)] = struct{}{}
+		}
+		return s, nil
+	case allNum:
+		s := make(Set[float64], len(vals))
+		for _, v := range vals {
+			switch v := v.(type) {
+			case int64:
+				s[float64(v)] = struct{}{}
+			case float64:
+				s[v] = struct{}{}
+			}
+		}
+		return s, nil
+	}
+	return NewSet(func() []Number {
+		out := make([]Number, len(elems))
+		for i, e := range elems {
+			out[i] = Number(e)
+		}
+		return out
+	}()...), nil
+}

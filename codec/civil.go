@@ -1,0 +1,277 @@
+package codec
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Date is a civil calendar date, without time or zone. Its text form is
+// ISO 8601 "2006-01-02".
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// DateOf returns the date of t in t's location.
+func DateOf(t time.Time) Date {
+	y, m, d := t.Date()
+	return Date{y, m, d}
+}
+
+// String returns "YYYY-MM-DD".
+func (d Date) String() string { return string(d.appendText(nil)) }
+
+func (d Date) appendText(b []byte) []byte {
+	b = appendPad(b, d.Year, 4)
+	b = append(b, '-')
+	b = appendPad(b, int(d.Month), 2)
+	b = append(b, '-')
+	return appendPad(b, d.Day, 2)
+}
+
+// IsValid reports whether d is a real calendar date with a four-digit year.
+func (d Date) IsValid() bool {
+	return d.Year >= 0 && d.Year <= 9999 && DateOf(d.In(time.UTC)) == d
+}
+
+// In returns midnight of d in loc.
+func (d Date) In(loc *time.Location) time.Time {
+	return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, loc)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Date) MarshalText() ([]byte, error) {
+	if !d.IsValid() {
+		return nil, fmt.Errorf("invalid date %d-%d-%d", d.Year, d.Month, d.Day)
+	}
+	return d.appendText(nil), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Date) UnmarshalText(b []byte) error {
+	v, err := ParseDate(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// ParseDate parses "YYYY-MM-DD".
+func ParseDate(s string) (Date, error) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return Date{}, fmt.Errorf("cannot parse %q as a date (want YYYY-MM-DD)", s)
+	}
+	y, ok1 := atoiFixed(s[0:4])
+	m, ok2 := atoiFixed(s[5:7])
+	dd, ok3 := atoiFixed(s[8:10])
+	d := Date{y, time.Month(m), dd}
+	if !ok1 || !ok2 || !ok3 || !d.IsValid() {
+		return Date{}, fmt.Errorf("cannot parse %q as a date (want YYYY-MM-DD)", s)
+	}
+	return d, nil
+}
+
+// TimeOfDay is a civil time of day, without date or zone. Its text form is
+// "15:04:05" followed by a fraction when Nanosecond is not zero.
+type TimeOfDay struct {
+	Hour, Minute, Second, Nanosecond int
+}
+
+// TimeOfDayOf returns the time of day of t in t's location.
+func TimeOfDayOf(t time.Time) TimeOfDay {
+	h, m, s := t.Clock()
+	return TimeOfDay{h, m, s, t.Nanosecond()}
+}
+
+// IsValid reports whether every component is in range.
+func (t TimeOfDay) IsValid() bool {
+	return t.Hour >= 0 && t.Hour < 24 && t.Minute >= 0 && t.Minute < 60 &&
+		t.Second >= 0 && t.Second < 60 && t.Nanosecond >= 0 && t.Nanosecond < 1e9
+}
+
+// String returns "HH:MM:SS" with the shortest fraction that keeps the value.
+func (t TimeOfDay) String() string { return string(t.appendText(nil, -1)) }
+
+// appendText writes t with digits fraction digits (0, 3, 6, 9), or the
+// shortest exact fraction when digits < 0.
+func (t TimeOfDay) appendText(b []byte, digits int) []byte {
+	b = appendPad(b, t.Hour, 2)
+	b = append(b, ':')
+	b = appendPad(b, t.Minute, 2)
+	b = append(b, ':')
+	b = appendPad(b, t.Second, 2)
+	return appendFrac(b, t.Nanosecond, digits)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (t TimeOfDay) MarshalText() ([]byte, error) {
+	if !t.IsValid() {
+		return nil, fmt.Errorf("invalid time of day %d:%d:%d.%d", t.Hour, t.Minute, t.Second, t.Nanosecond)
+	}
+	return t.appendText(nil, -1), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *TimeOfDay) UnmarshalText(b []byte) error {
+	v, err := ParseTimeOfDay(string(b))
+	if err != nil {
+		return err
+	}
+	*t = v
+	return nil
+}
+
+// ParseTimeOfDay parses "HH:MM:SS" with an optional fraction of 1 to 9 digits.
+func ParseTimeOfDay(s string) (TimeOfDay, error) {
+	t, ok := parseClock(s)
+	if !ok {
+		return TimeOfDay{}, fmt.Errorf("cannot parse %q as a time of day (want HH:MM:SS[.fraction])", s)
+	}
+	return t, nil
+}
+
+func parseClock(s string) (TimeOfDay, bool) {
+	if len(s) < 8 || s[2] != ':' || s[5] != ':' {
+		return TimeOfDay{}, false
+	}
+	h, ok1 := atoiFixed(s[0:2])
+	m, ok2 := atoiFixed(s[3:5])
+	sec, ok3 := atoiFixed(s[6:8])
+	if !ok1 || !ok2 || !ok3 {
+		return TimeOfDay{}, false
+	}
+	ns := 0
+	if len(s) > 8 {
+		f := s[9:]
+		if s[8] != '.' || len(f) == 0 || len(f) > 9 {
+			return TimeOfDay{}, false
+		}
+		n, ok := atoiFixed(f)
+		if !ok {
+			return TimeOfDay{}, false
+		}
+		for range 9 - len(f) {
+			n *= 10
+		}
+		ns = n
+	}
+	t := TimeOfDay{h, m, sec, ns}
+	return t, t.IsValid()
+}
+
+// DateTime is a civil ("naive") date and time, without zone. Its text form
+// is "2006-01-02T15:04:05" followed by a fraction when there is one.
+type DateTime struct {
+	Date Date
+	Time TimeOfDay
+}
+
+// DateTimeOf returns the civil date and time of t in t's location.
+func DateTimeOf(t time.Time) DateTime { return DateTime{DateOf(t), TimeOfDayOf(t)} }
+
+// In returns the instant dt denotes in loc.
+func (dt DateTime) In(loc *time.Location) time.Time {
+	return time.Date(dt.Date.Year, dt.Date.Month, dt.Date.Day,
+		dt.Time.Hour, dt.Time.Minute, dt.Time.Second, dt.Time.Nanosecond, loc)
+}
+
+// IsValid reports whether both parts are valid.
+func (dt DateTime) IsValid() bool { return dt.Date.IsValid() && dt.Time.IsValid() }
+
+// String returns "YYYY-MM-DDTHH:MM:SS" with the shortest exact fraction.
+func (dt DateTime) String() string { return string(dt.appendText(nil, -1)) }
+
+func (dt DateTime) appendText(b []byte, digits int) []byte {
+	b = dt.Date.appendText(b)
+	b = append(b, 'T')
+	return dt.Time.appendText(b, digits)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (dt DateTime) MarshalText() ([]byte, error) {
+	if !dt.IsValid() {
+		return nil, fmt.Errorf("invalid date-time %v", dt)
+	}
+	return dt.appendText(nil, -1), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (dt *DateTime) UnmarshalText(b []byte) error {
+	v, err := ParseDateTime(string(b))
+	if err != nil {
+		return err
+	}
+	*dt = v
+	return nil
+}
+
+// ParseDateTime parses "YYYY-MM-DDTHH:MM:SS[.fraction]" (no zone offset).
+func ParseDateTime(s string) (DateTime, error) {
+	if len(s) < 19 || s[10] != 'T' {
+		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+	}
+	d, err := ParseDate(s[:10])
+	if err != nil {
+		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+	}
+	t, ok := parseClock(s[11:])
+	if !ok {
+		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+	}
+	return DateTime{d, t}, nil
+}
+
+func appendPad(b []byte, n, width int) []byte {
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	var buf [20]byte
+	s := strconv.AppendInt(buf[:0], int64(n), 10)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
+}
+
+// appendFrac writes ".fffffffff" cut to digits (0 writes nothing), or the
+// shortest exact fraction when digits < 0.
+func appendFrac(b []byte, ns, digits int) []byte {
+	if digits < 0 {
+		if ns == 0 {
+			return b
+		}
+		digits = 9
+		for x := ns; x%10 == 0; x /= 10 {
+			digits--
+		}
+	}
+	if digits == 0 {
+		return b
+	}
+	var buf [9]byte
+	for i, x := 8, ns; i >= 0; i-- {
+		buf[i] = byte('0' + x%10)
+		x /= 10
+	}
+	b = append(b, '.')
+	return append(b, buf[:digits]...)
+}
+
+func atoiFixed(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}

@@ -1,0 +1,1415 @@
+package codec
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/shopspring/decimal"
+)
+
+// opts are the tag flags that change how a type is coded. They flow from a
+// field to the elements of its pointers, lists and maps (dim and set are
+// consumed by the slice they apply to).
+type opts struct {
+	precision time.Duration
+	dim       int
+	unixtime  bool
+	number    bool
+	binary    bool
+	set       bool
+}
+
+type codecKey struct {
+	t reflect.Type
+	o opts
+}
+
+// codec encodes and decodes one Go type. enc returns a nil attribute value
+// for "absent"; dec is never given NULL unless wantsNull (decode handles it).
+// v given to dec is settable.
+type codec struct {
+	kind      Kind
+	enc       func(v reflect.Value) (types.AttributeValue, error)
+	dec       func(av types.AttributeValue, v reflect.Value) error
+	isZero    func(v reflect.Value) bool // unset, for keys, defaults and required
+	isEmpty   func(v reflect.Value) bool // omitted by omitempty
+	wantsNull bool
+}
+
+func (c *codec) decode(av types.AttributeValue, v reflect.Value) error {
+	if !c.wantsNull {
+		if _, ok := av.(*types.AttributeValueMemberNULL); ok {
+			v.SetZero()
+			return nil
+		}
+	}
+	return c.dec(av, v)
+}
+
+var (
+	rawType             = reflect.TypeFor[Raw]()
+	timeType            = reflect.TypeFor[time.Time]()
+	dateType            = reflect.TypeFor[Date]()
+	timeOfDayType       = reflect.TypeFor[TimeOfDay]()
+	dateTimeType        = reflect.TypeFor[DateTime]()
+	decimalType         = reflect.TypeFor[decimal.Decimal]()
+	numberType          = reflect.TypeFor[Number]()
+	binarySetType       = reflect.TypeFor[BinarySet]()
+	attrValueType       = reflect.TypeFor[types.AttributeValue]()
+	marshalerType       = reflect.TypeFor[Marshaler]()
+	unmarshalerType     = reflect.TypeFor[Unmarshaler]()
+	awsMarshalerType    = reflect.TypeFor[awsMarshaler]()
+	awsUnmarshalerType  = reflect.TypeFor[awsUnmarshaler]()
+	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	setPkgPath          = reflect.TypeFor[Set[int]]().PkgPath()
+)
+
+// isSetType reports whether t is an instantiation of Set[T].
+func isSetType(t reflect.Type) bool {
+	return t.Kind() == reflect.Map && t.PkgPath() == setPkgPath &&
+		strings.HasPrefix(t.Name(), "Set[") && t.Elem().Kind() == reflect.Struct && t.Elem().NumField() == 0
+}
+
+// codecOf returns the cached codec of t with o, building it on first use.
+func codecOf(t reflect.Type, o opts) (*codec, error) {
+	if c, ok := codecs.Load(codecKey{t, o}); ok {
+		return c.(*codec), nil
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	b := newBuilder()
+	c, err := b.codec(t, o)
+	if err != nil {
+		return nil, err
+	}
+	b.publish()
+	return c, nil
+}
+
+func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
+	k := codecKey{t, o}
+	if c, ok := codecs.Load(k); ok {
+		return c.(*codec), nil
+	}
+	if c, ok := b.codecs[k]; ok {
+		return c, nil // recursive type: complete once the outer build returns
+	}
+	c := &codec{}
+	b.codecs[k] = c
+	if err := b.build(c, t, o); err != nil {
+		return nil, err
+	}
+	if c.isZero == nil {
+		c.isZero = reflect.Value.IsZero
+	}
+	if c.isEmpty == nil {
+		c.isEmpty = c.isZero
+	}
+	return c, nil
+}
+
+func mismatch(av types.AttributeValue, t reflect.Type) error {
+	return errorf("cannot load %s into %s", avKind(av), t)
+}
+
+func avKind(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case nil:
+		return "nil"
+	}
+	return reflect.TypeOf(av).String()
+}
+
+// valueAs reads v as a T without boxing when v is addressable.
+func valueAs[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *(*T)(v.Addr().UnsafePointer())
+	}
+	return v.Interface().(T)
+}
+
+// setAs stores x into settable v.
+func setAs[T any](v reflect.Value, x T) {
+	*(*T)(v.Addr().UnsafePointer()) = x
+}
+
+func (b *builder) build(c *codec, t reflect.Type, o opts) error {
+	switch t {
+	case rawType:
+		buildRaw(c)
+		return nil
+	case timeType:
+		buildTime(c, o)
+		return nil
+	case dateType:
+		buildDate(c)
+		return nil
+	case timeOfDayType, dateTimeType:
+		buildClock(c, t, o)
+		return nil
+	case decimalType:
+		buildDecimal(c)
+		return nil
+	case binarySetType:
+		buildBinarySet(c)
+		return nil
+	case numberType:
+		o.number = true
+		return b.buildKind(c, t, o)
+	}
+	if isSetType(t) {
+		return buildSet(c, t, o)
+	}
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return b.buildKind(c, t, o)
+	}
+	enc, dec := userCoders(t, o)
+	if enc == nil || dec == nil {
+		if err := b.buildKind(c, t, o); err != nil {
+			return err
+		}
+	}
+	if enc != nil || dec != nil {
+		c.kind = KindAny
+		if o.number {
+			c.kind = KindN
+		} else if implementsText(t) && !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) &&
+			!t.Implements(awsMarshalerType) && !reflect.PointerTo(t).Implements(awsMarshalerType) {
+			c.kind = KindS
+		}
+	}
+	if enc != nil {
+		c.enc = enc
+	}
+	if dec != nil {
+		c.dec = dec
+		pt := reflect.PointerTo(t)
+		c.wantsNull = pt.Implements(unmarshalerType) || pt.Implements(awsUnmarshalerType)
+	}
+	return nil
+}
+
+// addrOf returns a pointer to v's value: v.Addr() when addressable, else a
+// pointer to a copy.
+func addrOf(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v.Addr()
+	}
+	p := reflect.New(v.Type())
+	p.Elem().Set(v)
+	return p
+}
+
+func userErr(err error, what string) error {
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	return &Error{Msg: what + ": " + err.Error(), Err: err}
+}
+
+// userCoders returns the encoder and decoder given by methods of t: our
+// Marshaler/Unmarshaler first, then aws-sdk-go-v2's, then
+// encoding.TextMarshaler/TextUnmarshaler (S, or N with the number flag).
+func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.AttributeValue, error), dec func(types.AttributeValue, reflect.Value) error) {
+	pt := reflect.PointerTo(t)
+	switch {
+	case t.Implements(marshalerType):
+		enc = func(v reflect.Value) (types.AttributeValue, error) {
+			av, err := v.Interface().(Marshaler).MarshalDynamo()
+			if err != nil {
+				return nil, userErr(err, "MarshalDynamo")
+			}
+			return av, nil
+		}
+	case pt.Implements(marshalerType):
+		enc = func(v reflect.Value) (types.AttributeValue, error) {
+			av, err := addrOf(v).Interface().(Marshaler).MarshalDynamo()
+			if err != nil {
+				return nil, userErr(err, "MarshalDynamo")
+			}
+			return av, nil
+		}
+	case t.Implements(awsMarshalerType):
+		enc = func(v reflect.Value) (types.AttributeValue, error) {
+			av, err := v.Interface().(awsMarshaler).MarshalDynamoDBAttributeValue()
+			if err != nil {
+				return nil, userErr(err, "MarshalDynamoDBAttributeValue")
+			}
+			return av, nil
+		}
+	case pt.Implements(awsMarshalerType):
+		enc = func(v reflect.Value) (types.AttributeValue, error) {
+			av, err := addrOf(v).Interface().(awsMarshaler).MarshalDynamoDBAttributeValue()
+			if err != nil {
+				return nil, userErr(err, "MarshalDynamoDBAttributeValue")
+			}
+			return av, nil
+		}
+	}
+	switch {
+	case pt.Implements(unmarshalerType):
+		dec = func(av types.AttributeValue, v reflect.Value) error {
+			if err := v.Addr().Interface().(Unmarshaler).UnmarshalDynamo(av); err != nil {
+				return userErr(err, "UnmarshalDynamo")
+			}
+			return nil
+		}
+	case pt.Implements(awsUnmarshalerType):
+		dec = func(av types.AttributeValue, v reflect.Value) error {
+			if err := v.Addr().Interface().(awsUnmarshaler).UnmarshalDynamoDBAttributeValue(av); err != nil {
+				return userErr(err, "UnmarshalDynamoDBAttributeValue")
+			}
+			return nil
+		}
+	}
+	if implementsText(t) {
+		number := o.number
+		if enc == nil {
+			enc = func(v reflect.Value) (types.AttributeValue, error) {
+				text, err := addrOf(v).Interface().(encoding.TextMarshaler).MarshalText()
+				if err != nil {
+					return nil, userErr(err, "MarshalText")
+				}
+				if number {
+					if _, err := checkNumber(string(text)); err != nil {
+						return nil, err
+					}
+					return &types.AttributeValueMemberN{Value: string(text)}, nil
+				}
+				return &types.AttributeValueMemberS{Value: string(text)}, nil
+			}
+		}
+		if dec == nil {
+			dec = func(av types.AttributeValue, v reflect.Value) error {
+				var s string
+				switch av := av.(type) {
+				case *types.AttributeValueMemberS:
+					if number {
+						return mismatch(av, t)
+					}
+					s = av.Value
+				case *types.AttributeValueMemberN:
+					if !number {
+						return mismatch(av, t)
+					}
+					s = av.Value
+				default:
+					return mismatch(av, t)
+				}
+				if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+					return userErr(err, "UnmarshalText")
+				}
+				return nil
+			}
+		}
+	}
+	return enc, dec
+}
+
+func buildRaw(c *codec) {
+	c.kind = KindAny
+	c.wantsNull = true
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		av, _ := v.Field(0).Interface().(types.AttributeValue)
+		return av, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		v.Field(0).Set(reflect.ValueOf(av))
+		return nil
+	}
+	c.isZero = func(v reflect.Value) bool { return v.Field(0).IsNil() }
+}
+
+// ---- scalars by kind ----
+
+func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
+	switch t.Kind() {
+	case reflect.Bool:
+		c.kind = KindBOOL
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			return &types.AttributeValueMemberBOOL{Value: v.Bool()}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
+				v.SetBool(x.Value)
+				return nil
+			}
+			return mismatch(av, t)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		c.kind = KindN
+		bits := t.Bits()
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			return &types.AttributeValueMemberN{Value: strconv.FormatInt(v.Int(), 10)}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			x, ok := av.(*types.AttributeValueMemberN)
+			if !ok {
+				return mismatch(av, t)
+			}
+			n, err := parseInt(x.Value, bits)
+			if err != nil {
+				return err
+			}
+			v.SetInt(n)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		c.kind = KindN
+		bits := t.Bits()
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			return &types.AttributeValueMemberN{Value: strconv.FormatUint(v.Uint(), 10)}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			x, ok := av.(*types.AttributeValueMemberN)
+			if !ok {
+				return mismatch(av, t)
+			}
+			n, err := parseUint(x.Value, bits)
+			if err != nil {
+				return err
+			}
+			v.SetUint(n)
+			return nil
+		}
+	case reflect.Float32, reflect.Float64:
+		c.kind = KindN
+		bits := t.Bits()
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			s, err := formatFloat(v.Float(), bits)
+			if err != nil {
+				return nil, err
+			}
+			return &types.AttributeValueMemberN{Value: s}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			x, ok := av.(*types.AttributeValueMemberN)
+			if !ok {
+				return mismatch(av, t)
+			}
+			f, err := parseFloat(x.Value, bits)
+			if err != nil {
+				return err
+			}
+			v.SetFloat(f)
+			return nil
+		}
+	case reflect.String:
+		buildString(c, t, o)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 && !o.set {
+			buildBytes(c, t)
+			return nil
+		}
+		if o.dim > 0 {
+			buildVector(c, t, o.dim)
+			return nil
+		}
+		if o.set {
+			return buildSliceSet(c, t, o)
+		}
+		return b.buildList(c, t, o)
+	case reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			buildByteArray(c, t)
+			return nil
+		}
+		return b.buildArray(c, t, o)
+	case reflect.Map:
+		return b.buildMap(c, t, o)
+	case reflect.Struct:
+		c.kind = KindM
+		s, err := b.plan(t)
+		if err != nil {
+			return err
+		}
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			m, err := s.encode(v, true)
+			if err != nil {
+				return nil, err
+			}
+			return &types.AttributeValueMemberM{Value: m}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			m, ok := av.(*types.AttributeValueMemberM)
+			if !ok {
+				return mismatch(av, t)
+			}
+			return s.decode(m.Value, v)
+		}
+	case reflect.Pointer:
+		elem, err := b.codec(t.Elem(), o)
+		if err != nil {
+			return err
+		}
+		c.kind = elem.kind
+		et := t.Elem()
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			if v.IsNil() {
+				return nil, nil
+			}
+			return elem.enc(v.Elem())
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			if v.IsNil() {
+				v.Set(reflect.New(et))
+			}
+			return elem.decode(av, v.Elem())
+		}
+		c.isZero = reflect.Value.IsNil
+	case reflect.Interface:
+		buildInterface(c, t)
+	default:
+		return errorf("unsupported Go type %s", t)
+	}
+	return nil
+}
+
+func buildString(c *codec, t reflect.Type, o opts) {
+	switch {
+	case o.binary:
+		c.kind = KindB
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			return &types.AttributeValueMemberB{Value: []byte(v.String())}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			if x, ok := av.(*types.AttributeValueMemberB); ok {
+				v.SetString(string(x.Value))
+				return nil
+			}
+			return mismatch(av, t)
+		}
+	case o.number:
+		c.kind = KindN
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			s := v.String()
+			if s == "" {
+				return nil, nil
+			}
+			if _, err := checkNumber(s); err != nil {
+				return nil, err
+			}
+			return &types.AttributeValueMemberN{Value: s}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			if x, ok := av.(*types.AttributeValueMemberN); ok {
+				v.SetString(x.Value)
+				return nil
+			}
+			return mismatch(av, t)
+		}
+	default:
+		c.kind = KindS
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			return &types.AttributeValueMemberS{Value: v.String()}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			if x, ok := av.(*types.AttributeValueMemberS); ok {
+				v.SetString(x.Value)
+				return nil
+			}
+			return mismatch(av, t)
+		}
+	}
+}
+
+func buildBytes(c *codec, t reflect.Type) {
+	c.kind = KindB
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		if v.IsNil() {
+			return nil, nil
+		}
+		return &types.AttributeValueMemberB{Value: v.Bytes()}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		if x, ok := av.(*types.AttributeValueMemberB); ok {
+			v.SetBytes(append(make([]byte, 0, len(x.Value)), x.Value...))
+			return nil
+		}
+		return mismatch(av, t)
+	}
+	c.isZero = reflect.Value.IsNil
+	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
+}
+
+func buildByteArray(c *codec, t reflect.Type) {
+	c.kind = KindB
+	n := t.Len()
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		b := make([]byte, n)
+		reflect.Copy(reflect.ValueOf(b), v)
+		return &types.AttributeValueMemberB{Value: b}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberB)
+		if !ok {
+			return mismatch(av, t)
+		}
+		if len(x.Value) != n {
+			return errorf("cannot load %d bytes into %s", len(x.Value), t)
+		}
+		reflect.Copy(v, reflect.ValueOf(x.Value))
+		return nil
+	}
+}
+
+// ---- time ----
+
+func precisionDigits(p time.Duration) int {
+	switch p {
+	case time.Second:
+		return 0
+	case time.Millisecond:
+		return 3
+	case time.Microsecond:
+		return 6
+	}
+	return 9
+}
+
+func precisionName(p time.Duration) string {
+	switch p {
+	case time.Second:
+		return "s"
+	case time.Millisecond:
+		return "ms"
+	case time.Microsecond:
+		return "us"
+	}
+	return "ns"
+}
+
+// appendTime writes t in UTC as "2006-01-02T15:04:05[.fff…]Z" with exactly
+// the precision's digits, so that encoded times sort as strings.
+func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
+	t = t.UTC()
+	if y := t.Year(); y < 0 || y > 9999 {
+		return b, errorf("time %s is outside years 0000-9999", t.Format(time.RFC3339Nano))
+	}
+	if t.Nanosecond()%int(p) != 0 {
+		return b, errorf("time %s is finer than precision=%s (refusing to truncate)", t.Format(time.RFC3339Nano), precisionName(p))
+	}
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b = DateTime{Date{y, mo, d}, TimeOfDay{h, mi, s, t.Nanosecond()}}.appendText(b, precisionDigits(p))
+	return append(b, 'Z'), nil
+}
+
+func buildTime(c *codec, o opts) {
+	p := o.precision
+	if p == 0 {
+		p = time.Nanosecond
+	}
+	c.isZero = func(v reflect.Value) bool { return valueAs[time.Time](v).IsZero() }
+	if o.unixtime {
+		c.kind = KindN
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			t := valueAs[time.Time](v)
+			if t.Nanosecond() != 0 {
+				return nil, errorf("time %s has fractional seconds; unixtime stores whole seconds (refusing to truncate)", t.UTC().Format(time.RFC3339Nano))
+			}
+			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			x, ok := av.(*types.AttributeValueMemberN)
+			if !ok {
+				return mismatch(av, timeType)
+			}
+			n, err := parseInt(x.Value, 64)
+			if err != nil {
+				return err
+			}
+			setAs(v, time.Unix(n, 0).UTC())
+			return nil
+		}
+		return
+	}
+	c.kind = KindS
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		var buf [40]byte
+		b, err := appendTime(buf[:0], valueAs[time.Time](v), p)
+		if err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberS{Value: string(b)}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberS)
+		if !ok {
+			return mismatch(av, timeType)
+		}
+		t, err := time.Parse(time.RFC3339Nano, x.Value)
+		if err != nil {
+			return errorf("cannot parse %q as an RFC 3339 time", x.Value)
+		}
+		setAs(v, t.UTC())
+		return nil
+	}
+}
+
+func buildDate(c *codec) {
+	c.kind = KindS
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		d := valueAs[Date](v)
+		if d == (Date{}) {
+			return nil, nil
+		}
+		if !d.IsValid() {
+			return nil, errorf("invalid date %d-%d-%d", d.Year, d.Month, d.Day)
+		}
+		var buf [10]byte
+		return &types.AttributeValueMemberS{Value: string(d.appendText(buf[:0]))}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberS)
+		if !ok {
+			return mismatch(av, dateType)
+		}
+		d, err := ParseDate(x.Value)
+		if err != nil {
+			return errorf("%s", err)
+		}
+		setAs(v, d)
+		return nil
+	}
+}
+
+func buildClock(c *codec, t reflect.Type, o opts) {
+	p := o.precision
+	if p == 0 {
+		p = time.Second
+	}
+	digits := precisionDigits(p)
+	c.kind = KindS
+	if t == timeOfDayType {
+		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+			x := valueAs[TimeOfDay](v)
+			if !x.IsValid() {
+				return nil, errorf("invalid time of day %d:%d:%d.%d", x.Hour, x.Minute, x.Second, x.Nanosecond)
+			}
+			if x.Nanosecond%int(p) != 0 {
+				return nil, errorf("time of day %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
+			}
+			var buf [20]byte
+			return &types.AttributeValueMemberS{Value: string(x.appendText(buf[:0], digits))}, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			x, ok := av.(*types.AttributeValueMemberS)
+			if !ok {
+				return mismatch(av, t)
+			}
+			tod, err := ParseTimeOfDay(x.Value)
+			if err != nil {
+				return errorf("%s", err)
+			}
+			setAs(v, tod)
+			return nil
+		}
+		return
+	}
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		x := valueAs[DateTime](v)
+		if x.Date == (Date{}) {
+			return nil, nil
+		}
+		if !x.IsValid() {
+			return nil, errorf("invalid date-time %v", x)
+		}
+		if x.Time.Nanosecond%int(p) != 0 {
+			return nil, errorf("date-time %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
+		}
+		var buf [32]byte
+		return &types.AttributeValueMemberS{Value: string(x.appendText(buf[:0], digits))}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberS)
+		if !ok {
+			return mismatch(av, t)
+		}
+		dt, err := ParseDateTime(x.Value)
+		if err != nil {
+			return errorf("%s", err)
+		}
+		setAs(v, dt)
+		return nil
+	}
+}
+
+func buildDecimal(c *codec) {
+	c.kind = KindN
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		s := valueAs[decimal.Decimal](v).String()
+		if _, err := checkNumber(s); err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberN{Value: s}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberN)
+		if !ok {
+			return mismatch(av, decimalType)
+		}
+		d, err := decimal.NewFromString(x.Value)
+		if err != nil {
+			return errorf("%q is not a number", x.Value)
+		}
+		setAs(v, d)
+		return nil
+	}
+	c.isZero = func(v reflect.Value) bool { return valueAs[decimal.Decimal](v).IsZero() }
+}
+
+// ---- sets ----
+
+// elemCoder formats and parses set elements as their wire strings.
+type elemCoder struct {
+	kind   Kind // KindSS, KindNS or KindBS
+	format func(v reflect.Value) (string, error)
+	parse  func(s string, v reflect.Value) error
+}
+
+func setElemOK(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+func elemCoderFor(t reflect.Type, o opts) (elemCoder, error) {
+	switch t.Kind() {
+	case reflect.String:
+		if t == numberType || o.number {
+			return elemCoder{KindNS,
+				func(v reflect.Value) (string, error) {
+					d, err := checkNumber(v.String())
+					if err != nil {
+						return "", err
+					}
+					return d.canonical(), nil
+				},
+				func(s string, v reflect.Value) error { v.SetString(s); return nil }}, nil
+		}
+		kind := KindSS
+		if o.binary {
+			kind = KindBS
+		}
+		return elemCoder{kind,
+			func(v reflect.Value) (string, error) { return v.String(), nil },
+			func(s string, v reflect.Value) error { v.SetString(s); return nil }}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bits := t.Bits()
+		return elemCoder{KindNS,
+			func(v reflect.Value) (string, error) { return strconv.FormatInt(v.Int(), 10), nil },
+			func(s string, v reflect.Value) error {
+				n, err := parseInt(s, bits)
+				v.SetInt(n)
+				return err
+			}}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		bits := t.Bits()
+		return elemCoder{KindNS,
+			func(v reflect.Value) (string, error) { return strconv.FormatUint(v.Uint(), 10), nil },
+			func(s string, v reflect.Value) error {
+				n, err := parseUint(s, bits)
+				v.SetUint(n)
+				return err
+			}}, nil
+	case reflect.Float32, reflect.Float64:
+		bits := t.Bits()
+		return elemCoder{KindNS,
+			func(v reflect.Value) (string, error) { return formatFloat(v.Float(), bits) },
+			func(s string, v reflect.Value) error {
+				f, err := parseFloat(s, bits)
+				v.SetFloat(f)
+				return err
+			}}, nil
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return elemCoder{KindBS,
+				func(v reflect.Value) (string, error) { return string(v.Bytes()), nil },
+				func(s string, v reflect.Value) error { v.SetBytes([]byte(s)); return nil }}, nil
+		}
+	}
+	return elemCoder{}, errorf("set elements must be strings or numbers, not %s", t)
+}
+
+// setAV sorts the formatted elements (numerically for NS, bytewise
+// otherwise), rejects duplicates and builds the set attribute value.
+func setAV(kind Kind, elems []string) (types.AttributeValue, error) {
+	if kind == KindNS {
+		slices.SortFunc(elems, func(a, b string) int {
+			da, _ := parseDec(a)
+			db, _ := parseDec(b)
+			return compareDec(da, db)
+		})
+	} else {
+		slices.Sort(elems)
+	}
+	for i := 1; i < len(elems); i++ {
+		if elems[i] == elems[i-1] {
+			return nil, errorf("set holds %q twice", elems[i])
+		}
+	}
+	switch kind {
+	case KindNS:
+		return &types.AttributeValueMemberNS{Value: elems}, nil
+	case KindBS:
+		bs := make([][]byte, len(elems))
+		for i, e := range elems {
+			bs[i] = []byte(e)
+		}
+		return &types.AttributeValueMemberBS{Value: bs}, nil
+	}
+	return &types.AttributeValueMemberSS{Value: elems}, nil
+}
+
+// setElems returns the wire strings of set attribute av of the given kind.
+func setElems(av types.AttributeValue, kind Kind, t reflect.Type) ([]string, error) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberSS:
+		if kind == KindSS {
+			return x.Value, nil
+		}
+	case *types.AttributeValueMemberNS:
+		if kind == KindNS {
+			return x.Value, nil
+		}
+	case *types.AttributeValueMemberBS:
+		if kind == KindBS {
+			out := make([]string, len(x.Value))
+			for i, b := range x.Value {
+				out[i] = string(b)
+			}
+			return out, nil
+		}
+	}
+	return nil, mismatch(av, t)
+}
+
+func compareDec(a, b dec) int {
+	sa, sb := a.sign(), b.sign()
+	if sa != sb {
+		return cmpInt(sa, sb)
+	}
+	if sa == 0 {
+		return 0
+	}
+	r := 0
+	if ea, eb := a.adjExp(), b.adjExp(); ea != eb {
+		r = cmpInt(ea, eb)
+	} else {
+		r = strings.Compare(a.digits, b.digits) // same leading exponent: digit strings compare as fractions
+	}
+	return r * sa
+}
+
+func (d dec) sign() int {
+	switch {
+	case d.digits == "":
+		return 0
+	case d.neg:
+		return -1
+	}
+	return 1
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func buildSet(c *codec, t reflect.Type, o opts) error {
+	kt := t.Key()
+	ec, err := elemCoderFor(kt, o)
+	if err != nil {
+		return err
+	}
+	c.kind = ec.kind
+	empty := reflect.New(t.Elem()).Elem()
+	stringSet := t == reflect.TypeFor[Set[string]]() && ec.kind == KindSS
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		n := v.Len()
+		if n == 0 {
+			return nil, nil
+		}
+		elems := make([]string, 0, n)
+		if stringSet {
+			for k := range v.Interface().(Set[string]) {
+				elems = append(elems, k)
+			}
+		} else {
+			it := v.MapRange()
+			for it.Next() {
+				s, err := ec.format(it.Key())
+				if err != nil {
+					return nil, err
+				}
+				elems = append(elems, s)
+			}
+		}
+		return setAV(ec.kind, elems)
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		elems, err := setElems(av, ec.kind, t)
+		if err != nil {
+			return err
+		}
+		if stringSet {
+			s := make(Set[string], len(elems))
+			for _, e := range elems {
+				s[e] = struct{}{}
+			}
+			v.Set(reflect.ValueOf(s))
+			return nil
+		}
+		m := reflect.MakeMapWithSize(t, len(elems))
+		k := reflect.New(kt).Elem()
+		for _, e := range elems {
+			if err := ec.parse(e, k); err != nil {
+				return err
+			}
+			m.SetMapIndex(k, empty)
+		}
+		v.Set(m)
+		return nil
+	}
+	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
+	return nil
+}
+
+func buildBinarySet(c *codec) {
+	c.kind = KindBS
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		s := valueAs[BinarySet](v)
+		if len(s) == 0 {
+			return nil, nil
+		}
+		bs := slices.Clone([][]byte(s))
+		slices.SortFunc(bs, bytes.Compare)
+		for i := 1; i < len(bs); i++ {
+			if bytes.Equal(bs[i], bs[i-1]) {
+				return nil, errorf("binary set holds %s twice", base64.StdEncoding.EncodeToString(bs[i]))
+			}
+		}
+		return &types.AttributeValueMemberBS{Value: bs}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberBS)
+		if !ok {
+			return mismatch(av, binarySetType)
+		}
+		out := make(BinarySet, len(x.Value))
+		for i, b := range x.Value {
+			out[i] = slices.Clone(b)
+		}
+		setAs(v, out)
+		return nil
+	}
+	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
+}
+
+// buildSliceSet codes a slice tagged `set` as SS/NS/BS.
+func buildSliceSet(c *codec, t reflect.Type, o opts) error {
+	o.set = false
+	ec, err := elemCoderFor(t.Elem(), o)
+	if err != nil {
+		return err
+	}
+	c.kind = ec.kind
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		n := v.Len()
+		if n == 0 {
+			return nil, nil
+		}
+		elems := make([]string, n)
+		for i := range n {
+			s, err := ec.format(v.Index(i))
+			if err != nil {
+				return nil, withinIndex(err, i)
+			}
+			elems[i] = s
+		}
+		return setAV(ec.kind, elems)
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		elems, err := setElems(av, ec.kind, t)
+		if err != nil {
+			return err
+		}
+		s := reflect.MakeSlice(t, len(elems), len(elems))
+		for i, e := range elems {
+			if err := ec.parse(e, s.Index(i)); err != nil {
+				return withinIndex(err, i)
+			}
+		}
+		v.Set(s)
+		return nil
+	}
+	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
+	return nil
+}
+
+// ---- lists, vectors, maps ----
+
+func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
+	o.dim, o.set = 0, false
+	c.kind = KindL
+	elem, err := b.codec(t.Elem(), o)
+	if err != nil {
+		return err
+	}
+	et := t.Elem()
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		if v.IsNil() {
+			return nil, nil
+		}
+		return encodeList(elem, v)
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberL)
+		if !ok {
+			return decodeSetIntoList(av, v, t, et, o)
+		}
+		n := len(x.Value)
+		s := v
+		if v.Cap() >= n && !v.IsNil() {
+			v.SetLen(n)
+		} else {
+			s = reflect.MakeSlice(t, n, n)
+		}
+		for i, e := range x.Value {
+			ev := s.Index(i)
+			ev.SetZero()
+			if e == nil {
+				continue
+			}
+			if err := elem.decode(e, ev); err != nil {
+				return withinIndex(err, i)
+			}
+		}
+		v.Set(s)
+		return nil
+	}
+	c.isZero = reflect.Value.IsNil
+	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
+	return nil
+}
+
+func encodeList(elem *codec, v reflect.Value) (types.AttributeValue, error) {
+	n := v.Len()
+	l := make([]types.AttributeValue, n)
+	for i := range n {
+		av, err := elem.enc(v.Index(i))
+		if err != nil {
+			return nil, withinIndex(err, i)
+		}
+		if av == nil {
+			av = &types.AttributeValueMemberNULL{Value: true}
+		}
+		l[i] = av
+	}
+	return &types.AttributeValueMemberL{Value: l}, nil
+}
+
+// decodeSetIntoList lets a []T load a set attribute whose elements T can
+// hold (SS into []string, NS into []int, BS into [][]byte).
+func decodeSetIntoList(av types.AttributeValue, v reflect.Value, t, et reflect.Type, o opts) error {
+	switch av.(type) {
+	case *types.AttributeValueMemberSS, *types.AttributeValueMemberNS, *types.AttributeValueMemberBS:
+	default:
+		return mismatch(av, t)
+	}
+	ec, err := elemCoderFor(et, o)
+	if err != nil {
+		return mismatch(av, t)
+	}
+	elems, err := setElems(av, ec.kind, t)
+	if err != nil {
+		return err
+	}
+	s := reflect.MakeSlice(t, len(elems), len(elems))
+	for i, e := range elems {
+		if err := ec.parse(e, s.Index(i)); err != nil {
+			return withinIndex(err, i)
+		}
+	}
+	v.Set(s)
+	return nil
+}
+
+func (b *builder) buildArray(c *codec, t reflect.Type, o opts) error {
+	o.dim, o.set = 0, false
+	c.kind = KindL
+	elem, err := b.codec(t.Elem(), o)
+	if err != nil {
+		return err
+	}
+	n := t.Len()
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) { return encodeList(elem, v) }
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberL)
+		if !ok {
+			return mismatch(av, t)
+		}
+		if len(x.Value) != n {
+			return errorf("cannot load a list of %d into %s", len(x.Value), t)
+		}
+		for i, e := range x.Value {
+			if err := elem.decode(e, v.Index(i)); err != nil {
+				return withinIndex(err, i)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+func buildVector(c *codec, t reflect.Type, dim int) {
+	c.kind = KindL
+	bits := t.Elem().Bits()
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		if v.IsNil() {
+			return nil, nil
+		}
+		n := v.Len()
+		if n != dim {
+			return nil, errorf("vector has %d dimensions, field wants %d", n, dim)
+		}
+		l := make([]types.AttributeValue, n)
+		var buf [32]byte
+		for i := range n {
+			b, err := appendFloat(buf[:0], v.Index(i).Float(), bits)
+			if err != nil {
+				return nil, withinIndex(err, i)
+			}
+			l[i] = &types.AttributeValueMemberN{Value: string(b)}
+		}
+		return &types.AttributeValueMemberL{Value: l}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberL)
+		if !ok {
+			return mismatch(av, t)
+		}
+		if len(x.Value) != dim {
+			return errorf("vector has %d dimensions, field wants %d", len(x.Value), dim)
+		}
+		s := reflect.MakeSlice(t, dim, dim)
+		for i, e := range x.Value {
+			n, ok := e.(*types.AttributeValueMemberN)
+			if !ok {
+				return withinIndex(mismatch(e, t.Elem()), i)
+			}
+			f, err := parseFloat(n.Value, bits)
+			if err != nil {
+				return withinIndex(err, i)
+			}
+			s.Index(i).SetFloat(f)
+		}
+		v.Set(s)
+		return nil
+	}
+	c.isZero = reflect.Value.IsNil
+	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
+}
+
+// mapKey formats and parses map keys: string kinds as they are, integers
+// in decimal, encoding.TextMarshaler keys as their text.
+type mapKey struct {
+	format func(k reflect.Value) (string, error)
+	parse  func(s string, k reflect.Value) error
+}
+
+func mapKeyFor(t reflect.Type) (mapKey, error) {
+	if implementsText(t) {
+		return mapKey{
+			func(k reflect.Value) (string, error) {
+				b, err := addrOf(k).Interface().(encoding.TextMarshaler).MarshalText()
+				if err != nil {
+					return "", userErr(err, "MarshalText")
+				}
+				return string(b), nil
+			},
+			func(s string, k reflect.Value) error {
+				return k.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s))
+			}}, nil
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return mapKey{
+			func(k reflect.Value) (string, error) { return k.String(), nil },
+			func(s string, k reflect.Value) error { k.SetString(s); return nil }}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bits := t.Bits()
+		return mapKey{
+			func(k reflect.Value) (string, error) { return strconv.FormatInt(k.Int(), 10), nil },
+			func(s string, k reflect.Value) error {
+				n, err := strconv.ParseInt(s, 10, bits)
+				if err != nil {
+					return errorf("map key %q is not an int%d", s, bits)
+				}
+				k.SetInt(n)
+				return nil
+			}}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		bits := t.Bits()
+		return mapKey{
+			func(k reflect.Value) (string, error) { return strconv.FormatUint(k.Uint(), 10), nil },
+			func(s string, k reflect.Value) error {
+				n, err := strconv.ParseUint(s, 10, bits)
+				if err != nil {
+					return errorf("map key %q is not a uint%d", s, bits)
+				}
+				k.SetUint(n)
+				return nil
+			}}, nil
+	}
+	return mapKey{}, errorf("unsupported map key type %s (want strings, integers or encoding.TextMarshaler)", t)
+}
+
+func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
+	o.dim, o.set = 0, false
+	c.kind = KindM
+	mk, err := mapKeyFor(t.Key())
+	if err != nil {
+		return err
+	}
+	elem, err := b.codec(t.Elem(), o)
+	if err != nil {
+		return err
+	}
+	et, kt := t.Elem(), t.Key()
+	anyMap := t == reflect.TypeFor[map[string]any]()
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		if v.IsNil() {
+			return nil, nil
+		}
+		if anyMap {
+			return encodeAnyMap(v.Interface().(map[string]any))
+		}
+		m := make(map[string]types.AttributeValue, v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			k, err := mk.format(it.Key())
+			if err != nil {
+				return nil, err
+			}
+			av, err := elem.enc(it.Value())
+			if err != nil {
+				return nil, within(err, mapSeg(k))
+			}
+			if av == nil {
+				av = &types.AttributeValueMemberNULL{Value: true}
+			}
+			m[k] = av
+		}
+		return &types.AttributeValueMemberM{Value: m}, nil
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, ok := av.(*types.AttributeValueMemberM)
+		if !ok {
+			return mismatch(av, t)
+		}
+		if anyMap {
+			m, err := decodeAnyMap(x.Value)
+			if err != nil {
+				return err
+			}
+			v.Set(reflect.ValueOf(m))
+			return nil
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMapWithSize(t, len(x.Value)))
+		}
+		ev := reflect.New(et).Elem()
+		kv := reflect.New(kt).Elem()
+		for k, e := range x.Value {
+			if err := mk.parse(k, kv); err != nil {
+				return within(err, mapSeg(k))
+			}
+			ev.SetZero()
+			if e != nil {
+				if err := elem.decode(e, ev); err != nil {
+					return within(err, mapSeg(k))
+				}
+			}
+			v.SetMapIndex(kv, ev)
+		}
+		return nil
+	}
+	c.isZero = reflect.Value.IsNil
+	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
+	return nil
+}
+
+func buildInterface(c *codec, t reflect.Type) {
+	c.kind = KindAny
+	empty := t.NumMethod() == 0
+	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		if v.IsNil() {
+			return nil, nil
+		}
+		return encodeAny(v.Interface())
+	}
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		if empty {
+			x, err := decodeAny(av)
+			if err != nil {
+				return err
+			}
+			if x == nil {
+				v.SetZero()
+			} else {
+				v.Set(reflect.ValueOf(x))
+			}
+			return nil
+		}
+		// A non-empty interface holding a non-nil pointer decodes into the
+		// pointed-to value, as encoding/json does.
+		if !v.IsNil() && v.Elem().Kind() == reflect.Pointer && !v.Elem().IsNil() {
+			p := v.Elem()
+			ec, err := codecOf(p.Type().Elem(), opts{})
+			if err != nil {
+				return err
+			}
+			return ec.decode(av, p.Elem())
+		}
+		return errorf("cannot load %s into interface %s", avKind(av), t)
+	}
+	c.isZero = reflect.Value.IsNil
+}

@@ -1,0 +1,104 @@
+// Package codec converts Go values to and from DynamoDB attribute values
+// (types.AttributeValue of aws-sdk-go-v2).
+//
+// Every Go type gets one codec, built on first use and cached; every struct
+// type gets one plan (StructOf) holding the encoder and decoder of each
+// field. Tags are parsed and types inspected once; encoding and decoding
+// afterwards only run the prepared functions.
+//
+// # Tags
+//
+//	`dynamo:"name,flag,flag=value"`   `dynamo:"-"` skips the field
+//
+// Flags: pk, sk (key parts, used by package schema), required (encoding a
+// zero value is an error), omitempty (zero values are omitted too),
+// default=V (a zero value encodes as V and a missing attribute loads as V;
+// V cannot contain a comma), dim=N (vector length), precision=s|ms|us|ns
+// (times), unixtime (time.Time as N epoch seconds, for TTL attributes),
+// number (a string or encoding.TextMarshaler type stored as N), binary (a
+// string stored as B, a Set[string] as BS), set (a slice stored as
+// SS/NS/BS). An unknown flag, or a flag on a type it does not apply to, is
+// an error from StructOf naming the type and field.
+//
+// # Types
+//
+//	string, named strings        S
+//	int*, uint*                  N, decimal digits
+//	float32, float64             N, shortest text that round-trips (below)
+//	Number, decimal.Decimal      N, exact
+//	bool                         BOOL
+//	[]byte, [N]byte              B
+//	time.Time                    S, UTC, fixed width (below)
+//	Date                         S "2006-01-02"
+//	TimeOfDay                    S "15:04:05", fixed width per precision (default s)
+//	DateTime                     S "2006-01-02T15:04:05", fixed width per precision (default s)
+//	map[K]T                      M (K: strings, integers, TextMarshaler)
+//	[]T, [N]T                    L
+//	[]float32/[]float64 + dim=N  L of N numbers, length checked both ways
+//	Set[T]                       SS (string kinds) or NS (numbers, Number)
+//	BinarySet                    BS
+//	struct                       M by its plan (embedded structs flattened as encoding/json does)
+//	*T                           as T; nil is absent
+//	any, interfaces              inferred from the dynamic value (below)
+//	Marshaler / Unmarshaler      as the methods say (also aws attributevalue's)
+//	encoding.TextMarshaler       S (N with the number flag)
+//	Raw                          the attribute value as it is
+//
+// chan, func, complex and unsafe pointers are unsupported: StructOf (or the
+// first Marshal of such a value) returns an error.
+//
+// # Absent and zero
+//
+// nil pointers, nil slices and maps, empty sets, nil interfaces, the empty
+// Number and the zero Date/DateTime are absent: Struct.Encode omits them
+// (omitNil) or writes NULL, and inside lists and maps they are NULL. Every
+// other zero value (0, "", false, the zero time.Time) is written unless the
+// field has omitempty; use a pointer to tell "not set" from zero. Empty sets
+// are absent because DynamoDB rejects empty sets; NULL loads as the zero
+// value, so an empty set reads back as nil. NULL on load always means zero:
+// nil for pointers, slices, maps and sets.
+//
+// # Numbers
+//
+// Integers are written as plain decimal digits. Floats are written with
+// the fewest digits that read back as the same float (per bit size) in
+// plain notation when the decimal exponent is in [-7, 21), else as
+// d.dddE±x: 0.1 → "0.1", 1e21 → "1E+21". NaN and ±Inf, and values whose
+// magnitude DynamoDB cannot store (above 9.99…E+125 or below 1E-130, zero
+// excepted), are errors, as are Numbers and decimals with more than 38
+// significant digits. Loading an N with a fraction into an integer, or one
+// that overflows the field, is an error; "1E+2" and "100.0" load into
+// integers as 100.
+//
+// In an untyped slot (any, []any, map[string]any) an N loads as int64 when
+// it is an integer that fits, else as float64 when the float's shortest
+// text denotes the same number, else as Number: integers stay exact, the
+// common fractions come back as float64, and nothing is ever rounded
+// silently. An NS loads as Set[int64], Set[float64] or Set[Number] by the
+// same rule over all elements.
+//
+// # Times
+//
+// time.Time is converted to UTC and written with a fixed width,
+// "2006-01-02T15:04:05.000000000Z" by default, so that encoded times sort
+// as strings (sort keys depend on it); precision=s gives
+// "2006-01-02T15:04:05Z", ms and us three and six digits. A value finer
+// than the field's precision is an error, never truncated, and so is a year
+// outside 0000-9999. Loading accepts any RFC 3339 text, with any offset and
+// any number of fraction digits, and returns UTC.
+//
+// # Untyped values
+//
+// In an any slot: string → S, integers and floats → N, bool → BOOL, nil →
+// NULL, []byte → B, []any → L, map[string]any → M, Set[T] → SS/NS, structs
+// → M by their plan, Raw and types.AttributeValue → as they are, anything
+// else by its type's codec. A map that happens to have an "S" key is user
+// data, never an attribute value. Loading into any gives string, the number
+// rules above, []byte, bool, nil, map[string]any, []any, Set[string],
+// number sets and BinarySet; structs come back as maps.
+//
+// # Errors
+//
+// Every error is an *Error whose Path says where: "Order.items[2].sku:
+// cannot load N into string".
+package codec

@@ -1,0 +1,128 @@
+package codec
+
+import (
+	"reflect"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// EncodeAny encodes a Go value as this field's type, for condition and
+// update values: v of the field's type or a pointer to it; for set and list
+// fields also a single element (so contains(tags, "x") works); numbers of
+// another Go type when the conversion is exact; strings into named string
+// types; Raw and types.AttributeValue as they are. nil and absent values
+// encode as NULL. Anything else is an error naming the field.
+func (f *Field) EncodeAny(v any) (types.AttributeValue, error) {
+	null := &types.AttributeValueMemberNULL{Value: true}
+	switch x := v.(type) {
+	case nil:
+		return null, nil
+	case Raw:
+		if x.Value == nil {
+			return null, nil
+		}
+		return x.Value, nil
+	case types.AttributeValue:
+		return x, nil
+	}
+	av, err := f.encodeAny(reflect.ValueOf(v))
+	if err != nil {
+		return nil, within(err, f.Name)
+	}
+	if av == nil {
+		return null, nil
+	}
+	return av, nil
+}
+
+func (f *Field) encodeAny(rv reflect.Value) (types.AttributeValue, error) {
+	t := rv.Type()
+	switch {
+	case t == f.Type:
+		return f.c.enc(rv)
+	case t.Kind() == reflect.Pointer && t.Elem() == f.Type:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		return f.c.enc(rv.Elem())
+	}
+	base := f.Type
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if t == base {
+		return f.encodeBase(rv) // pointer field given a value
+	}
+	// One element of a set or list field.
+	var elemT reflect.Type
+	eo := f.o
+	eo.dim, eo.set = 0, false
+	switch {
+	case isSetType(base):
+		elemT = base.Key()
+	case base == binarySetType:
+		elemT = base.Elem()
+	case base.Kind() == reflect.Slice && base.Elem().Kind() != reflect.Uint8:
+		elemT = base.Elem()
+	}
+	if elemT != nil {
+		if ev, ok := convertExact(rv, elemT); ok {
+			c, err := codecOf(elemT, eo)
+			if err != nil {
+				return nil, err
+			}
+			return c.enc(ev)
+		}
+	}
+	if base == numberType || base == decimalType {
+		if isNumeric(t) || t == numberType || t == decimalType {
+			return encodeAny(rv.Interface())
+		}
+	}
+	if cv, ok := convertExact(rv, base); ok {
+		return f.encodeBase(cv)
+	}
+	return nil, errorf("cannot encode %s as %s", t, f.Type)
+}
+
+func isNumeric(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// convertExact converts rv to t when both are numbers and the value
+// survives the round trip, or both are strings, or the types are equal.
+func convertExact(rv reflect.Value, t reflect.Type) (reflect.Value, bool) {
+	from := rv.Type()
+	if from == t {
+		return rv, true
+	}
+	switch {
+	case isNumeric(from) && isNumeric(t):
+		cv := rv.Convert(t)
+		if !cv.Convert(from).Equal(rv) {
+			return rv, false
+		}
+		return cv, true
+	case from.Kind() == reflect.String && t.Kind() == reflect.String:
+		return rv.Convert(t), true
+	case from.Kind() == reflect.Bool && t.Kind() == reflect.Bool:
+		return rv.Convert(t), true
+	}
+	return rv, false
+}
+
+// encodeBase encodes v, of the field's type with pointers removed.
+func (f *Field) encodeBase(v reflect.Value) (types.AttributeValue, error) {
+	for v.Type() != f.Type {
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		v = p
+	}
+	return f.c.enc(v)
+}

@@ -1,0 +1,290 @@
+package codec
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// DynamoDB numbers: up to 38 significant digits, magnitude between 1E-130
+// and 9.9999999999999999999999999999999999999E+125, or zero.
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number
+const (
+	maxDigits = 38
+	maxAdjExp = 125
+	minAdjExp = -130
+)
+
+// dec is a parsed decimal: value = digits × 10^exp, digits without leading
+// or trailing zeros ("" for zero).
+type dec struct {
+	neg    bool
+	digits string
+	exp    int
+}
+
+// adjExp is the exponent of the leading digit (scientific notation).
+func (d dec) adjExp() int { return d.exp + len(d.digits) - 1 }
+
+// parseDec parses DynamoDB number syntax: [+-]digits[.digits][e[+-]digits],
+// with at least one mantissa digit. It checks syntax only.
+func parseDec(s string) (dec, bool) {
+	var d dec
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		d.neg = s[i] == '-'
+		i++
+	}
+	var buf [64]byte
+	digits := buf[:0]
+	seen, point, frac := false, false, 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			seen = true
+			if c == '0' && len(digits) == 0 {
+				if point {
+					frac++
+				}
+				continue // leading zero
+			}
+			digits = append(digits, c)
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			goto exponent
+		}
+	}
+exponent:
+	if !seen {
+		return dec{}, false
+	}
+	exp := 0
+	if i < len(s) {
+		if s[i] != 'e' && s[i] != 'E' {
+			return dec{}, false
+		}
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		if i == len(s) {
+			return dec{}, false
+		}
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return dec{}, false
+			}
+			if exp < 100000 {
+				exp = exp*10 + int(c-'0')
+			}
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	// Strip trailing zeros into the exponent.
+	n := len(digits)
+	for n > 0 && digits[n-1] == '0' {
+		n--
+	}
+	exp += len(digits) - n - frac
+	d.digits = string(digits[:n])
+	d.exp = exp
+	if d.digits == "" {
+		d.neg, d.exp = false, 0
+	}
+	return d, true
+}
+
+// checkNumber validates s as a number DynamoDB accepts and returns it parsed.
+func checkNumber(s string) (dec, error) {
+	d, ok := parseDec(s)
+	if !ok {
+		return d, errorf("%q is not a number", s)
+	}
+	if err := d.check(); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+func (d dec) check() error {
+	if d.digits == "" {
+		return nil
+	}
+	if len(d.digits) > maxDigits {
+		return errorf("number has more than 38 significant digits")
+	}
+	if a := d.adjExp(); a > maxAdjExp {
+		return errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
+	} else if a < minAdjExp {
+		return errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+	}
+	return nil
+}
+
+// canonical renders d in the form formatFloat uses: plain decimal for
+// leading-digit exponents in [-7, 21), else d.dddE±x.
+func (d dec) canonical() string {
+	if d.digits == "" {
+		return "0"
+	}
+	var b []byte
+	if d.neg {
+		b = append(b, '-')
+	}
+	return string(appendDigits(b, d.digits, d.adjExp()))
+}
+
+// appendDigits writes the significand digits D with leading-digit exponent e.
+func appendDigits(b []byte, D string, e int) []byte {
+	switch {
+	case e >= 0 && e < 21:
+		if len(D) <= e+1 {
+			b = append(b, D...)
+			for range e + 1 - len(D) {
+				b = append(b, '0')
+			}
+			return b
+		}
+		b = append(b, D[:e+1]...)
+		b = append(b, '.')
+		return append(b, D[e+1:]...)
+	case e < 0 && e >= -7:
+		b = append(b, '0', '.')
+		for range -e - 1 {
+			b = append(b, '0')
+		}
+		return append(b, D...)
+	default:
+		b = append(b, D[0])
+		if len(D) > 1 {
+			b = append(b, '.')
+			b = append(b, D[1:]...)
+		}
+		b = append(b, 'E')
+		if e >= 0 {
+			b = append(b, '+')
+		}
+		return strconv.AppendInt(b, int64(e), 10)
+	}
+}
+
+// appendFloat formats f with the fewest digits that round-trip (for its
+// bit size), in a syntax DynamoDB accepts; NaN, ±Inf and values outside
+// DynamoDB's range are errors.
+func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return b, errorf("cannot store %v: DynamoDB numbers are finite", f)
+	}
+	if f == 0 {
+		return append(b, '0'), nil
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits) // -d.ddde±XX
+	if e[0] == '-' {
+		b = append(b, '-')
+		e = e[1:]
+	}
+	x := bytes.IndexByte(e, 'e')
+	exp, _ := strconv.Atoi(string(e[x+1:]))
+	var dbuf [24]byte
+	D := append(dbuf[:0], e[0])
+	if x > 1 {
+		D = append(D, e[2:x]...)
+	}
+	if exp > maxAdjExp || exp < minAdjExp {
+		return b, errorf("cannot store %v: outside DynamoDB's number range (1E-130 to 9.99…E+125)", f)
+	}
+	return appendDigits(b, string(D), exp), nil
+}
+
+func formatFloat(f float64, bits int) (string, error) {
+	var buf [32]byte
+	b, err := appendFloat(buf[:0], f, bits)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// intText returns the integer digits of an N that is integral but not in
+// plain form ("1E+2", "100.0"), or ok=false if it has a fraction.
+func intText(s string) (string, bool) {
+	d, ok := parseDec(s)
+	if !ok || d.exp < 0 {
+		return "", false
+	}
+	if d.digits == "" {
+		return "0", true
+	}
+	if d.exp > 40 {
+		return "", false
+	}
+	var b strings.Builder
+	if d.neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(d.digits)
+	for range d.exp {
+		b.WriteByte('0')
+	}
+	return b.String(), true
+}
+
+func parseInt(s string, bits int) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, bits)
+	if err == nil {
+		return n, nil
+	}
+	if t, ok := intText(s); ok {
+		if n, err = strconv.ParseInt(t, 10, bits); err == nil {
+			return n, nil
+		}
+		return 0, errorf("number %s overflows int%d", s, bits)
+	}
+	if _, ok := parseDec(s); ok {
+		return 0, errorf("number %s is not an integer", s)
+	}
+	return 0, errorf("%q is not a number", s)
+}
+
+func parseUint(s string, bits int) (uint64, error) {
+	n, err := strconv.ParseUint(s, 10, bits)
+	if err == nil {
+		return n, nil
+	}
+	if t, ok := intText(s); ok {
+		if strings.HasPrefix(t, "-") {
+			return 0, errorf("number %s is negative, field is unsigned", s)
+		}
+		if n, err = strconv.ParseUint(t, 10, bits); err == nil {
+			return n, nil
+		}
+		return 0, errorf("number %s overflows uint%d", s, bits)
+	}
+	if _, ok := parseDec(s); ok {
+		return 0, errorf("number %s is not an integer", s)
+	}
+	return 0, errorf("%q is not a number", s)
+}
+
+func parseFloat(s string, bits int) (float64, error) {
+	f, err := strconv.ParseFloat(s, bits)
+	if err != nil {
+		if _, ok := parseDec(s); ok {
+			return 0, errorf("number %s overflows float%d", s, bits)
+		}
+		return 0, errorf("%q is not a number", s)
+	}
+	return f, nil
+}

@@ -1,0 +1,653 @@
+package codec
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Kind is the wire type a field encodes to.
+type Kind uint8
+
+const (
+	KindS Kind = iota + 1
+	KindN
+	KindB
+	KindBOOL
+	KindNULL
+	KindM
+	KindL
+	KindSS
+	KindNS
+	KindBS
+	KindAny // decided by the value at run time (any, Marshaler, Raw, …)
+)
+
+var kindNames = [...]string{"", "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS", "any"}
+
+// String returns the DynamoDB type tag ("S", "N", …), or "any".
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Struct is the cached plan of one struct type: its attributes and the
+// encoder and decoder of each, built once by StructOf.
+type Struct struct {
+	Type   reflect.Type
+	Fields []*Field // declaration order; embedded structs flattened as encoding/json does
+
+	byName map[string]*Field
+}
+
+// Field is one attribute of a struct plan.
+type Field struct {
+	Name       string // attribute name (tag name, else the Go field name)
+	GoName     string
+	Index      []int // reflect index path from the outer struct
+	Type       reflect.Type
+	PK, SK     bool   // tag flags pk, sk
+	Required   bool   // tag flag required: encoding a zero value is an error
+	OmitEmpty  bool   // tag flag omitempty: zero value omitted too
+	Default    string // default=... text as written
+	HasDefault bool
+	Dim        int  // dim=N: vector dimension ([]float32 / []float64 fields)
+	Kind       Kind // wire kind this field encodes to
+
+	// Precision is the precision= flag (time.Second, time.Millisecond, …),
+	// or 0 when the field uses its type's default.
+	Precision time.Duration
+	UnixTime  bool // tag flag unixtime
+	Number    bool // tag flag number
+	Binary    bool // tag flag binary
+	AsSet     bool // tag flag set
+
+	owner     *Struct
+	o         opts
+	c         *codec
+	defaultAV types.AttributeValue
+}
+
+var (
+	plans   sync.Map // reflect.Type → *Struct
+	codecs  sync.Map // codecKey → *codec
+	buildMu sync.Mutex
+)
+
+// StructOf returns the plan of struct type t (or pointer to struct),
+// building and caching it on first use. The error names the type and field
+// of a bad tag, an unsupported type or a bad default.
+func StructOf(t reflect.Type) (*Struct, error) {
+	if t == nil {
+		return nil, errorf("StructOf(nil)")
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s, ok := plans.Load(t); ok {
+		return s.(*Struct), nil
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, errorf("%s is not a struct type", t)
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	b := newBuilder()
+	s, err := b.plan(t)
+	if err != nil {
+		return nil, withinType(err, t)
+	}
+	b.publish()
+	return s, nil
+}
+
+// Field returns the field stored under attribute name attr, or nil.
+func (s *Struct) Field(attr string) *Field { return s.byName[attr] }
+
+// Encode encodes struct value v (or a pointer to it) as an item. Absent
+// fields (nil pointers, slices, maps, empty sets) are omitted when omitNil,
+// else written as NULL; zero-valued fields with a default get the default;
+// a required field that is zero is an error.
+func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
+	v, err := s.structValue(v)
+	if err != nil {
+		return nil, err
+	}
+	if !v.CanAddr() {
+		// Work on an addressable copy so that field codecs read time.Time,
+		// decimal.Decimal and pointer-receiver marshalers without boxing.
+		p := reflect.New(s.Type).Elem()
+		p.Set(v)
+		v = p
+	}
+	m, err := s.encode(v, omitNil)
+	if err != nil {
+		return nil, withinType(err, s.Type)
+	}
+	return m, nil
+}
+
+// Decode fills v (an addressable struct, or a pointer to one) from item.
+// Undeclared attributes are ignored; missing ones get the field's default
+// or are left as they are; NULL loads as the zero value.
+func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return errorf("cannot decode %s into a nil pointer", s.Type)
+		}
+		v = v.Elem()
+	}
+	if v.Type() != s.Type {
+		return errorf("cannot decode a %s item into %s", s.Type, v.Type())
+	}
+	if !v.CanSet() {
+		return errorf("cannot decode into an unaddressable %s", s.Type)
+	}
+	if err := s.decode(item, v); err != nil {
+		return withinType(err, s.Type)
+	}
+	return nil
+}
+
+func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return v, errorf("cannot encode a nil *%s", s.Type)
+		}
+		v = v.Elem()
+	}
+	if !v.IsValid() || v.Type() != s.Type {
+		return v, errorf("cannot encode %v with the plan of %s", v.Type(), s.Type)
+	}
+	return v, nil
+}
+
+func (s *Struct) encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
+	m := make(map[string]types.AttributeValue, len(s.Fields))
+	for _, f := range s.Fields {
+		fv := f.Value(v)
+		var av types.AttributeValue
+		switch {
+		case (f.HasDefault || f.Required) && (!fv.IsValid() || f.c.isZero(fv)):
+			if !f.HasDefault {
+				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+			}
+			av = f.defaultAV
+		case !fv.IsValid():
+		case f.OmitEmpty && f.c.isEmpty(fv):
+			continue
+		default:
+			var err error
+			if av, err = f.c.enc(fv); err != nil {
+				return nil, within(err, f.Name)
+			}
+		}
+		if av == nil {
+			if f.Required {
+				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+			}
+			if omitNil || f.OmitEmpty {
+				continue
+			}
+			av = &types.AttributeValueMemberNULL{Value: true}
+		}
+		m[f.Name] = av
+	}
+	return m, nil
+}
+
+func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) error {
+	for _, f := range s.Fields {
+		av := item[f.Name]
+		if av == nil {
+			if !f.HasDefault {
+				continue
+			}
+			av = f.defaultAV
+		}
+		fv, err := f.settable(v)
+		if err != nil {
+			return within(err, f.Name)
+		}
+		if err := f.c.decode(av, fv); err != nil {
+			return within(err, f.Name)
+		}
+	}
+	return nil
+}
+
+// Value returns the field's value in struct value structV (or a pointer to
+// it): the zero Value when the path runs through a nil embedded pointer.
+func (f *Field) Value(structV reflect.Value) reflect.Value {
+	v := structV
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return reflect.Value{}
+		}
+		v = v.Elem()
+	}
+	if len(f.Index) == 1 {
+		return v.Field(f.Index[0])
+	}
+	for i, x := range f.Index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+// settable returns the field in addressable struct v, allocating nil
+// embedded pointers on the way.
+func (f *Field) settable(v reflect.Value) (reflect.Value, error) {
+	if len(f.Index) == 1 {
+		return v.Field(f.Index[0]), nil
+	}
+	for i, x := range f.Index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !v.CanSet() {
+					return v, errorf("cannot set embedded pointer to unexported struct %s", v.Type().Elem())
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, nil
+}
+
+// IsZero reports whether fv is "unset" for key purposes: the zero value, a
+// nil pointer, an empty set.
+func (f *Field) IsZero(fv reflect.Value) bool {
+	return !fv.IsValid() || f.c.isZero(fv)
+}
+
+// Encode encodes the field's value fv. It returns a nil attribute value
+// for an absent value: nil pointer, slice or map, empty set. Defaults and
+// required are applied by Struct.Encode, not here.
+func (f *Field) Encode(fv reflect.Value) (types.AttributeValue, error) {
+	if !fv.IsValid() {
+		return nil, nil
+	}
+	if fv.Type() != f.Type {
+		return nil, &Error{Path: f.Name, Msg: "cannot encode " + fv.Type().String() + " as " + f.Type.String()}
+	}
+	av, err := f.c.enc(fv)
+	if err != nil {
+		return nil, within(err, f.Name)
+	}
+	return av, nil
+}
+
+// Decode decodes av into fv, which must be settable and of the field's
+// type. NULL loads as the zero value.
+func (f *Field) Decode(av types.AttributeValue, fv reflect.Value) error {
+	if fv.Type() != f.Type || !fv.CanSet() {
+		return &Error{Path: f.Name, Msg: "cannot decode into " + fv.Type().String()}
+	}
+	if av == nil {
+		return &Error{Path: f.Name, Msg: "nil attribute value"}
+	}
+	if err := f.c.decode(av, fv); err != nil {
+		return within(err, f.Name)
+	}
+	return nil
+}
+
+// withinType prefixes an error's path with the name of struct type t.
+func withinType(err error, t reflect.Type) error {
+	if name := t.Name(); name != "" {
+		return within(err, name)
+	}
+	return err
+}
+
+// ---- building ----
+
+type builder struct {
+	codecs map[codecKey]*codec
+	plans  map[reflect.Type]*Struct
+}
+
+func newBuilder() *builder {
+	return &builder{codecs: map[codecKey]*codec{}, plans: map[reflect.Type]*Struct{}}
+}
+
+func (b *builder) publish() {
+	for k, c := range b.codecs {
+		codecs.Store(k, c)
+	}
+	for t, s := range b.plans {
+		plans.Store(t, s)
+	}
+}
+
+type tagInfo struct {
+	name                                    string
+	o                                       opts
+	pk, sk, required, omitEmpty, hasDefault bool
+	def                                     string
+}
+
+func parseTag(tag string) (tagInfo, error) {
+	var ti tagInfo
+	parts := strings.Split(tag, ",")
+	ti.name = parts[0]
+	seen := map[string]bool{}
+	for _, p := range parts[1:] {
+		key, val, hasVal := strings.Cut(p, "=")
+		if seen[key] {
+			return ti, errorf("tag flag %q given twice", key)
+		}
+		seen[key] = true
+		noVal := func() error {
+			if hasVal {
+				return errorf("tag flag %q takes no value", key)
+			}
+			return nil
+		}
+		var err error
+		switch key {
+		case "pk":
+			ti.pk, err = true, noVal()
+		case "sk":
+			ti.sk, err = true, noVal()
+		case "required":
+			ti.required, err = true, noVal()
+		case "omitempty":
+			ti.omitEmpty, err = true, noVal()
+		case "number":
+			ti.o.number, err = true, noVal()
+		case "binary":
+			ti.o.binary, err = true, noVal()
+		case "set":
+			ti.o.set, err = true, noVal()
+		case "unixtime":
+			ti.o.unixtime, err = true, noVal()
+		case "default":
+			if !hasVal {
+				return ti, errorf("tag flag default needs a value (default=V)")
+			}
+			ti.def, ti.hasDefault = val, true
+		case "dim":
+			n, e := strconv.Atoi(val)
+			if e != nil || n <= 0 {
+				return ti, errorf("tag flag dim needs a positive integer (dim=768), got %q", val)
+			}
+			ti.o.dim = n
+		case "precision":
+			switch val {
+			case "s":
+				ti.o.precision = time.Second
+			case "ms":
+				ti.o.precision = time.Millisecond
+			case "us":
+				ti.o.precision = time.Microsecond
+			case "ns":
+				ti.o.precision = time.Nanosecond
+			default:
+				return ti, errorf("tag flag precision must be s, ms, us or ns, got %q", val)
+			}
+		case "":
+			return ti, errorf("empty tag flag in %q", tag)
+		default:
+			return ti, errorf("unknown tag flag %q", key)
+		}
+		if err != nil {
+			return ti, err
+		}
+	}
+	return ti, nil
+}
+
+type fieldCand struct {
+	sf     reflect.StructField
+	index  []int
+	tagged bool
+	ti     tagInfo
+}
+
+// collectFields walks t and its embedded structs breadth first, as
+// encoding/json does: a shallower field hides deeper ones of the same name;
+// two of the same name at the same depth are an error (encoding/json drops
+// both silently; we fail loud).
+func collectFields(t reflect.Type) ([]fieldCand, error) {
+	type queued struct {
+		t     reflect.Type
+		index []int
+	}
+	var out []fieldCand
+	next := []queued{{t: t}}
+	visited := map[reflect.Type]bool{}
+	for len(next) > 0 {
+		current := next
+		next = nil
+		for _, q := range current {
+			if visited[q.t] {
+				continue
+			}
+			visited[q.t] = true
+			for i := range q.t.NumField() {
+				sf := q.t.Field(i)
+				ft := sf.Type
+				if ft.Kind() == reflect.Pointer && ft.Name() == "" {
+					ft = ft.Elem()
+				}
+				if sf.Anonymous {
+					if !sf.IsExported() && ft.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag, hasTag := sf.Tag.Lookup("dynamo")
+				if tag == "-" {
+					continue
+				}
+				ti, err := parseTag(tag)
+				if err != nil {
+					return nil, within(err, sf.Name)
+				}
+				index := append(slices.Clone(q.index), i)
+				if sf.Anonymous && ti.name == "" && ft.Kind() == reflect.Struct && !isLeafStruct(ft) {
+					if hasTag && tag != "" {
+						return nil, &Error{Path: sf.Name, Msg: "tag flags on an embedded struct need a name (the struct would be flattened)"}
+					}
+					next = append(next, queued{t: ft, index: index})
+					continue
+				}
+				if !sf.IsExported() {
+					continue // unexported embedded leaf struct
+				}
+				c := fieldCand{sf: sf, index: index, tagged: ti.name != "", ti: ti}
+				if c.ti.name == "" {
+					c.ti.name = sf.Name
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	// Resolve names: the shallowest wins, ties are an error.
+	best := map[string]int{}
+	var keep []fieldCand
+	for _, c := range out {
+		j, ok := best[c.ti.name]
+		if !ok {
+			best[c.ti.name] = len(keep)
+			keep = append(keep, c)
+			continue
+		}
+		o := keep[j]
+		switch {
+		case len(c.index) > len(o.index):
+			// hidden by a shallower field
+		case len(c.index) == len(o.index) && c.tagged != o.tagged:
+			if c.tagged {
+				keep[j] = c
+			}
+		default:
+			return nil, errorf("attribute %q is declared by both %s and %s", c.ti.name, o.sf.Name, c.sf.Name)
+		}
+	}
+	slices.SortStableFunc(keep, func(a, b fieldCand) int { return slices.Compare(a.index, b.index) })
+	return keep, nil
+}
+
+// isLeafStruct reports whether struct type t encodes as one value rather
+// than being flattened when embedded.
+func isLeafStruct(t reflect.Type) bool {
+	switch t {
+	case timeType, dateType, timeOfDayType, dateTimeType, rawType, decimalType:
+		return true
+	}
+	pt := reflect.PointerTo(t)
+	for _, it := range []reflect.Type{marshalerType, unmarshalerType, awsMarshalerType, awsUnmarshalerType, textMarshalerType} {
+		if t.Implements(it) || pt.Implements(it) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) plan(t reflect.Type) (*Struct, error) {
+	if s, ok := plans.Load(t); ok {
+		return s.(*Struct), nil
+	}
+	if s, ok := b.plans[t]; ok {
+		return s, nil // recursive type: filled in by the outer call
+	}
+	s := &Struct{Type: t, byName: map[string]*Field{}}
+	b.plans[t] = s
+	cands, err := collectFields(t)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]*Field, 0, len(cands))
+	for _, c := range cands {
+		f := &Field{
+			Name: c.ti.name, GoName: c.sf.Name, Index: c.index, Type: c.sf.Type,
+			PK: c.ti.pk, SK: c.ti.sk, Required: c.ti.required, OmitEmpty: c.ti.omitEmpty,
+			Default: c.ti.def, HasDefault: c.ti.hasDefault, Dim: c.ti.o.dim,
+			Precision: c.ti.o.precision, UnixTime: c.ti.o.unixtime, Number: c.ti.o.number,
+			Binary: c.ti.o.binary, AsSet: c.ti.o.set, owner: s, o: c.ti.o,
+		}
+		if err := checkFlags(c.sf.Type, c.ti.o); err != nil {
+			return nil, within(err, f.Name)
+		}
+		if f.c, err = b.codec(c.sf.Type, c.ti.o); err != nil {
+			return nil, within(err, f.Name)
+		}
+		f.Kind = f.c.kind
+		if f.HasDefault {
+			if err := f.setDefault(); err != nil {
+				return nil, within(err, f.Name)
+			}
+		}
+		fields = append(fields, f)
+		s.byName[f.Name] = f
+	}
+	s.Fields = fields
+	return s, nil
+}
+
+// setDefault parses the default= text as a value of the field's type.
+func (f *Field) setDefault() error {
+	var av types.AttributeValue
+	switch f.Kind {
+	case KindS:
+		av = &types.AttributeValueMemberS{Value: f.Default}
+	case KindN:
+		av = &types.AttributeValueMemberN{Value: f.Default}
+	case KindBOOL:
+		v, err := strconv.ParseBool(f.Default)
+		if err != nil {
+			return errorf("bad default %q: want true or false", f.Default)
+		}
+		av = &types.AttributeValueMemberBOOL{Value: v}
+	default:
+		return errorf("default= is not supported for %s fields", f.Kind)
+	}
+	v := reflect.New(f.Type).Elem()
+	if err := f.c.decode(av, v); err != nil {
+		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
+	}
+	enc, err := f.c.enc(v)
+	if err != nil {
+		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
+	}
+	f.defaultAV = enc
+	return nil
+}
+
+// checkFlags reports tag flags that do not apply to type t.
+func checkFlags(t reflect.Type, o opts) error {
+	base := t
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	leaf := base
+	for {
+		if leaf.Kind() == reflect.Pointer {
+			leaf = leaf.Elem()
+			continue
+		}
+		if isSetType(leaf) {
+			leaf = leaf.Key()
+			continue
+		}
+		if (leaf.Kind() == reflect.Slice || leaf.Kind() == reflect.Array) && leaf.Elem().Kind() != reflect.Uint8 {
+			leaf = leaf.Elem()
+			continue
+		}
+		if leaf.Kind() == reflect.Map && !isSetType(leaf) {
+			leaf = leaf.Elem()
+			continue
+		}
+		break
+	}
+	if o.precision != 0 && leaf != timeType && leaf != timeOfDayType && leaf != dateTimeType {
+		return errorf("precision= applies to time.Time, TimeOfDay and DateTime, not %s", t)
+	}
+	if o.unixtime && leaf != timeType {
+		return errorf("unixtime applies to time.Time, not %s", t)
+	}
+	if o.unixtime && o.precision != 0 && o.precision != time.Second {
+		return errorf("unixtime stores whole seconds; precision=%s does not apply", o.precision)
+	}
+	if o.binary && leaf.Kind() != reflect.String {
+		return errorf("binary applies to string types, not %s", t)
+	}
+	if o.number && leaf.Kind() != reflect.String && !implementsText(leaf) {
+		return errorf("number applies to string types and encoding.TextMarshaler types, not %s", t)
+	}
+	if o.number && o.binary {
+		return errorf("number and binary exclude each other")
+	}
+	if o.dim != 0 && !(base.Kind() == reflect.Slice && (base.Elem().Kind() == reflect.Float32 || base.Elem().Kind() == reflect.Float64)) {
+		return errorf("dim= applies to []float32 and []float64 vectors, not %s", t)
+	}
+	if o.set {
+		if base.Kind() != reflect.Slice || !(setElemOK(base.Elem()) || base.Elem().Kind() == reflect.Slice && base.Elem().Elem().Kind() == reflect.Uint8) {
+			return errorf("set applies to slices of strings, numbers or []byte, not %s", t)
+		}
+	}
+	return nil
+}
+
+func implementsText(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return (t.Implements(textMarshalerType) || pt.Implements(textMarshalerType)) && pt.Implements(textUnmarshalerType)
+}
