@@ -1,0 +1,144 @@
+package request
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr"
+)
+
+// Limits DynamoDB enforces per request (API reference: BatchWriteItem,
+// BatchGetItem, TransactWriteItems, SearchVectors).
+const (
+	MaxBatchWrite = 25
+	MaxBatchGet   = 100
+	MaxTxItems    = 100
+	MaxTopK       = 100
+	DefaultTopK   = 10
+)
+
+// Error is a request that cannot be built: bad options, a key field in an
+// update, too many or duplicate batch items. It is raised before any I/O;
+// the repo reports it as a validation error. Err is the underlying schema,
+// codec or expr error, if any.
+type Error struct {
+	Op    string // DynamoDB action, e.g. "Query"
+	Field string // attribute concerned, "" when none
+	Msg   string
+	Err   error
+}
+
+func (e *Error) Error() string {
+	s := "dynamo: " + e.Op + ": "
+	if e.Field != "" {
+		s += "field " + e.Field + ": "
+	}
+	s += e.Msg
+	if e.Err != nil {
+		if e.Msg != "" {
+			s += ": "
+		}
+		// Errors of this module all start "dynamo: "; say it once.
+		s += strings.TrimPrefix(e.Err.Error(), "dynamo: ")
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func errorf(op, format string, args ...any) error {
+	return &Error{Op: op, Msg: fmt.Sprintf(format, args...)}
+}
+
+func fieldErr(op, field, format string, args ...any) error {
+	return &Error{Op: op, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return &Error{Op: op, Err: err}
+}
+
+// exprs collects the expression parts of one request.
+type exprs struct {
+	b *expr.Builder
+}
+
+func (x exprs) cond(op string, c expr.Cond, prefix string) (*string, error) {
+	if c == nil {
+		return nil, errorf(op, "condition is empty")
+	}
+	s, err := x.b.Condition(c, prefix)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	return aws.String(s), nil
+}
+
+func (x exprs) projection(op string, attrs []string) (*string, error) {
+	if len(attrs) == 0 {
+		return nil, errorf(op, "projection names no attributes")
+	}
+	s, err := x.b.Projection(attrs...)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	return aws.String(s), nil
+}
+
+// collect applies opts to a fresh config.
+func collect[O interface{ apply(*config) }](opts []O) *config {
+	c := new(config)
+	for _, o := range opts {
+		if any(o) != nil {
+			o.apply(c)
+		}
+	}
+	return c
+}
+
+func checkCapacity(op string, c *config) error {
+	switch c.capacity {
+	case "", types.ReturnConsumedCapacityNone, types.ReturnConsumedCapacityTotal, types.ReturnConsumedCapacityIndexes:
+		return nil
+	}
+	return errorf(op, "ConsumedCapacity %q: want TOTAL, INDEXES or NONE", c.capacity)
+}
+
+func checkOnCondFail(op string, c *config) error {
+	switch c.onCondFail {
+	case "", types.ReturnValuesOnConditionCheckFailureAllOld, types.ReturnValuesOnConditionCheckFailureNone:
+		return nil
+	}
+	return errorf(op, "ReturnValuesOnConditionCheckFailure %q: want ALL_OLD or NONE", c.onCondFail)
+}
+
+// keyID identifies an item across tables for duplicate checks. Key values
+// are scalars (S, N, B).
+func keyID(table string, key map[string]types.AttributeValue, pk, sk string) string {
+	id := table + "\x00" + scalarText(key[pk])
+	if sk != "" {
+		id += "\x00" + scalarText(key[sk])
+	}
+	return id
+}
+
+func scalarText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S" + v.Value
+	case *types.AttributeValueMemberN:
+		return "N" + v.Value
+	case *types.AttributeValueMemberB:
+		return "B" + string(v.Value)
+	}
+	return fmt.Sprintf("%T", av)
+}

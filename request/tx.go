@@ -1,0 +1,178 @@
+package request
+
+import (
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
+)
+
+// TxOp is one operation of TransactWrite: TxPut, TxUpdate, TxDelete or
+// TxCheck, of any schema. The interface is sealed.
+type TxOp interface {
+	txOp() (item types.TransactWriteItem, id string, err error)
+}
+
+type txOp func() (types.TransactWriteItem, string, error)
+
+func (f txOp) txOp() (types.TransactWriteItem, string, error) { return f() }
+
+func txConfig(op string, opts []TxOpOption) (*config, error) {
+	c := collect(opts)
+	return c, checkOnCondFail(op, c)
+}
+
+// TxPut writes v in a transaction; If adds its condition.
+func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
+	return txOp(func() (types.TransactWriteItem, string, error) {
+		const op = "Put"
+		c, err := txConfig(op, opts)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		item, err := s.Dump(v)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		p := &types.Put{TableName: aws.String(s.Table()), Item: item, ReturnValuesOnConditionCheckFailure: c.onCondFail}
+		if c.condSet {
+			x := exprs{expr.NewBuilder(s)}
+			if p.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
+				return types.TransactWriteItem{}, "", err
+			}
+			p.ExpressionAttributeNames, p.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		}
+		pk, sk := s.KeyNames()
+		return types.TransactWriteItem{Put: p}, keyID(s.Table(), item, pk, sk), nil
+	})
+}
+
+// TxUpdate applies changes to the item whose key fields are set on key, in
+// a transaction. Key attributes cannot be changed, as in Update.
+func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...TxOpOption) TxOp {
+	return txOp(func() (types.TransactWriteItem, string, error) {
+		const op = "Update"
+		c, err := txConfig(op, opts)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		k, err := s.PrimaryKey(key)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		x := exprs{expr.NewBuilder(s)}
+		update, err := updateExpr(op, s, x, changes)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		m := k.Map()
+		u := &types.Update{TableName: aws.String(s.Table()), Key: m, UpdateExpression: update, ReturnValuesOnConditionCheckFailure: c.onCondFail}
+		if c.condSet {
+			if u.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
+				return types.TransactWriteItem{}, "", err
+			}
+		}
+		u.ExpressionAttributeNames, u.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		return types.TransactWriteItem{Update: u}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+	})
+}
+
+// TxDelete deletes the item whose key fields are set on key, in a
+// transaction.
+func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
+	return txOp(func() (types.TransactWriteItem, string, error) {
+		const op = "Delete"
+		c, err := txConfig(op, opts)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		k, err := s.PrimaryKey(key)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		m := k.Map()
+		d := &types.Delete{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
+		if c.condSet {
+			x := exprs{expr.NewBuilder(s)}
+			if d.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
+				return types.TransactWriteItem{}, "", err
+			}
+			d.ExpressionAttributeNames, d.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		}
+		return types.TransactWriteItem{Delete: d}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+	})
+}
+
+// TxCheck makes the transaction depend on cond holding for the item whose
+// key fields are set on key (ConditionCheck), without writing it.
+func TxCheck[T any](s *schema.Schema[T], key T, cond expr.Cond, opts ...TxOpOption) TxOp {
+	return txOp(func() (types.TransactWriteItem, string, error) {
+		const op = "ConditionCheck"
+		c, err := txConfig(op, opts)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		if c.condSet {
+			return types.TransactWriteItem{}, "", errorf(op, "the condition is TxCheck's argument; If is not allowed here")
+		}
+		k, err := s.PrimaryKey(key)
+		if err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		m := k.Map()
+		x := exprs{expr.NewBuilder(s)}
+		cc := &types.ConditionCheck{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
+		if cc.ConditionExpression, err = x.cond(op, cond, "c"); err != nil {
+			return types.TransactWriteItem{}, "", err
+		}
+		cc.ExpressionAttributeNames, cc.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		return types.TransactWriteItem{ConditionCheck: cc}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+	})
+}
+
+// TransactWrite builds a TransactWriteItems of 1 to 100 operations across
+// schemas and tables. Two operations on the same item are an error before
+// sending, as DynamoDB would answer ("Transaction request cannot include
+// multiple operations on one item"): fold a check into the write's If.
+func TransactWrite(ops []TxOp, opts ...TxOption) (*dynamodb.TransactWriteItemsInput, error) {
+	const op = "TransactWriteItems"
+	c := collect(opts)
+	if err := checkCapacity(op, c); err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 {
+		return nil, errorf(op, "no operations")
+	}
+	if len(ops) > MaxTxItems {
+		return nil, errorf(op, "%d operations: at most %d per transaction", len(ops), MaxTxItems)
+	}
+	// API reference, TransactWriteItems: ClientRequestToken 1–36 characters.
+	if n := len(c.token); c.token != "" && n > 36 {
+		return nil, errorf(op, "ClientRequestToken of %d characters: at most 36", n)
+	}
+	items := make([]types.TransactWriteItem, len(ops))
+	seen := make(map[string]int, len(ops))
+	for i, o := range ops {
+		if o == nil {
+			return nil, errorf(op, "operation %d is nil", i)
+		}
+		item, id, err := o.txOp()
+		if err != nil {
+			return nil, &Error{Op: op, Msg: "operation " + strconv.Itoa(i), Err: err}
+		}
+		if j, dup := seen[id]; dup {
+			return nil, errorf(op, "operations %d and %d touch the same item; a transaction may include one operation per item", j, i)
+		}
+		seen[id] = i
+		items[i] = item
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: c.capacity}
+	if c.token != "" {
+		in.ClientRequestToken = aws.String(c.token)
+	}
+	return in, nil
+}
