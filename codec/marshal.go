@@ -114,7 +114,7 @@ func withinTypeOf(err error, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.Kind() == reflect.Struct {
+	if t.Kind() == reflect.Struct && !isLeafStruct(t) {
 		return withinType(err, t)
 	}
 	return err
