@@ -1,0 +1,142 @@
+package eval
+
+import (
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr"
+)
+
+// lookup finds the value at p in item; nil when any step is missing or
+// crosses a value of the wrong type.
+func lookup(item Item, p path) types.AttributeValue {
+	if item == nil || len(p) == 0 || p[0].isIndex {
+		return nil
+	}
+	av := item[p[0].name]
+	for _, s := range p[1:] {
+		switch v := av.(type) {
+		case *types.AttributeValueMemberM:
+			if s.isIndex {
+				return nil
+			}
+			av = v.Value[s.name]
+		case *types.AttributeValueMemberL:
+			if !s.isIndex || s.index >= len(v.Value) {
+				return nil
+			}
+			av = v.Value[s.index]
+		default:
+			return nil
+		}
+		if av == nil {
+			return nil
+		}
+	}
+	return av
+}
+
+// value evaluates an operand of a condition; nil when it has no value (a
+// missing attribute, or size() of something without a size).
+func (o *operand) value(item Item) types.AttributeValue {
+	switch o.kind {
+	case opValue:
+		return o.val
+	case opPath:
+		return lookup(item, o.path)
+	case opSize:
+		v := o.args[0].value(item)
+		if v == nil {
+			return nil
+		}
+		n, ok := size(v)
+		if !ok {
+			return nil
+		}
+		return &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
+	}
+	return nil
+}
+
+// eval evaluates the condition. Comparing values of different types is
+// false, never an error, as in DynamoDB.
+func (c *cond) eval(item Item) bool {
+	switch c.kind {
+	case cAnd:
+		for _, k := range c.kids {
+			if !k.eval(item) {
+				return false
+			}
+		}
+		return true
+	case cOr:
+		for _, k := range c.kids {
+			if k.eval(item) {
+				return true
+			}
+		}
+		return false
+	case cNot:
+		return !c.kids[0].eval(item)
+	case cCompare:
+		l, r := c.ops[0].value(item), c.ops[1].value(item)
+		if c.op == expr.NE {
+			// A missing operand is unequal to anything.
+			return l == nil || r == nil || !equal(l, r)
+		}
+		if l == nil || r == nil {
+			return false
+		}
+		if c.op == expr.EQ {
+			return equal(l, r)
+		}
+		cmp, ok := order(l, r)
+		if !ok {
+			return false
+		}
+		switch c.op {
+		case expr.LT:
+			return cmp < 0
+		case expr.LE:
+			return cmp <= 0
+		case expr.GT:
+			return cmp > 0
+		default:
+			return cmp >= 0
+		}
+	case cBetween:
+		x, lo, hi := c.ops[0].value(item), c.ops[1].value(item), c.ops[2].value(item)
+		if x == nil || lo == nil || hi == nil {
+			return false
+		}
+		a, ok1 := order(x, lo)
+		b, ok2 := order(x, hi)
+		return ok1 && ok2 && a >= 0 && b <= 0
+	case cIn:
+		x := c.ops[0].value(item)
+		if x == nil {
+			return false
+		}
+		for _, o := range c.ops[1:] {
+			if v := o.value(item); v != nil && equal(x, v) {
+				return true
+			}
+		}
+		return false
+	case cExists:
+		return lookup(item, c.ops[0].path) != nil
+	case cNotExists:
+		return lookup(item, c.ops[0].path) == nil
+	case cType:
+		v := lookup(item, c.ops[0].path)
+		return v != nil && typeOf(v) == c.typ
+	case cBeginsWith:
+		a, p := c.ops[0].value(item), c.ops[1].value(item)
+		return a != nil && p != nil && beginsWith(a, p)
+	case cContains:
+		a, x := c.ops[0].value(item), c.ops[1].value(item)
+		return a != nil && x != nil && contains(a, x)
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+package eval
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr/parse"
+)
+
+// Item is one DynamoDB item.
+type Item = map[string]types.AttributeValue
+
+// Input is the expression part of one request: every expression it carries
+// and the placeholders they share. A nil expression is absent.
+type Input struct {
+	Condition, Filter, KeyCondition, Update, Projection *string
+	Names                                               map[string]string
+	Values                                              map[string]types.AttributeValue
+}
+
+// Error is a request DynamoDB rejects. Type is the error code
+// ("ValidationException"), Message DynamoDB's text.
+type Error struct {
+	Type, Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func validation(msg string) *Error { return &Error{Type: "ValidationException", Message: msg} }
+
+// Compiled holds the expressions of one request, parsed, resolved against
+// their names and values, and checked. It is immutable and safe for
+// concurrent use.
+type Compiled struct {
+	condition, filter, keyCondition *cond
+	update                          *update
+	projection                      *projNode
+}
+
+// Compile parses every expression of one request and validates them as
+// DynamoDB does, in its order: the placeholder maps themselves, then each
+// expression (syntax, reserved words, undefined names and values, operand
+// counts and types, overlapping paths), then placeholders no expression used.
+func Compile(in Input) (*Compiled, error) {
+	if in.Names != nil && len(in.Names) == 0 {
+		return nil, validation("ExpressionAttributeNames must not be empty")
+	}
+	if in.Values != nil && len(in.Values) == 0 {
+		return nil, validation("ExpressionAttributeValues must not be empty")
+	}
+	if in.Condition == nil && in.Filter == nil && in.KeyCondition == nil && in.Update == nil && in.Projection == nil {
+		if in.Names != nil {
+			return nil, validation("ExpressionAttributeNames can only be specified when using expressions")
+		}
+		if in.Values != nil {
+			return nil, validation("ExpressionAttributeValues can only be specified when using expressions")
+		}
+		return &Compiled{}, nil
+	}
+	for _, k := range sortedKeys(in.Names) {
+		if !validPlaceholder(k, '#') {
+			return nil, validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+		if in.Names[k] == "" {
+			return nil, validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+		}
+	}
+	for _, k := range sortedKeys(in.Values) {
+		if !validPlaceholder(k, ':') {
+			return nil, validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+		}
+		if msg := checkValue(in.Values[k]); msg != "" {
+			return nil, validation("ExpressionAttributeValues contains invalid value: " + msg + " for key " + k)
+		}
+	}
+
+	r := &resolver{in: &in, usedNames: map[string]bool{}, usedValues: map[string]bool{}}
+	c := &Compiled{}
+	var err error
+	if in.KeyCondition != nil {
+		if c.keyCondition, err = r.condition(*in.KeyCondition, "KeyConditionExpression", parse.KeyCondition); err != nil {
+			return nil, err
+		}
+	}
+	if in.Update != nil {
+		if c.update, err = r.updateExpr(*in.Update); err != nil {
+			return nil, err
+		}
+	}
+	if in.Condition != nil {
+		if c.condition, err = r.condition(*in.Condition, "ConditionExpression", parse.Condition); err != nil {
+			return nil, err
+		}
+	}
+	if in.Filter != nil {
+		if c.filter, err = r.condition(*in.Filter, "FilterExpression", parse.Filter); err != nil {
+			return nil, err
+		}
+	}
+	if in.Projection != nil {
+		if c.projection, err = r.projectionExpr(*in.Projection); err != nil {
+			return nil, err
+		}
+	}
+	if unused := unusedKeys(in.Names, r.usedNames); unused != "" {
+		return nil, validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + unused + "}")
+	}
+	if unused := unusedKeys(in.Values, r.usedValues); unused != "" {
+		return nil, validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + unused + "}")
+	}
+	return c, nil
+}
+
+// Condition evaluates the ConditionExpression against item (nil when there
+// is no such item). Without a ConditionExpression it is true.
+func (c *Compiled) Condition(item Item) (bool, error) {
+	if c.condition == nil {
+		return true, nil
+	}
+	return c.condition.eval(item), nil
+}
+
+// Filter evaluates the FilterExpression against item. Without a
+// FilterExpression it is true.
+func (c *Compiled) Filter(item Item) (bool, error) {
+	if c.filter == nil {
+		return true, nil
+	}
+	return c.filter.eval(item), nil
+}
+
+// HasCondition, HasFilter, HasKeyCondition, HasUpdate and HasProjection
+// report which expressions the request carried.
+func (c *Compiled) HasCondition() bool    { return c.condition != nil }
+func (c *Compiled) HasFilter() bool       { return c.filter != nil }
+func (c *Compiled) HasKeyCondition() bool { return c.keyCondition != nil }
+func (c *Compiled) HasUpdate() bool       { return c.update != nil }
+func (c *Compiled) HasProjection() bool   { return c.projection != nil }
+
+func validPlaceholder(k string, prefix byte) bool {
+	if len(k) < 2 || k[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func unusedKeys[V any](m map[string]V, used map[string]bool) string {
+	var unused []string
+	for _, k := range sortedKeys(m) {
+		if !used[k] {
+			unused = append(unused, k)
+		}
+	}
+	return strings.Join(unused, ", ")
+}
+
+// exprErr turns a parse error into the request's error.
+func exprErr(err error) error {
+	if se, ok := err.(*parse.SyntaxError); ok {
+		return validation(se.Msg)
+	}
+	return validation(err.Error())
+}

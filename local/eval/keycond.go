@@ -1,0 +1,193 @@
+package eval
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr"
+)
+
+// KeyCond is a KeyConditionExpression matched to a key schema: an equality
+// on the partition key and at most one condition on the sort key.
+type KeyCond struct {
+	PartitionName string
+	Partition     types.AttributeValue
+	SortName      string                 // "" without a sort key condition
+	SortOp        string                 // "", EQ, LT, LE, GT, GE, BETWEEN, BEGINS_WITH
+	Sort          []types.AttributeValue // one value; two for BETWEEN
+}
+
+// Matches reports whether a sort key value satisfies the sort key condition
+// (always true without one). Values of another type never match.
+func (k *KeyCond) Matches(sort types.AttributeValue) bool {
+	if k.SortOp == "" {
+		return true
+	}
+	if sort == nil {
+		return false
+	}
+	if k.SortOp == "BEGINS_WITH" {
+		return beginsWith(sort, k.Sort[0])
+	}
+	c, ok := order(sort, k.Sort[0])
+	if !ok {
+		return false
+	}
+	switch k.SortOp {
+	case "EQ":
+		return c == 0
+	case "LT":
+		return c < 0
+	case "LE":
+		return c <= 0
+	case "GT":
+		return c > 0
+	case "GE":
+		return c >= 0
+	case "BETWEEN":
+		hi, ok := order(sort, k.Sort[1])
+		return ok && c >= 0 && hi <= 0
+	}
+	return false
+}
+
+var keyOps = map[expr.CompareOp]string{expr.EQ: "EQ", expr.LT: "LT", expr.LE: "LE", expr.GT: "GT", expr.GE: "GE"}
+
+// flipped is the comparator with its operands swapped: :v < sk is sk > :v.
+var flipped = map[expr.CompareOp]expr.CompareOp{expr.EQ: expr.EQ, expr.LT: expr.GT, expr.LE: expr.GE, expr.GT: expr.LT, expr.GE: expr.LE}
+
+type keyLeaf struct {
+	name string
+	op   string
+	vals []types.AttributeValue
+}
+
+// KeyCondition matches the KeyConditionExpression to the key schema of the
+// table or index queried: hashKey and rangeKey ("" when it has none). It
+// fails with DynamoDB's messages for anything but an equality on the
+// partition key and one optional sort key condition (=, <, <=, >, >=,
+// BETWEEN, begins_with). Whether the values' types match the key
+// attributes' types is for the caller, who knows them.
+func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
+	if c.keyCondition == nil {
+		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	var leaves []*cond
+	var flatten func(*cond) error
+	flatten = func(n *cond) error {
+		switch n.kind {
+		case cAnd:
+			for _, k := range n.kids {
+				if err := flatten(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		case cOr:
+			return validation("Invalid operator used in KeyConditionExpression: OR")
+		case cNot:
+			return validation("Invalid operator used in KeyConditionExpression: NOT")
+		}
+		leaves = append(leaves, n)
+		return nil
+	}
+	if err := flatten(c.keyCondition); err != nil {
+		return nil, err
+	}
+	var parsed []keyLeaf
+	for _, l := range leaves {
+		kl, err := keyLeafOf(l)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parsed {
+			if p.name == kl.name {
+				return nil, validation("KeyConditionExpressions must only contain one condition per key")
+			}
+		}
+		parsed = append(parsed, kl)
+	}
+	kc := &KeyCond{PartitionName: hashKey}
+	found := false
+	for _, l := range parsed {
+		if l.name == hashKey {
+			found = true
+			if l.op != "EQ" {
+				return nil, validation("Query key condition not supported")
+			}
+			kc.Partition = l.vals[0]
+		}
+	}
+	if !found {
+		return nil, validation("Query condition missed key schema element: " + hashKey)
+	}
+	for _, l := range parsed {
+		if l.name == hashKey {
+			continue
+		}
+		if rangeKey == "" {
+			return nil, validation("Query key condition not supported")
+		}
+		if l.name != rangeKey {
+			return nil, validation("Query condition missed key schema element: " + rangeKey)
+		}
+		kc.SortName, kc.SortOp, kc.Sort = l.name, l.op, l.vals
+	}
+	return kc, nil
+}
+
+func keyLeafOf(l *cond) (keyLeaf, error) {
+	invalidOp := func(op string) error {
+		return validation("Invalid operator used in KeyConditionExpression: " + op)
+	}
+	var kl keyLeaf
+	var pathOp *operand
+	switch l.kind {
+	case cCompare:
+		op, ok := keyOps[l.op]
+		if !ok {
+			return kl, invalidOp(string(l.op))
+		}
+		kl.op = op
+		if l.ops[0].kind != opPath && l.ops[1].kind == opPath {
+			kl.op = keyOps[flipped[l.op]]
+		}
+	case cBetween:
+		kl.op = "BETWEEN"
+	case cBeginsWith:
+		kl.op = "BEGINS_WITH"
+	case cIn:
+		return kl, invalidOp("IN")
+	case cExists:
+		return kl, invalidOp("attribute_exists")
+	case cNotExists:
+		return kl, invalidOp("attribute_not_exists")
+	case cType:
+		return kl, invalidOp("attribute_type")
+	case cContains:
+		return kl, invalidOp("contains")
+	}
+	for _, o := range l.ops {
+		switch o.kind {
+		case opPath:
+			if pathOp != nil {
+				return kl, validation("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition")
+			}
+			pathOp = o
+		case opValue:
+			kl.vals = append(kl.vals, o.val)
+		default:
+			return kl, validation("KeyConditionExpressions cannot contain nested operations")
+		}
+	}
+	if pathOp == nil {
+		return kl, validation("Invalid condition in KeyConditionExpression: No key attribute specified")
+	}
+	if len(pathOp.path) != 1 {
+		return kl, validation("KeyConditionExpressions cannot have conditions on nested attributes")
+	}
+	if (l.kind == cBetween || l.kind == cBeginsWith) && l.ops[0] != pathOp {
+		return kl, validation("Invalid condition in KeyConditionExpression: No key attribute specified")
+	}
+	kl.name = pathOp.path[0].name
+	return kl, nil
+}

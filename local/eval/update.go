@@ -1,0 +1,480 @@
+package eval
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr/parse"
+	"github.com/dynamogo/dynamo/internal/numbers"
+)
+
+// update is a resolved UpdateExpression.
+type update struct {
+	set    []setAction
+	remove []path
+	add    []pathValue
+	delete []pathValue
+	heads  []string // top-level attributes the actions touch, in order
+}
+
+type setAction struct {
+	path  path
+	value *operand
+}
+
+type pathValue struct {
+	path  path
+	value types.AttributeValue
+}
+
+func (r *resolver) updateExpr(text string) (*update, error) {
+	ast, err := parse.Update(text)
+	if err != nil {
+		return nil, exprErr(err)
+	}
+	r.what = "UpdateExpression"
+	u := &update{}
+	var all []path
+	for _, a := range ast.Set {
+		p, err := r.path(a.Path)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r.operand(a.Value)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.checkCounts(v); err != nil {
+			return nil, err
+		}
+		if err := r.distinctInside(v); err != nil {
+			return nil, err
+		}
+		if err := r.checkTypes(v); err != nil {
+			return nil, err
+		}
+		u.set = append(u.set, setAction{p, v})
+		all = append(all, p)
+	}
+	for _, a := range ast.Remove {
+		p, err := r.path(a)
+		if err != nil {
+			return nil, err
+		}
+		u.remove = append(u.remove, p)
+		all = append(all, p)
+	}
+	for _, clause := range [...]string{"ADD", "DELETE"} {
+		list := ast.Add
+		if clause == "DELETE" {
+			list = ast.Delete
+		}
+		for _, a := range list {
+			p, err := r.path(a.Path)
+			if err != nil {
+				return nil, err
+			}
+			v, err := r.value(a.Value)
+			if err != nil {
+				return nil, err
+			}
+			if t := typeOf(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
+				return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
+					", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
+			}
+			if clause == "ADD" {
+				u.add = append(u.add, pathValue{p, v})
+			} else {
+				u.delete = append(u.delete, pathValue{p, v})
+			}
+			all = append(all, p)
+		}
+	}
+	if err := r.overlap(all); err != nil {
+		return nil, err
+	}
+	for _, p := range all {
+		if !slices.Contains(u.heads, p[0].name) {
+			u.heads = append(u.heads, p[0].name)
+		}
+	}
+	return u, nil
+}
+
+// Update applies the UpdateExpression to item, the current item or, when
+// there is none, just its key attributes; item itself is never modified.
+// keyAttrs are the table's key attribute names, which no action may touch.
+// updated lists the top-level attributes the expression acts on, in the
+// order written (SET, REMOVE, ADD, DELETE), for ReturnValues UPDATED_OLD and
+// UPDATED_NEW. Every right-hand side is evaluated against item as it was
+// before the update, as in DynamoDB.
+func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated []string, err error) {
+	u := c.update
+	if u == nil {
+		return item, nil, nil
+	}
+	for _, h := range u.heads {
+		if slices.Contains(keyAttrs, h) {
+			return nil, nil, validation("One or more parameter values were invalid: Cannot update attribute " + h +
+				". This attribute is part of the key")
+		}
+	}
+	values := make([]types.AttributeValue, len(u.set))
+	for i, a := range u.set {
+		if values[i], err = setValue(item, a.value); err != nil {
+			return nil, nil, err
+		}
+	}
+	out := make(Item, len(item)+len(u.set)+len(u.add))
+	for k, v := range item {
+		out[k] = v
+	}
+	// Elements added to one list are placed in the order of their indexes,
+	// and list elements are removed from the highest index down so that each
+	// index names the element it named before the update.
+	order := make([]int, len(u.set))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return comparePaths(u.set[a].path, u.set[b].path) })
+	for _, i := range order {
+		if err := write(out, u.set[i].path, values[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	removes := slices.Clone(u.remove)
+	slices.SortStableFunc(removes, func(a, b path) int { return comparePaths(b, a) })
+	for _, p := range removes {
+		if err := remove(out, p); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, a := range u.add {
+		if err := add(out, a.path, a.value); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, a := range u.delete {
+		if err := deleteFrom(out, a.path, a.value); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, slices.Clone(u.heads), nil
+}
+
+var (
+	errMissing     = validation("The provided expression refers to an attribute that does not exist in the item")
+	errType        = validation("An operand in the update expression has an incorrect data type")
+	errInvalidPath = validation("The document path provided in the update expression is invalid for update")
+)
+
+// setValue evaluates the right-hand side of a SET action.
+func setValue(item Item, o *operand) (types.AttributeValue, error) {
+	switch o.kind {
+	case opValue:
+		return o.val, nil
+	case opPath:
+		v := lookup(item, o.path)
+		if v == nil {
+			return nil, errMissing
+		}
+		return v, nil
+	case opIfNotExists:
+		if v := lookup(item, o.args[0].path); v != nil {
+			return v, nil
+		}
+		return setValue(item, o.args[1])
+	case opListAppend:
+		a, err := setValue(item, o.args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := setValue(item, o.args[1])
+		if err != nil {
+			return nil, err
+		}
+		la, ok1 := a.(*types.AttributeValueMemberL)
+		lb, ok2 := b.(*types.AttributeValueMemberL)
+		if !ok1 || !ok2 {
+			return nil, errType
+		}
+		return &types.AttributeValueMemberL{Value: slices.Concat(la.Value, lb.Value)}, nil
+	case opArith:
+		a, err := setValue(item, o.args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, err := setValue(item, o.args[1])
+		if err != nil {
+			return nil, err
+		}
+		x, err := number(a)
+		if err != nil {
+			return nil, err
+		}
+		y, err := number(b)
+		if err != nil {
+			return nil, err
+		}
+		var z numbers.Dec
+		if o.arith == '+' {
+			z, err = numbers.Add(x, y)
+		} else {
+			z, err = numbers.Sub(x, y)
+		}
+		if err != nil {
+			return nil, validation(numMsg(err))
+		}
+		return &types.AttributeValueMemberN{Value: z.String()}, nil
+	}
+	return nil, errType
+}
+
+func number(av types.AttributeValue) (numbers.Dec, error) {
+	n, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return numbers.Dec{}, errType
+	}
+	d, err := numbers.Parse(n.Value)
+	if err != nil {
+		return numbers.Dec{}, validation(numMsg(err))
+	}
+	return d, nil
+}
+
+// comparePaths orders paths element by element, list indexes numerically.
+func comparePaths(a, b path) int {
+	for i := range min(len(a), len(b)) {
+		x, y := a[i], b[i]
+		switch {
+		case x.isIndex && y.isIndex:
+			if x.index != y.index {
+				return x.index - y.index
+			}
+		case x.isIndex != y.isIndex:
+			if x.isIndex {
+				return -1
+			}
+			return 1
+		case x.name != y.name:
+			if x.name < y.name {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}
+
+// container returns a private copy of the map or list that holds the last
+// step of p, copying every container on the way so that values shared with
+// the original item are never modified. It fails when a container on the
+// way is missing or of the wrong type.
+func container(item Item, p path) (setLast func(types.AttributeValue, bool) error, cur types.AttributeValue, err error) {
+	if len(p) == 1 {
+		name := p[0].name
+		return func(v types.AttributeValue, del bool) error {
+			if del {
+				delete(item, name)
+			} else {
+				item[name] = v
+			}
+			return nil
+		}, item[name], nil
+	}
+	// Copy the chain of containers from the top.
+	parentSet := func(v types.AttributeValue) { item[p[0].name] = v }
+	av := item[p[0].name]
+	for i := 1; i < len(p); i++ {
+		s := p[i]
+		last := i == len(p)-1
+		switch v := av.(type) {
+		case *types.AttributeValueMemberM:
+			if s.isIndex {
+				return nil, nil, errInvalidPath
+			}
+			m := make(map[string]types.AttributeValue, len(v.Value)+1)
+			for k, e := range v.Value {
+				m[k] = e
+			}
+			nv := &types.AttributeValueMemberM{Value: m}
+			parentSet(nv)
+			if last {
+				name := s.name
+				return func(x types.AttributeValue, del bool) error {
+					if del {
+						delete(m, name)
+					} else {
+						m[name] = x
+					}
+					return nil
+				}, m[name], nil
+			}
+			av = m[s.name]
+			name := s.name
+			parentSet = func(x types.AttributeValue) { m[name] = x }
+		case *types.AttributeValueMemberL:
+			if !s.isIndex {
+				return nil, nil, errInvalidPath
+			}
+			nv := &types.AttributeValueMemberL{Value: slices.Clone(v.Value)}
+			parentSet(nv)
+			if last {
+				idx := s.index
+				var cur types.AttributeValue
+				if idx < len(nv.Value) {
+					cur = nv.Value[idx]
+				}
+				return func(x types.AttributeValue, del bool) error {
+					switch {
+					case del && idx < len(nv.Value):
+						nv.Value = slices.Delete(nv.Value, idx, idx+1)
+					case del:
+					case idx < len(nv.Value):
+						nv.Value[idx] = x
+					default: // past the end: appended
+						nv.Value = append(nv.Value, x)
+					}
+					return nil
+				}, cur, nil
+			}
+			if s.index >= len(nv.Value) {
+				return nil, nil, errInvalidPath
+			}
+			av = nv.Value[s.index]
+			idx := s.index
+			parentSet = func(x types.AttributeValue) { nv.Value[idx] = x }
+		default:
+			return nil, nil, errInvalidPath
+		}
+	}
+	return nil, nil, errInvalidPath
+}
+
+func write(item Item, p path, v types.AttributeValue) error {
+	set, _, err := container(item, p)
+	if err != nil {
+		return err
+	}
+	return set(v, false)
+}
+
+func remove(item Item, p path) error {
+	set, _, err := container(item, p)
+	if err != nil {
+		return err
+	}
+	return set(nil, true)
+}
+
+// add is ADD: a number is added to (a missing attribute counts as 0), a set
+// is merged into a set of the same type; a missing attribute is created.
+func add(item Item, p path, v types.AttributeValue) error {
+	set, cur, err := container(item, p)
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		return set(v, false)
+	}
+	switch x := cur.(type) {
+	case *types.AttributeValueMemberN:
+		if _, ok := v.(*types.AttributeValueMemberN); !ok {
+			return errType
+		}
+		a, err := number(x)
+		if err != nil {
+			return err
+		}
+		b, err := number(v)
+		if err != nil {
+			return err
+		}
+		sum, err := numbers.Add(a, b)
+		if err != nil {
+			return validation(numMsg(err))
+		}
+		return set(&types.AttributeValueMemberN{Value: sum.String()}, false)
+	case *types.AttributeValueMemberSS:
+		y, ok := v.(*types.AttributeValueMemberSS)
+		if !ok {
+			return errType
+		}
+		return set(&types.AttributeValueMemberSS{Value: union(x.Value, y.Value, func(a, b string) bool { return a == b })}, false)
+	case *types.AttributeValueMemberNS:
+		y, ok := v.(*types.AttributeValueMemberNS)
+		if !ok {
+			return errType
+		}
+		return set(&types.AttributeValueMemberNS{Value: union(x.Value, y.Value, numEqual)}, false)
+	case *types.AttributeValueMemberBS:
+		y, ok := v.(*types.AttributeValueMemberBS)
+		if !ok {
+			return errType
+		}
+		return set(&types.AttributeValueMemberBS{Value: union(x.Value, y.Value, bytes.Equal)}, false)
+	}
+	return errType
+}
+
+// deleteFrom is DELETE: the elements of v are removed from the set at p; a
+// set left empty is removed, since DynamoDB has no empty sets.
+func deleteFrom(item Item, p path, v types.AttributeValue) error {
+	set, cur, err := container(item, p)
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		return nil
+	}
+	var rest int
+	var nv types.AttributeValue
+	switch x := cur.(type) {
+	case *types.AttributeValueMemberSS:
+		y, ok := v.(*types.AttributeValueMemberSS)
+		if !ok {
+			return errType
+		}
+		d := minus(x.Value, y.Value, func(a, b string) bool { return a == b })
+		rest, nv = len(d), &types.AttributeValueMemberSS{Value: d}
+	case *types.AttributeValueMemberNS:
+		y, ok := v.(*types.AttributeValueMemberNS)
+		if !ok {
+			return errType
+		}
+		d := minus(x.Value, y.Value, numEqual)
+		rest, nv = len(d), &types.AttributeValueMemberNS{Value: d}
+	case *types.AttributeValueMemberBS:
+		y, ok := v.(*types.AttributeValueMemberBS)
+		if !ok {
+			return errType
+		}
+		d := minus(x.Value, y.Value, bytes.Equal)
+		rest, nv = len(d), &types.AttributeValueMemberBS{Value: d}
+	default:
+		return errType
+	}
+	return set(nv, rest == 0)
+}
+
+func union[T any](a, b []T, eq func(T, T) bool) []T {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !setHas(out, x, eq) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func minus[T any](a, b []T, eq func(T, T) bool) []T {
+	var out []T
+	for _, x := range a {
+		if !setHas(b, x, eq) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,342 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/internal/numbers"
+)
+
+// typeOf is the DynamoDB type code of av: S, N, B, BOOL, NULL, M, L, SS, NS
+// or BS; "" for nil or an unknown member.
+func typeOf(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return ""
+}
+
+// enumName is the type's name in DynamoDB's ADD/DELETE operand messages.
+func enumName(t string) string {
+	switch t {
+	case "S":
+		return "STRING"
+	case "N":
+		return "NUMBER"
+	case "B":
+		return "BINARY"
+	case "BOOL":
+		return "BOOLEAN"
+	case "NULL":
+		return "NULL"
+	case "M":
+		return "MAP"
+	case "L":
+		return "LIST"
+	case "SS":
+		return "STRING_SET"
+	case "NS":
+		return "NUMBER_SET"
+	case "BS":
+		return "BINARY_SET"
+	}
+	return t
+}
+
+func isSetType(t string) bool { return t == "SS" || t == "NS" || t == "BS" }
+
+// describe renders av as DynamoDB does in BETWEEN messages:
+// "AttributeValue: {N:5}".
+func describe(av types.AttributeValue) string {
+	var s string
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		s = v.Value
+	case *types.AttributeValueMemberN:
+		s = v.Value
+	case *types.AttributeValueMemberB:
+		s = base64.StdEncoding.EncodeToString(v.Value)
+	default:
+		s = "..."
+	}
+	return "AttributeValue: {" + typeOf(av) + ":" + s + "}"
+}
+
+// equal is DynamoDB's = : same type and same value; numbers compare
+// numerically, sets ignore order.
+func equal(a, b types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := b.(*types.AttributeValueMemberS)
+		return ok && x.Value == y.Value
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		return ok && numEqual(x.Value, y.Value)
+	case *types.AttributeValueMemberB:
+		y, ok := b.(*types.AttributeValueMemberB)
+		return ok && bytes.Equal(x.Value, y.Value)
+	case *types.AttributeValueMemberBOOL:
+		y, ok := b.(*types.AttributeValueMemberBOOL)
+		return ok && x.Value == y.Value
+	case *types.AttributeValueMemberNULL:
+		_, ok := b.(*types.AttributeValueMemberNULL)
+		return ok
+	case *types.AttributeValueMemberSS:
+		y, ok := b.(*types.AttributeValueMemberSS)
+		return ok && sameSet(x.Value, y.Value, func(a, b string) bool { return a == b })
+	case *types.AttributeValueMemberNS:
+		y, ok := b.(*types.AttributeValueMemberNS)
+		return ok && sameSet(x.Value, y.Value, numEqual)
+	case *types.AttributeValueMemberBS:
+		y, ok := b.(*types.AttributeValueMemberBS)
+		return ok && sameSet(x.Value, y.Value, bytes.Equal)
+	case *types.AttributeValueMemberL:
+		y, ok := b.(*types.AttributeValueMemberL)
+		if !ok || len(x.Value) != len(y.Value) {
+			return false
+		}
+		for i := range x.Value {
+			if !equal(x.Value[i], y.Value[i]) {
+				return false
+			}
+		}
+		return true
+	case *types.AttributeValueMemberM:
+		y, ok := b.(*types.AttributeValueMemberM)
+		if !ok || len(x.Value) != len(y.Value) {
+			return false
+		}
+		for k, v := range x.Value {
+			w, ok := y.Value[k]
+			if !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sameSet compares sets, which hold no duplicates, ignoring order.
+func sameSet[T any](a, b []T, eq func(T, T) bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !setHas(b, x, eq) {
+			return false
+		}
+	}
+	return true
+}
+
+func setHas[T any](set []T, x T, eq func(T, T) bool) bool {
+	for _, y := range set {
+		if eq(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// order compares a and b for <, <=, >, >= and BETWEEN. Only two values of
+// the same scalar type S, N or B have an order: strings and binaries compare
+// bytewise (UTF-8 for strings), numbers numerically. ok is false otherwise.
+func order(a, b types.AttributeValue) (c int, ok bool) {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		if y, ok := b.(*types.AttributeValueMemberS); ok {
+			return strings.Compare(x.Value, y.Value), true
+		}
+	case *types.AttributeValueMemberN:
+		if y, ok := b.(*types.AttributeValueMemberN); ok {
+			return numCompare(x.Value, y.Value)
+		}
+	case *types.AttributeValueMemberB:
+		if y, ok := b.(*types.AttributeValueMemberB); ok {
+			return bytes.Compare(x.Value, y.Value), true
+		}
+	}
+	return 0, false
+}
+
+func numCompare(a, b string) (int, bool) {
+	x, err := numbers.Parse(a)
+	if err != nil {
+		return 0, false
+	}
+	y, err := numbers.Parse(b)
+	if err != nil {
+		return 0, false
+	}
+	return numbers.Compare(x, y), true
+}
+
+func numEqual(a, b string) bool {
+	if a == b {
+		return true
+	}
+	c, ok := numCompare(a, b)
+	return ok && c == 0
+}
+
+// size is DynamoDB's size(): the length of a string in bytes of UTF-8 (a
+// DynamoDB string is stored as UTF-8, and its size is counted in those bytes
+// everywhere else too), of a binary in bytes, and the number of elements of
+// a set, list or map. Numbers, booleans and NULL have no size.
+func size(av types.AttributeValue) (int, bool) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value), true
+	case *types.AttributeValueMemberB:
+		return len(v.Value), true
+	case *types.AttributeValueMemberSS:
+		return len(v.Value), true
+	case *types.AttributeValueMemberNS:
+		return len(v.Value), true
+	case *types.AttributeValueMemberBS:
+		return len(v.Value), true
+	case *types.AttributeValueMemberL:
+		return len(v.Value), true
+	case *types.AttributeValueMemberM:
+		return len(v.Value), true
+	}
+	return 0, false
+}
+
+// beginsWith: a string prefix of a string, or a binary prefix of a binary.
+func beginsWith(a, prefix types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		p, ok := prefix.(*types.AttributeValueMemberS)
+		return ok && strings.HasPrefix(x.Value, p.Value)
+	case *types.AttributeValueMemberB:
+		p, ok := prefix.(*types.AttributeValueMemberB)
+		return ok && bytes.HasPrefix(x.Value, p.Value)
+	}
+	return false
+}
+
+// contains: a substring of a string, an element of a set (of the set's
+// element type), or an element of a list.
+func contains(a, x types.AttributeValue) bool {
+	switch v := a.(type) {
+	case *types.AttributeValueMemberS:
+		s, ok := x.(*types.AttributeValueMemberS)
+		return ok && strings.Contains(v.Value, s.Value)
+	case *types.AttributeValueMemberSS:
+		s, ok := x.(*types.AttributeValueMemberS)
+		return ok && setHas(v.Value, s.Value, func(a, b string) bool { return a == b })
+	case *types.AttributeValueMemberNS:
+		n, ok := x.(*types.AttributeValueMemberN)
+		return ok && setHas(v.Value, n.Value, numEqual)
+	case *types.AttributeValueMemberBS:
+		b, ok := x.(*types.AttributeValueMemberB)
+		return ok && setHas(v.Value, b.Value, bytes.Equal)
+	case *types.AttributeValueMemberL:
+		for _, e := range v.Value {
+			if equal(e, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkValue validates an ExpressionAttributeValues entry the way DynamoDB
+// validates any attribute value it is sent; "" when it is valid.
+func checkValue(av types.AttributeValue) string {
+	const invalid = "One or more parameter values were invalid: "
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS, *types.AttributeValueMemberB, *types.AttributeValueMemberBOOL:
+		if s, ok := av.(*types.AttributeValueMemberS); ok && !utf8.ValidString(s.Value) {
+			return invalid + "A string value must be valid UTF-8"
+		}
+		return ""
+	case *types.AttributeValueMemberN:
+		if _, err := numbers.Parse(v.Value); err != nil {
+			return numMsg(err)
+		}
+	case *types.AttributeValueMemberNULL:
+		if !v.Value {
+			return invalid + "Null attribute value types must have the value of true"
+		}
+	case *types.AttributeValueMemberSS:
+		if len(v.Value) == 0 {
+			return invalid + "An string set  may not be empty"
+		}
+		for i, s := range v.Value {
+			if setHas(v.Value[:i], s, func(a, b string) bool { return a == b }) {
+				return invalid + "Input collection " + listText(v.Value) + " contains duplicates."
+			}
+		}
+	case *types.AttributeValueMemberNS:
+		if len(v.Value) == 0 {
+			return invalid + "An number set  may not be empty"
+		}
+		for i, s := range v.Value {
+			if _, err := numbers.Parse(s); err != nil {
+				return numMsg(err)
+			}
+			if setHas(v.Value[:i], s, numEqual) {
+				return invalid + "Input collection " + listText(v.Value) + " contains duplicates."
+			}
+		}
+	case *types.AttributeValueMemberBS:
+		if len(v.Value) == 0 {
+			return invalid + "An binary set  may not be empty"
+		}
+		for i, b := range v.Value {
+			if setHas(v.Value[:i], b, bytes.Equal) {
+				return invalid + "Input collection contains duplicates."
+			}
+		}
+	case *types.AttributeValueMemberL:
+		for _, e := range v.Value {
+			if msg := checkValue(e); msg != "" {
+				return msg
+			}
+		}
+	case *types.AttributeValueMemberM:
+		for _, e := range v.Value {
+			if msg := checkValue(e); msg != "" {
+				return msg
+			}
+		}
+	default:
+		return "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+	}
+	return ""
+}
+
+func listText(ss []string) string { return "[" + strings.Join(ss, ", ") + "]" }
+
+func numMsg(err error) string {
+	if ne, ok := err.(*numbers.Error); ok {
+		return ne.Msg
+	}
+	return err.Error()
+}
