@@ -1,0 +1,223 @@
+// Package dynamotest runs the local DynamoDB-compatible server inside a test,
+// in the manner of net/http/httptest: NewServer gives a running server on
+// 127.0.0.1 and a ready aws-sdk-go-v2 client, both cleaned up with the test.
+//
+// Faults can be injected on chosen calls (throttling, 500s, latency,
+// unprocessed batch items) to exercise retry and batch logic for real.
+package dynamotest
+
+import (
+	"context"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local"
+)
+
+// Server is a local DynamoDB server listening on 127.0.0.1.
+type Server struct {
+	// URL is the endpoint, e.g. "http://127.0.0.1:38211".
+	URL string
+	// Local is the server behind the endpoint.
+	Local *local.Server
+
+	http *httptest.Server
+
+	mu     sync.Mutex
+	faults []*fault
+	calls  map[string]int
+	custom local.FaultFunc
+}
+
+// Option configures NewServer.
+type Option func(*config)
+
+type config struct {
+	local  []local.Option
+	faults local.FaultFunc
+}
+
+// WithLocalOptions passes options to local.New (engine, region, clock...).
+func WithLocalOptions(opts ...local.Option) Option {
+	return func(c *config) { c.local = append(c.local, opts...) }
+}
+
+// WithFaultFunc installs a custom fault hook, consulted after the faults
+// queued with Fail, Delay and Unprocessed.
+func WithFaultFunc(f local.FaultFunc) Option {
+	return func(c *config) { c.faults = f }
+}
+
+// NewServer starts a server for the duration of the test.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Server{calls: map[string]int{}, custom: cfg.faults}
+	l, err := local.New(append(cfg.local, local.WithFaults(s.fault))...)
+	if err != nil {
+		t.Fatalf("dynamotest: %v", err)
+	}
+	s.Local = l
+	s.http = httptest.NewServer(l)
+	s.URL = s.http.URL
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close shuts the server down; NewServer arranges it with t.Cleanup.
+func (s *Server) Close() {
+	s.http.Close()
+	s.Local.Close()
+}
+
+// Client returns an aws-sdk-go-v2 DynamoDB client for the server: static
+// dummy credentials, region us-east-1, BaseEndpoint = URL. optFns adjust it
+// (a retryer, a smaller timeout...).
+func (s *Server) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("dynamotest", "dynamotest", ""),
+		BaseEndpoint: aws.String(s.URL),
+		HTTPClient:   s.http.Client(),
+	}, optFns...)
+}
+
+// CreateTable creates a table and fails the test on error.
+func (s *Server) CreateTable(t testing.TB, in *dynamodb.CreateTableInput) *types.TableDescription {
+	t.Helper()
+	out, err := s.Client().CreateTable(context.Background(), in)
+	if err != nil {
+		t.Fatalf("dynamotest: CreateTable %s: %v", aws.ToString(in.TableName), err)
+	}
+	return out.TableDescription
+}
+
+// ErrorKind is a retryable failure to inject.
+type ErrorKind int
+
+const (
+	// Throttling is a 400 ThrottlingException.
+	Throttling ErrorKind = iota + 1
+	// ProvisionedThroughputExceeded is a 400 ProvisionedThroughputExceededException.
+	ProvisionedThroughputExceeded
+	// RequestLimitExceeded is a 400 RequestLimitExceeded.
+	RequestLimitExceeded
+	// InternalServerError is a 500 InternalServerError.
+	InternalServerError
+	// ServiceUnavailable is a 503 ServiceUnavailableException.
+	ServiceUnavailable
+)
+
+func (k ErrorKind) err() *local.Error {
+	switch k {
+	case Throttling:
+		return local.ThrottlingError()
+	case ProvisionedThroughputExceeded:
+		return local.ProvisionedThroughputExceededError()
+	case RequestLimitExceeded:
+		return local.RequestLimitExceededError()
+	case ServiceUnavailable:
+		return local.ServiceUnavailableError()
+	default:
+		return local.InternalServerError()
+	}
+}
+
+// AnyAction matches every action in Fail, Delay and Unprocessed.
+const AnyAction = "*"
+
+type fault struct {
+	action string
+	left   int // calls still to affect; < 0 is unlimited
+	f      local.Fault
+}
+
+// Fail makes the next n calls of action (or AnyAction) fail with kind;
+// n < 0 fails every call until ClearFaults.
+func (s *Server) Fail(action string, n int, kind ErrorKind) {
+	s.push(action, n, local.Fault{Err: kind.err()})
+}
+
+// FailWith makes the next n calls of action fail with err.
+func (s *Server) FailWith(action string, n int, err *local.Error) {
+	s.push(action, n, local.Fault{Err: err})
+}
+
+// Delay makes the next n calls of action wait d before being served.
+func (s *Server) Delay(action string, n int, d time.Duration) {
+	s.push(action, n, local.Fault{Delay: d})
+}
+
+// Unprocessed makes the next n BatchWriteItem or BatchGetItem calls (action)
+// leave their last count requests unprocessed, returned in UnprocessedItems
+// or UnprocessedKeys as DynamoDB does under load.
+func (s *Server) Unprocessed(action string, n, count int) {
+	s.push(action, n, local.Fault{Unprocessed: count})
+}
+
+// ClearFaults removes every queued fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	s.faults = nil
+	s.mu.Unlock()
+}
+
+// Calls returns how many calls of action (or of all actions, AnyAction) the
+// server has received, faulted ones included.
+func (s *Server) Calls(action string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if action == AnyAction {
+		n := 0
+		for _, c := range s.calls {
+			n += c
+		}
+		return n
+	}
+	return s.calls[action]
+}
+
+func (s *Server) push(action string, n int, f local.Fault) {
+	if n == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.faults = append(s.faults, &fault{action: action, left: n, f: f})
+	s.mu.Unlock()
+}
+
+// fault is the local.FaultFunc: the first queued fault matching the action
+// applies (and is used up after its count).
+func (s *Server) fault(action string) local.Fault {
+	s.mu.Lock()
+	s.calls[action]++
+	for i, f := range s.faults {
+		if f.action != action && f.action != AnyAction {
+			continue
+		}
+		out := f.f
+		if f.left > 0 {
+			f.left--
+			if f.left == 0 {
+				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			}
+		}
+		s.mu.Unlock()
+		return out
+	}
+	custom := s.custom
+	s.mu.Unlock()
+	if custom != nil {
+		return custom(action)
+	}
+	return local.Fault{}
+}

@@ -1,0 +1,376 @@
+package local
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/dynamogo/dynamo/local/eval"
+)
+
+// BatchGetItem and BatchWriteItem (API_BatchGetItem.html,
+// API_BatchWriteItem.html). The whole request is validated before anything
+// runs; a batch write then applies each request atomically per item (a batch
+// is not a transaction), holding the locks of all its tables.
+
+const (
+	maxBatchGetKeys   = 100
+	maxBatchWrites    = 25
+	maxBatchGetBytes  = 16 << 20
+	dupKeys           = "Provided list of item keys contains duplicates"
+	tooManyGetItems   = "Too many items requested for the BatchGetItem call"
+	tooManyWriteItems = "Too many items requested for the BatchWriteItem call"
+)
+
+type keysAndAttributes struct {
+	Keys                     []itemJSON
+	ProjectionExpression     *string           `json:",omitempty"`
+	ExpressionAttributeNames map[string]string `json:",omitempty"`
+	ConsistentRead           *bool             `json:",omitempty"`
+	AttributesToGet          json.RawMessage   `json:",omitempty"`
+}
+
+type batchGetInput struct {
+	RequestItems           map[string]*keysAndAttributes
+	ReturnConsumedCapacity *string
+}
+
+func sortedTables[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (s *Server) batchGetItem(c *call) (any, error) {
+	var in batchGetInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	names := sortedTables(in.RequestItems)
+	if in.RequestItems == nil {
+		cs.add(nil, "requestItems", ruleNotNull)
+	} else if len(in.RequestItems) == 0 {
+		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
+	}
+	for _, n := range names {
+		n := n
+		cs.name(&n, "requestItems."+n+".member.tableName", true)
+		ka := in.RequestItems[n]
+		if ka == nil || ka.Keys == nil {
+			cs.add(nil, "requestItems."+n+".member.keys", ruleNotNull)
+		} else if len(ka.Keys) == 0 {
+			cs.add("[]", "requestItems."+n+".member.keys", "Member must have length greater than or equal to 1")
+		} else if len(ka.Keys) > maxBatchGetKeys {
+			cs.add(fmt.Sprintf("%d keys", len(ka.Keys)), "requestItems."+n+".member.keys", "Member must have length less than or equal to 100")
+		}
+	}
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, n := range names {
+		total += len(in.RequestItems[n].Keys)
+	}
+	if total > maxBatchGetKeys {
+		return nil, validation(tooManyGetItems)
+	}
+
+	type tableRead struct {
+		name string
+		ka   *keysAndAttributes
+		ex   *eval.Compiled
+		keys [][]byte
+	}
+	reads := make([]*tableRead, 0, len(names))
+	for _, n := range names {
+		ka := in.RequestItems[n]
+		if isSet(ka.AttributesToGet) {
+			return nil, validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
+		}
+		ex, err := compile(eval.Input{Projection: ka.ProjectionExpression, Names: ka.ExpressionAttributeNames})
+		if err != nil {
+			return nil, err
+		}
+		reads = append(reads, &tableRead{name: n, ka: ka, ex: ex})
+	}
+	// Check every key against its table before reading anything.
+	for _, rd := range reads {
+		t, err := s.lookup(rd.name)
+		if err != nil {
+			return nil, err
+		}
+		t.mu.RLock()
+		m := t.meta
+		seen := map[string]bool{}
+		for _, k := range rd.ka.Keys {
+			if err = checkValues(Item(k)); err == nil {
+				err = m.checkKey(Item(k), keyOfRequest)
+			}
+			if err != nil {
+				break
+			}
+			b, e := m.appendItemKey(nil, Item(k))
+			if e != nil {
+				err = e
+				break
+			}
+			if seen[string(b)] {
+				err = validation(dupKeys)
+				break
+			}
+			seen[string(b)] = true
+			rd.keys = append(rd.keys, b)
+		}
+		t.mu.RUnlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	unprocessed := c.fault.Unprocessed
+	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
+	pos, bytesOut := 0, 0
+	responses := map[string][]itemJSONOut{}
+	unproc := map[string]*keysAndAttributes{}
+	var caps []*consumedCapacity
+	for _, rd := range reads {
+		t, unlock, err := s.readTable(rd.name)
+		if err != nil {
+			return nil, err
+		}
+		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
+		mt := meter{mode: str(in.ReturnConsumedCapacity)}
+		got := []itemJSONOut{}
+		for i, k := range rd.keys {
+			if pos >= skipFrom || bytesOut >= maxBatchGetBytes {
+				u := unproc[rd.name]
+				if u == nil {
+					u = &keysAndAttributes{ProjectionExpression: rd.ka.ProjectionExpression, ExpressionAttributeNames: rd.ka.ExpressionAttributeNames, ConsistentRead: rd.ka.ConsistentRead}
+					unproc[rd.name] = u
+				}
+				u.Keys = append(u.Keys, rd.ka.Keys[i])
+				pos++
+				continue
+			}
+			pos++
+			it, _, err := t.items.Get(k)
+			if err != nil {
+				unlock()
+				return nil, err
+			}
+			mt.table += readUnits(itemSize(it), consistent)
+			if it != nil {
+				p := rd.ex.Project(it)
+				bytesOut += itemSize(p)
+				got = append(got, itemJSONOut(p))
+			}
+		}
+		responses[rd.name] = got
+		if cc := mt.result(t.meta); cc != nil {
+			caps = append(caps, cc)
+		}
+		unlock()
+	}
+	out := map[string]any{"Responses": responses, "UnprocessedKeys": marshalUnprocessedKeys(unproc)}
+	if caps != nil {
+		out["ConsumedCapacity"] = caps
+	}
+	return out, nil
+}
+
+func marshalUnprocessedKeys(m map[string]*keysAndAttributes) map[string]any {
+	out := map[string]any{}
+	for n, ka := range m {
+		keys := make([]itemJSONOut, len(ka.Keys))
+		for i, k := range ka.Keys {
+			keys[i] = itemJSONOut(k)
+		}
+		e := map[string]any{"Keys": keys}
+		if ka.ProjectionExpression != nil {
+			e["ProjectionExpression"] = *ka.ProjectionExpression
+		}
+		if ka.ExpressionAttributeNames != nil {
+			e["ExpressionAttributeNames"] = ka.ExpressionAttributeNames
+		}
+		if ka.ConsistentRead != nil {
+			e["ConsistentRead"] = *ka.ConsistentRead
+		}
+		out[n] = e
+	}
+	return out
+}
+
+type writeRequest struct {
+	PutRequest *struct {
+		Item itemJSON
+	}
+	DeleteRequest *struct {
+		Key itemJSON
+	}
+}
+
+type batchWriteInput struct {
+	RequestItems                map[string][]*writeRequest
+	ReturnConsumedCapacity      *string
+	ReturnItemCollectionMetrics *string
+}
+
+func (s *Server) batchWriteItem(c *call) (any, error) {
+	var in batchWriteInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	names := sortedTables(in.RequestItems)
+	if in.RequestItems == nil {
+		cs.add(nil, "requestItems", ruleNotNull)
+	} else if len(in.RequestItems) == 0 {
+		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
+	}
+	for _, n := range names {
+		n := n
+		cs.name(&n, "requestItems."+n+".member.tableName", true)
+		switch l := len(in.RequestItems[n]); {
+		case in.RequestItems[n] == nil:
+			cs.add(nil, "requestItems."+n+".member", ruleNotNull)
+		case l == 0:
+			cs.add("[]", "requestItems."+n+".member", "Member must have length greater than or equal to 1")
+		case l > maxBatchWrites:
+			cs.add(fmt.Sprintf("%d requests", l), "requestItems."+n+".member", "Member must have length less than or equal to 25")
+		}
+	}
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, n := range names {
+		total += len(in.RequestItems[n])
+	}
+	if total > maxBatchWrites {
+		return nil, validation(tooManyWriteItems)
+	}
+	tables, unlock, err := s.writeTables(names)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	type op struct {
+		table string
+		key   []byte
+		item  Item // nil: delete
+		keyAV Item
+		req   *writeRequest
+	}
+	var ops []op
+	for _, n := range names {
+		t := tables[n]
+		m := t.meta
+		seen := map[string]bool{}
+		for _, wr := range in.RequestItems[n] {
+			if wr == nil || (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
+				return nil, validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
+			}
+			var o op
+			o.table, o.req = n, wr
+			if wr.PutRequest != nil {
+				it := Item(wr.PutRequest.Item)
+				if it == nil {
+					return nil, validationf("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: %s", n, ruleNotNull)
+				}
+				if err := checkValues(it); err != nil {
+					return nil, err
+				}
+				if err := m.checkKey(it, keyOfItem); err != nil {
+					return nil, err
+				}
+				if err := m.checkIndexKeys(it); err != nil {
+					return nil, err
+				}
+				if itemSize(it) > maxItemSize {
+					return nil, validation("Item size has exceeded the maximum allowed size")
+				}
+				o.item, o.keyAV = it, keyOf(m, it)
+			} else {
+				k := Item(wr.DeleteRequest.Key)
+				if k == nil {
+					return nil, validationf("1 validation error detected: Value null at 'requestItems.%s.member.deleteRequest.key' failed to satisfy constraint: %s", n, ruleNotNull)
+				}
+				if err := checkValues(k); err != nil {
+					return nil, err
+				}
+				if err := m.checkKey(k, keyOfRequest); err != nil {
+					return nil, err
+				}
+				o.keyAV = k
+			}
+			b, err := m.appendItemKey(nil, o.keyAV)
+			if err != nil {
+				return nil, err
+			}
+			if seen[string(b)] {
+				return nil, validation(dupKeys)
+			}
+			seen[string(b)] = true
+			o.key = b
+			ops = append(ops, o)
+		}
+	}
+
+	skipFrom := len(ops) - c.fault.Unprocessed
+	unproc := map[string][]*writeRequest{}
+	meters := map[string]*meter{}
+	metrics := map[string][]itemCollectionMetrics{}
+	for i, o := range ops {
+		if i >= skipFrom {
+			unproc[o.table] = append(unproc[o.table], o.req)
+			continue
+		}
+		t := tables[o.table]
+		mt := meters[o.table]
+		if mt == nil {
+			mt = &meter{mode: str(in.ReturnConsumedCapacity), write: true}
+			meters[o.table] = mt
+		}
+		old, _, err := t.items.Get(o.key)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.apply(o.key, old, o.item, mt); err != nil {
+			return nil, err
+		}
+		mt.table += writeUnits(max(itemSize(o.item), itemSize(old)))
+		if str(in.ReturnItemCollectionMetrics) == "SIZE" && t.hasLSI() {
+			metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
+		}
+	}
+	outUnproc := map[string][]map[string]any{}
+	for n, reqs := range unproc {
+		for _, wr := range reqs {
+			if wr.PutRequest != nil {
+				outUnproc[n] = append(outUnproc[n], map[string]any{"PutRequest": map[string]any{"Item": itemJSONOut(wr.PutRequest.Item)}})
+			} else {
+				outUnproc[n] = append(outUnproc[n], map[string]any{"DeleteRequest": map[string]any{"Key": itemJSONOut(wr.DeleteRequest.Key)}})
+			}
+		}
+	}
+	out := map[string]any{"UnprocessedItems": outUnproc}
+	if str(in.ReturnConsumedCapacity) == "TOTAL" || str(in.ReturnConsumedCapacity) == "INDEXES" {
+		var caps []*consumedCapacity
+		for _, n := range sortedTables(meters) {
+			caps = append(caps, meters[n].result(tables[n].meta))
+		}
+		out["ConsumedCapacity"] = caps
+	}
+	if str(in.ReturnItemCollectionMetrics) == "SIZE" {
+		out["ItemCollectionMetrics"] = metrics
+	}
+	return out, nil
+}

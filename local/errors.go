@@ -1,0 +1,161 @@
+package local
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Error is an error answered to the client: DynamoDB's error type (the part of
+// __type after '#'), its message and the HTTP status. Handlers and fault hooks
+// return it; anything else becomes an InternalServerError.
+type Error struct {
+	Type    string // e.g. "ValidationException", "ResourceNotFoundException"
+	Message string
+	Status  int // 0 means 400
+
+	// Item is sent as "Item" with ConditionalCheckFailedException when the
+	// request asked for ReturnValuesOnConditionCheckFailure ALL_OLD.
+	Item map[string]any `json:"-"`
+	item []byte
+}
+
+func (e *Error) Error() string { return e.Type + ": " + e.Message }
+
+// status is the HTTP status DynamoDB answers the error with.
+func (e *Error) status() int {
+	if e.Status != 0 {
+		return e.Status
+	}
+	return http.StatusBadRequest
+}
+
+// namespace is the prefix of __type. DynamoDB answers protocol-level errors
+// from its service framework ("coral") and service errors from its own model.
+func (e *Error) namespace() string {
+	switch e.Type {
+	case "ValidationException":
+		return "com.amazon.coral.validate#"
+	case "SerializationException", "UnknownOperationException", "MissingAuthenticationTokenException",
+		"UnrecognizedClientException", "InvalidSignatureException", "AccessDeniedException",
+		"IncompleteSignatureException", "ThrottlingException", "ServiceUnavailableException":
+		return "com.amazon.coral.service#"
+	}
+	return "com.amazonaws.dynamodb.v20120810#"
+}
+
+// Error constructors for the kinds handlers use; messages are DynamoDB's.
+
+func validation(msg string) *Error { return &Error{Type: "ValidationException", Message: msg} }
+
+func validationf(format string, args ...any) *Error {
+	return &Error{Type: "ValidationException", Message: fmt.Sprintf(format, args...)}
+}
+
+// invalidParam is the "One or more parameter values were invalid: ..." family.
+func invalidParam(format string, args ...any) *Error {
+	return validationf("One or more parameter values were invalid: "+format, args...)
+}
+
+func notFound(msg string) *Error {
+	if msg == "" {
+		msg = "Requested resource not found"
+	}
+	return &Error{Type: "ResourceNotFoundException", Message: msg}
+}
+
+func tableNotFound(name string) *Error {
+	return notFound("Requested resource not found: Table: " + name + " not found")
+}
+
+func resourceInUse(msg string) *Error {
+	return &Error{Type: "ResourceInUseException", Message: msg}
+}
+
+func serialization(msg string) *Error {
+	return &Error{Type: "SerializationException", Message: msg}
+}
+
+func conditionalFailed() *Error {
+	return &Error{Type: "ConditionalCheckFailedException", Message: "The conditional request failed"}
+}
+
+func internalError() *Error {
+	return &Error{Type: "InternalServerError", Message: "Internal server error", Status: http.StatusInternalServerError}
+}
+
+// constraints collects the "Value X at 'path' failed to satisfy constraint"
+// errors of the request framework, which DynamoDB reports all at once:
+// "1 validation error detected: ..." or "N validation errors detected: a; b".
+type constraints struct{ msgs []string }
+
+func (c *constraints) add(value any, path, constraint string) {
+	var v string
+	switch x := value.(type) {
+	case nil:
+		v = "null"
+	case string:
+		v = "'" + x + "'"
+	case *string:
+		if x == nil {
+			v = "null"
+		} else {
+			v = "'" + *x + "'"
+		}
+	default:
+		v = "'" + fmt.Sprint(x) + "'"
+	}
+	c.msgs = append(c.msgs, "Value "+v+" at '"+path+"' failed to satisfy constraint: "+constraint)
+}
+
+func (c *constraints) err() *Error {
+	switch n := len(c.msgs); n {
+	case 0:
+		return nil
+	case 1:
+		return validation("1 validation error detected: " + c.msgs[0])
+	default:
+		return validation(fmt.Sprintf("%d validation errors detected: ", n) + strings.Join(c.msgs, "; "))
+	}
+}
+
+const (
+	ruleNotNull = "Member must not be null"
+	ruleTable   = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+)
+
+// name checks a table or index name (3–255 of [a-zA-Z0-9_.-]).
+func (c *constraints) name(v *string, path string, required bool) {
+	if v == nil {
+		if required {
+			c.add(nil, path, ruleNotNull)
+		}
+		return
+	}
+	s := *v
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-') {
+			c.add(s, path, ruleTable)
+			break
+		}
+	}
+	if len(s) < 3 {
+		c.add(s, path, "Member must have length greater than or equal to 3")
+	}
+	if len(s) > 255 {
+		c.add(s, path, "Member must have length less than or equal to 255")
+	}
+}
+
+func (c *constraints) enum(v *string, path string, allowed ...string) {
+	if v == nil {
+		return
+	}
+	for _, a := range allowed {
+		if *v == a {
+			return
+		}
+	}
+	c.add(*v, path, "Member must satisfy enum value set: ["+strings.Join(allowed, ", ")+"]")
+}

@@ -1,0 +1,479 @@
+package local
+
+import (
+	"encoding/json"
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/eval"
+)
+
+// Single-item actions: PutItem, GetItem, UpdateItem, DeleteItem
+// (API_PutItem.html, API_GetItem.html, API_UpdateItem.html, API_DeleteItem.html).
+
+// writeOptions are the members the write actions share.
+type writeOptions struct {
+	TableName                           *string
+	ConditionExpression                 *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           itemJSON
+	ReturnValues                        *string
+	ReturnConsumedCapacity              *string
+	ReturnItemCollectionMetrics         *string
+	ReturnValuesOnConditionCheckFailure *string
+
+	// Legacy parameters (part 2 of the server implements them).
+	Expected            json.RawMessage
+	ConditionalOperator json.RawMessage
+}
+
+func (o *writeOptions) constraints(cs *constraints) {
+	cs.name(o.TableName, "tableName", true)
+	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
+	cs.enum(o.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	cs.enum(o.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
+	cs.enum(o.ReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
+}
+
+func (o *writeOptions) legacy() error {
+	if isSet(o.Expected) {
+		return validation("The Expected parameter is not supported by this server yet; use ConditionExpression")
+	}
+	if isSet(o.ConditionalOperator) {
+		return validation("The ConditionalOperator parameter is not supported by this server yet; use ConditionExpression")
+	}
+	return nil
+}
+
+func isSet(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// compile compiles a request's expressions, mapping eval's errors.
+func compile(in eval.Input) (*eval.Compiled, error) {
+	c, err := eval.Compile(in)
+	if err != nil {
+		return nil, evalError(err)
+	}
+	return c, nil
+}
+
+func evalError(err error) error {
+	if ee, ok := err.(*eval.Error); ok {
+		t := ee.Type
+		if t == "" {
+			t = "ValidationException"
+		}
+		return &Error{Type: t, Message: ee.Message}
+	}
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	return validation(err.Error())
+}
+
+// conditionFailed is the ConditionalCheckFailedException, carrying the old
+// item when the request asked for ReturnValuesOnConditionCheckFailure ALL_OLD.
+func conditionFailed(old Item, rv *string) error {
+	e := conditionalFailed()
+	if old != nil && str(rv) == "ALL_OLD" {
+		r := newResp()
+		r.item("Item", old)
+		e.item = r.b[len(`{"Item":`):]
+	}
+	return e
+}
+
+// finishWrite answers a write: ReturnValues' attributes, consumed capacity
+// and item collection metrics.
+func (s *Server) finishWrite(t *table, o *writeOptions, attrs Item, mt *meter, key Item) (any, error) {
+	r := newResp()
+	if len(attrs) > 0 {
+		if err := r.item("Attributes", attrs); err != nil {
+			return nil, err
+		}
+	}
+	if c := mt.result(t.meta); c != nil {
+		if err := r.json("ConsumedCapacity", c); err != nil {
+			return nil, err
+		}
+	}
+	if str(o.ReturnItemCollectionMetrics) == "SIZE" && t.hasLSI() {
+		if err := r.json("ItemCollectionMetrics", t.collectionMetrics(key)); err != nil {
+			return nil, err
+		}
+	}
+	return r.done(), nil
+}
+
+func (t *table) hasLSI() bool {
+	for _, ix := range t.meta.Indexes {
+		if ix.Local {
+			return true
+		}
+	}
+	return false
+}
+
+type itemCollectionMetrics struct {
+	ItemCollectionKey   itemJSONOut
+	SizeEstimateRangeGB [2]float64
+}
+
+// itemJSONOut encodes an item as DynamoDB JSON inside encoding/json output.
+type itemJSONOut Item
+
+func (it itemJSONOut) MarshalJSON() ([]byte, error) {
+	r := newResp()
+	r.item("x", Item(it))
+	return r.b[len(`{"x":`):], nil
+}
+
+// collectionMetrics sizes the item collection (the table items and LSI
+// entries sharing the partition key) of key; the caller holds t.mu.
+func (t *table) collectionMetrics(key Item) itemCollectionMetrics {
+	pk := key[t.meta.Hash.Name]
+	size := 0
+	if start, end, err := partitionBounds(pk); err == nil {
+		t.items.Ascend(start, end, func(_ []byte, it Item) bool { size += itemSize(it); return true })
+		for _, ix := range t.indexes {
+			if ix.meta.Local {
+				ix.coll.Ascend(start, end, func(_ []byte, it Item) bool { size += itemSize(it); return true })
+			}
+		}
+	}
+	gb := float64(size) / (1 << 30)
+	lo := math.Floor(gb)
+	return itemCollectionMetrics{
+		ItemCollectionKey:   itemJSONOut{t.meta.Hash.Name: pk},
+		SizeEstimateRangeGB: [2]float64{lo, lo + 1},
+	}
+}
+
+// --- PutItem ---
+
+type putItemInput struct {
+	writeOptions
+	Item itemJSON
+}
+
+func (s *Server) putItem(c *call) (any, error) {
+	var in putItemInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	in.constraints(&cs)
+	if in.Item == nil {
+		cs.add(nil, "item", ruleNotNull)
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
+		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if err := in.legacy(); err != nil {
+		return nil, err
+	}
+	if err := checkValues(Item(in.Item)); err != nil {
+		return nil, err
+	}
+	cond, err := compile(eval.Input{Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	if err != nil {
+		return nil, err
+	}
+	item := Item(in.Item)
+	t, unlock, err := s.writeTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	m := t.meta
+	if err := m.checkKey(item, keyOfItem); err != nil {
+		return nil, err
+	}
+	if err := m.checkIndexKeys(item); err != nil {
+		return nil, err
+	}
+	size := itemSize(item)
+	if size > maxItemSize {
+		return nil, validation("Item size has exceeded the maximum allowed size")
+	}
+	key, err := m.appendItemKey(nil, item)
+	if err != nil {
+		return nil, err
+	}
+	old, _, err := t.items.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := cond.Condition(old); err != nil {
+		return nil, evalError(err)
+	} else if !ok {
+		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
+	}
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
+	if err := t.apply(key, old, item, mt); err != nil {
+		return nil, err
+	}
+	mt.table = writeUnits(max(size, itemSize(old)))
+	var attrs Item
+	if str(in.ReturnValues) == "ALL_OLD" {
+		attrs = old
+	}
+	return s.finishWrite(t, &in.writeOptions, attrs, mt, item)
+}
+
+// --- DeleteItem ---
+
+type deleteItemInput struct {
+	writeOptions
+	Key itemJSON
+}
+
+func (s *Server) deleteItem(c *call) (any, error) {
+	var in deleteItemInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	in.constraints(&cs)
+	if in.Key == nil {
+		cs.add(nil, "key", ruleNotNull)
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
+		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if err := in.legacy(); err != nil {
+		return nil, err
+	}
+	if err := checkValues(Item(in.Key)); err != nil {
+		return nil, err
+	}
+	cond, err := compile(eval.Input{Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.writeTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	m := t.meta
+	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
+		return nil, err
+	}
+	key, err := m.appendItemKey(nil, Item(in.Key))
+	if err != nil {
+		return nil, err
+	}
+	old, _, err := t.items.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := cond.Condition(old); err != nil {
+		return nil, evalError(err)
+	} else if !ok {
+		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
+	}
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
+	if err := t.apply(key, old, nil, mt); err != nil {
+		return nil, err
+	}
+	mt.table = writeUnits(itemSize(old))
+	var attrs Item
+	if str(in.ReturnValues) == "ALL_OLD" {
+		attrs = old
+	}
+	return s.finishWrite(t, &in.writeOptions, attrs, mt, Item(in.Key))
+}
+
+// --- UpdateItem ---
+
+type updateItemInput struct {
+	writeOptions
+	Key              itemJSON
+	UpdateExpression *string
+	AttributeUpdates json.RawMessage // legacy (part 2)
+}
+
+func (s *Server) updateItem(c *call) (any, error) {
+	var in updateItemInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	in.constraints(&cs)
+	if in.Key == nil {
+		cs.add(nil, "key", ruleNotNull)
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if err := in.legacy(); err != nil {
+		return nil, err
+	}
+	if isSet(in.AttributeUpdates) {
+		return nil, validation("The AttributeUpdates parameter is not supported by this server yet; use UpdateExpression")
+	}
+	if err := checkValues(Item(in.Key)); err != nil {
+		return nil, err
+	}
+	ex, err := compile(eval.Input{Condition: in.ConditionExpression, Update: in.UpdateExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.writeTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	m := t.meta
+	keyItem := Item(in.Key)
+	if err := m.checkKey(keyItem, keyOfRequest); err != nil {
+		return nil, err
+	}
+	key, err := m.appendItemKey(nil, keyItem)
+	if err != nil {
+		return nil, err
+	}
+	old, _, err := t.items.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := ex.Condition(old); err != nil {
+		return nil, evalError(err)
+	} else if !ok {
+		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
+	}
+	base := old
+	if base == nil {
+		base = cloneItem(keyItem)
+	}
+	nu, updated := base, []string(nil)
+	if in.UpdateExpression != nil {
+		if nu, updated, err = ex.Update(base, m.keyNames()); err != nil {
+			return nil, evalError(err)
+		}
+	}
+	if err := checkValues(nu); err != nil {
+		return nil, err
+	}
+	if err := m.checkIndexKeys(nu); err != nil {
+		return nil, err
+	}
+	size := itemSize(nu)
+	if size > maxItemSize {
+		return nil, validation("Item size has exceeded the maximum allowed size")
+	}
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
+	if err := t.apply(key, old, nu, mt); err != nil {
+		return nil, err
+	}
+	mt.table = writeUnits(max(size, itemSize(old)))
+	var attrs Item
+	switch str(in.ReturnValues) {
+	case "ALL_OLD":
+		attrs = old
+	case "ALL_NEW":
+		attrs = nu
+	case "UPDATED_OLD":
+		attrs = pick(old, updated)
+	case "UPDATED_NEW":
+		attrs = pick(nu, updated)
+	}
+	return s.finishWrite(t, &in.writeOptions, attrs, mt, keyItem)
+}
+
+func pick(it Item, names []string) Item {
+	if it == nil {
+		return nil
+	}
+	out := Item{}
+	for _, n := range names {
+		if v, ok := it[n]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// --- GetItem ---
+
+type getItemInput struct {
+	TableName                *string
+	Key                      itemJSON
+	ConsistentRead           *bool
+	ProjectionExpression     *string
+	ExpressionAttributeNames map[string]string
+	ReturnConsumedCapacity   *string
+	AttributesToGet          json.RawMessage // legacy (part 2)
+}
+
+func (s *Server) getItem(c *call) (any, error) {
+	var in getItemInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	cs.name(in.TableName, "tableName", true)
+	if in.Key == nil {
+		cs.add(nil, "key", ruleNotNull)
+	}
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if isSet(in.AttributesToGet) {
+		return nil, validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
+	}
+	if err := checkValues(Item(in.Key)); err != nil {
+		return nil, err
+	}
+	ex, err := compile(eval.Input{Projection: in.ProjectionExpression, Names: in.ExpressionAttributeNames})
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.readTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	m := t.meta
+	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
+		return nil, err
+	}
+	var kb [64]byte
+	key, err := m.appendItemKey(kb[:0], Item(in.Key))
+	if err != nil {
+		return nil, err
+	}
+	it, _, err := t.items.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	r := newResp()
+	if it != nil {
+		if err := r.item("Item", ex.Project(it)); err != nil {
+			return nil, err
+		}
+	}
+	mt := meter{mode: str(in.ReturnConsumedCapacity), table: readUnits(itemSize(it), in.ConsistentRead != nil && *in.ConsistentRead)}
+	if cc := mt.result(m); cc != nil {
+		if err := r.json("ConsumedCapacity", cc); err != nil {
+			return nil, err
+		}
+	}
+	return r.done(), nil
+}
+
+var _ = types.ProjectionTypeAll

@@ -1,0 +1,132 @@
+package local
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Storage key layout, for a table and for each index collection:
+//
+//	table:  hash64(part(pk)) part(pk) [part(sk)]
+//	index:  hash64(part(ipk)) part(ipk) [part(isk)] part(pk) [part(sk)]
+//
+// where part is storage.AppendKeyPart (self-delimiting, order preserving).
+// The 8-byte big-endian FNV-1a hash of the partition key spreads partitions
+// over the key space as DynamoDB's hashing does: Scan walks partitions in
+// hash order, and scan segments are disjoint ranges of the hash space. Within
+// a partition items are in sort-key order, which Query walks.
+
+// appendPartition appends the hash and the partition key part.
+func appendPartition(dst []byte, pk types.AttributeValue) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
+	dst, err := storage.AppendKeyPart(dst, pk)
+	if err != nil {
+		return dst, err
+	}
+	h := fnv.New64a()
+	h.Write(dst[start+8:])
+	binary.BigEndian.PutUint64(dst[start:], h.Sum64())
+	return dst, nil
+}
+
+// appendItemKey appends the table storage key of an item (or key map) whose
+// key attributes have been validated.
+func (m *tableMeta) appendItemKey(dst []byte, item Item) ([]byte, error) {
+	dst, err := appendPartition(dst, item[m.Hash.Name])
+	if err != nil || m.Range.Name == "" {
+		return dst, err
+	}
+	return storage.AppendKeyPart(dst, item[m.Range.Name])
+}
+
+// appendIndexKey appends the index storage key of item; ok is false when the
+// item lacks an index key attribute (it is not in a sparse index).
+func (m *tableMeta) appendIndexKey(dst []byte, ix *indexMeta, item Item) ([]byte, bool, error) {
+	hv := item[ix.Hash.Name]
+	if hv == nil || !hasType(hv, ix.Hash.Type) {
+		return dst, false, nil
+	}
+	var rv types.AttributeValue
+	if ix.Range.Name != "" {
+		if rv = item[ix.Range.Name]; rv == nil || !hasType(rv, ix.Range.Type) {
+			return dst, false, nil
+		}
+	}
+	dst, err := appendPartition(dst, hv)
+	if err != nil {
+		return dst, false, err
+	}
+	if rv != nil {
+		if dst, err = storage.AppendKeyPart(dst, rv); err != nil {
+			return dst, false, err
+		}
+	}
+	dst, err = m.appendItemKey(dst, item)
+	return dst, err == nil, err
+}
+
+// partitionBounds returns the [start, end) range of one partition.
+func partitionBounds(pk types.AttributeValue) (start, end []byte, err error) {
+	start, err = appendPartition(nil, pk)
+	if err != nil {
+		return nil, nil, err
+	}
+	return start, successor(start), nil
+}
+
+// successor returns the smallest key greater than every key with prefix p.
+func successor(p []byte) []byte {
+	s := append([]byte(nil), p...)
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] != 0xFF {
+			s[i]++
+			return s[:i+1]
+		}
+	}
+	return nil // no upper bound
+}
+
+// after returns the smallest key greater than k.
+func after(k []byte) []byte { return append(append([]byte(nil), k...), 0) }
+
+func typeOf(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return "?"
+}
+
+func hasType(av types.AttributeValue, t string) bool {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return t == "S"
+	case *types.AttributeValueMemberN:
+		return t == "N"
+	case *types.AttributeValueMemberB:
+		return t == "B"
+	}
+	return false
+}

@@ -1,0 +1,261 @@
+package local
+
+import (
+	"encoding/json"
+	"sort"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Item is one item as the server handles it.
+type Item = map[string]types.AttributeValue
+
+// tableMeta is a table's definition and settings, persisted as JSON in the
+// engine's catalog under "table/<name>". Later features add their state as
+// fields here (Tags and TTL are reserved; Ext holds anything else).
+type tableMeta struct {
+	Name               string       `json:"name"`
+	ID                 string       `json:"id"`
+	Created            float64      `json:"created"` // epoch seconds, as DescribeTable reports it
+	Hash               keyAttr      `json:"hash"`
+	Range              keyAttr      `json:"range,omitzero"`
+	AttrDefs           []keyAttr    `json:"attrDefs"`
+	Billing            string       `json:"billing"` // PROVISIONED or PAY_PER_REQUEST
+	Read               int64        `json:"read"`
+	Write              int64        `json:"write"`
+	BillingChanged     float64      `json:"billingChanged,omitempty"`
+	LastIncrease       float64      `json:"lastIncrease,omitempty"`
+	LastDecrease       float64      `json:"lastDecrease,omitempty"`
+	Decreases          int64        `json:"decreases,omitempty"`
+	Indexes            []*indexMeta `json:"indexes,omitempty"` // GSIs and LSIs in creation order
+	Stream             *streamMeta  `json:"stream,omitempty"`
+	DeletionProtection bool         `json:"deletionProtection,omitempty"`
+	TableClass         string       `json:"tableClass,omitempty"`
+
+	Tags []tagMeta                  `json:"tags,omitempty"` // TagResource (part 2)
+	TTL  *ttlMeta                   `json:"ttl,omitempty"`  // UpdateTimeToLive (part 2)
+	Ext  map[string]json.RawMessage `json:"ext,omitempty"`  // other extensions, by feature name
+}
+
+type keyAttr struct {
+	Name string `json:"name,omitempty"`
+	Type string `json:"type,omitempty"` // S, N or B
+}
+
+type indexMeta struct {
+	Name       string   `json:"name"`
+	Local      bool     `json:"local,omitempty"`
+	Hash       keyAttr  `json:"hash"`
+	Range      keyAttr  `json:"range,omitzero"`
+	Projection string   `json:"projection"` // ALL, KEYS_ONLY or INCLUDE
+	NonKey     []string `json:"nonKey,omitempty"`
+	Read       int64    `json:"read,omitempty"`
+	Write      int64    `json:"write,omitempty"`
+}
+
+type streamMeta struct {
+	ViewType string `json:"viewType"`
+	Label    string `json:"label"`
+}
+
+type tagMeta struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+type ttlMeta struct {
+	Attribute string `json:"attribute"`
+	Enabled   bool   `json:"enabled"`
+}
+
+// table is a live table: its definition, its items and its indexes. mu is
+// the one lock of the table: every write holds it exclusively while it reads
+// the old item, checks conditions and writes the item and every index entry,
+// so single-item writes are atomic, conditional writes linearizable, and
+// indexes never disagree with the table. Readers hold it shared.
+type table struct {
+	mu      sync.RWMutex
+	meta    *tableMeta
+	items   storage.Collection
+	indexes []*index // aligned with meta.Indexes
+	size    int64    // TableSizeBytes
+	deleted bool     // set by DeleteTable; holders of a stale pointer see ResourceNotFound
+}
+
+type index struct {
+	meta *indexMeta
+	coll storage.Collection
+	size int64
+}
+
+func (t *table) index(name string) *index {
+	for _, ix := range t.indexes {
+		if ix.meta.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// keyNames lists the table's key attribute names (hash, then range).
+func (m *tableMeta) keyNames() []string {
+	if m.Range.Name == "" {
+		return []string{m.Hash.Name}
+	}
+	return []string{m.Hash.Name, m.Range.Name}
+}
+
+func (m *tableMeta) clone() *tableMeta {
+	c := *m
+	c.AttrDefs = append([]keyAttr(nil), m.AttrDefs...)
+	c.Indexes = make([]*indexMeta, len(m.Indexes))
+	for i, ix := range m.Indexes {
+		x := *ix
+		c.Indexes[i] = &x
+	}
+	c.Tags = append([]tagMeta(nil), m.Tags...)
+	if m.Stream != nil {
+		s := *m.Stream
+		c.Stream = &s
+	}
+	if m.TTL != nil {
+		x := *m.TTL
+		c.TTL = &x
+	}
+	return &c
+}
+
+func tableCollection(name string) string         { return "t/" + name }
+func indexCollection(table, index string) string { return "i/" + table + "/" + index }
+func metaKey(name string) string                 { return "table/" + name }
+
+// saveMeta persists the table definition; the caller holds t.mu.
+func (s *Server) saveMeta(m *tableMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return s.engine.PutMeta(metaKey(m.Name), b)
+}
+
+// loadTables restores the tables of the engine's catalog (a durable engine's
+// tables survive restarts). Index sizes and the table size are recomputed.
+func (s *Server) loadTables() error {
+	metas, err := s.engine.Meta()
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(metas))
+	for k := range metas {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		var m tableMeta
+		if err := json.Unmarshal(metas[k], &m); err != nil {
+			return err
+		}
+		t, err := s.openTable(&m)
+		if err != nil {
+			return err
+		}
+		t.items.Ascend(nil, nil, func(_ []byte, it Item) bool { t.size += int64(itemSize(it)); return true })
+		for _, ix := range t.indexes {
+			ix.coll.Ascend(nil, nil, func(_ []byte, it Item) bool { ix.size += int64(itemSize(it)); return true })
+		}
+		s.tables[m.Name] = t
+	}
+	return nil
+}
+
+// openTable opens the collections of a table definition.
+func (s *Server) openTable(m *tableMeta) (*table, error) {
+	items, err := s.engine.Collection(tableCollection(m.Name))
+	if err != nil {
+		return nil, err
+	}
+	t := &table{meta: m, items: items}
+	for _, im := range m.Indexes {
+		c, err := s.engine.Collection(indexCollection(m.Name, im.Name))
+		if err != nil {
+			return nil, err
+		}
+		t.indexes = append(t.indexes, &index{meta: im, coll: c})
+	}
+	return t, nil
+}
+
+// lookup returns the named table, or ResourceNotFoundException.
+func (s *Server) lookup(name string) (*table, error) {
+	s.mu.RLock()
+	t := s.tables[name]
+	s.mu.RUnlock()
+	if t == nil {
+		return nil, notFound("")
+	}
+	return t, nil
+}
+
+// readTable returns the named table locked for reading; call the returned
+// function to unlock.
+func (s *Server) readTable(name string) (*table, func(), error) {
+	t, err := s.lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.mu.RLock()
+	if t.deleted {
+		t.mu.RUnlock()
+		return nil, nil, notFound("")
+	}
+	return t, t.mu.RUnlock, nil
+}
+
+// writeTable returns the named table locked for writing.
+func (s *Server) writeTable(name string) (*table, func(), error) {
+	t, err := s.lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.mu.Lock()
+	if t.deleted {
+		t.mu.Unlock()
+		return nil, nil, notFound("")
+	}
+	return t, t.mu.Unlock, nil
+}
+
+// writeTables locks several tables for writing, in name order so concurrent
+// multi-table writers (BatchWriteItem, TransactWriteItems) cannot deadlock.
+// Every name must exist; duplicates are locked once.
+func (s *Server) writeTables(names []string) (map[string]*table, func(), error) {
+	sorted := append([]string(nil), names...)
+	sort.Strings(sorted)
+	locked := make([]*table, 0, len(sorted))
+	unlock := func() {
+		for i := len(locked) - 1; i >= 0; i-- {
+			locked[i].mu.Unlock()
+		}
+	}
+	out := make(map[string]*table, len(sorted))
+	for _, n := range sorted {
+		if out[n] != nil {
+			continue
+		}
+		t, err := s.lookup(n)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		t.mu.Lock()
+		locked = append(locked, t)
+		if t.deleted {
+			unlock()
+			return nil, nil, notFound("")
+		}
+		out[n] = t
+	}
+	return out, unlock, nil
+}

@@ -1,0 +1,532 @@
+package local
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/eval"
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Query and Scan (API_Query.html, API_Scan.html). Both read one collection
+// (the table's items or an index's entries) in key order, apply the filter
+// after the read, and stop at Limit items read or 1 MB read, whichever
+// comes first; the capacity charged is the size read, not the size returned.
+
+const maxPageBytes = 1 << 20
+
+type readInput struct {
+	TableName                 *string
+	IndexName                 *string
+	Select                    *string
+	Limit                     *int64
+	ConsistentRead            *bool
+	FilterExpression          *string
+	ProjectionExpression      *string
+	ExpressionAttributeNames  map[string]string
+	ExpressionAttributeValues itemJSON
+	ExclusiveStartKey         itemJSON
+	ReturnConsumedCapacity    *string
+
+	// Legacy parameters (part 2 of the server implements them).
+	AttributesToGet     json.RawMessage
+	ConditionalOperator json.RawMessage
+}
+
+type queryInput struct {
+	readInput
+	KeyConditionExpression *string
+	ScanIndexForward       *bool
+	KeyConditions          json.RawMessage
+	QueryFilter            json.RawMessage
+}
+
+type scanInput struct {
+	readInput
+	Segment       *int64
+	TotalSegments *int64
+	ScanFilter    json.RawMessage
+}
+
+func (in *readInput) constraints(cs *constraints) {
+	cs.name(in.TableName, "tableName", true)
+	cs.name(in.IndexName, "indexName", false)
+	cs.enum(in.Select, "select", "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	if in.Limit != nil && *in.Limit < 1 {
+		cs.add(*in.Limit, "limit", "Member must have value greater than or equal to 1")
+	}
+}
+
+// checkSelect applies the rules between Select, ProjectionExpression and
+// the index (API_Query.html, Select).
+func (in *readInput) checkSelect() error {
+	sel := str(in.Select)
+	if in.ProjectionExpression != nil && sel != "" && sel != "SPECIFIC_ATTRIBUTES" {
+		if sel == "COUNT" {
+			return validation("Cannot specify the ProjectionExpression when choosing to get only the Count")
+		}
+		return validationf("Cannot specify the ProjectionExpression when choosing to get %s", sel)
+	}
+	if sel == "ALL_PROJECTED_ATTRIBUTES" && in.IndexName == nil {
+		return validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+	}
+	if sel == "SPECIFIC_ATTRIBUTES" && in.ProjectionExpression == nil && !isSet(in.AttributesToGet) {
+		return validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+	}
+	if isSet(in.AttributesToGet) {
+		return validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
+	}
+	if isSet(in.ConditionalOperator) {
+		return validation("The ConditionalOperator parameter is not supported by this server yet; use FilterExpression")
+	}
+	return nil
+}
+
+// source is what a read walks: the table or one of its indexes.
+type source struct {
+	t     *table
+	ix    *index // nil for the table
+	hash  keyAttr
+	rng   keyAttr
+	coll  storage.Collection
+	fetch bool // LSI read that needs the table's item (non-projected attributes)
+}
+
+func (s *Server) source(t *table, in *readInput) (*source, error) {
+	src := &source{t: t, hash: t.meta.Hash, rng: t.meta.Range, coll: t.items}
+	if in.IndexName == nil {
+		return src, nil
+	}
+	ix := t.index(*in.IndexName)
+	if ix == nil {
+		return nil, validationf("The table does not have the specified index: %s", *in.IndexName)
+	}
+	src.ix, src.hash, src.rng, src.coll = ix, ix.meta.Hash, ix.meta.Range, ix.coll
+	sel := str(in.Select)
+	if !ix.meta.Local {
+		if in.ConsistentRead != nil && *in.ConsistentRead {
+			return nil, validation("Consistent reads are not supported on global secondary indexes")
+		}
+		if sel == "ALL_ATTRIBUTES" && ix.meta.Projection != "ALL" {
+			return nil, validationf("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", ix.meta.Name)
+		}
+	} else if ix.meta.Projection != "ALL" && (sel == "ALL_ATTRIBUTES" || in.ProjectionExpression != nil) {
+		src.fetch = true // an LSI fetches non-projected attributes from the table
+	}
+	return src, nil
+}
+
+// page is the result of one read.
+type page struct {
+	items    []Item
+	count    int
+	scanned  int
+	size     int
+	lastItem Item // the last item read when the read stopped early
+}
+
+// walk reads [start, end) of the source in the given direction, applying
+// filter and projection, until limit items or 1 MB have been read.
+func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
+	p := &page{}
+	var ferr error
+	fn := func(_ []byte, it Item) bool {
+		p.scanned++
+		p.size += itemSize(it)
+		full := it
+		if src.fetch {
+			k, err := src.t.meta.appendItemKey(nil, it)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			if base, ok, _ := src.t.items.Get(k); ok {
+				full = base
+			}
+		}
+		ok, err := ex.Filter(full)
+		if err != nil {
+			ferr = evalError(err)
+			return false
+		}
+		if ok {
+			p.count++
+			if !count {
+				p.items = append(p.items, ex.Project(full))
+			}
+		}
+		if (limit > 0 && p.scanned >= limit) || p.size >= maxPageBytes {
+			p.lastItem = it
+			return false
+		}
+		return true
+	}
+	var err error
+	if forward {
+		err = src.coll.Ascend(start, end, fn)
+	} else {
+		err = src.coll.Descend(start, end, fn)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, ferr
+}
+
+// lastKey is the LastEvaluatedKey of an item read: the table key and, for
+// an index, the index key.
+func (src *source) lastKey(it Item) Item {
+	k := keyOf(src.t.meta, it)
+	if src.ix != nil {
+		k[src.hash.Name] = it[src.hash.Name]
+		if src.rng.Name != "" {
+			k[src.rng.Name] = it[src.rng.Name]
+		}
+	}
+	return k
+}
+
+// startKey checks ExclusiveStartKey and returns its storage key.
+func (src *source) startKey(esk Item) ([]byte, error) {
+	m := src.t.meta
+	want := map[string]string{m.Hash.Name: m.Hash.Type}
+	if m.Range.Name != "" {
+		want[m.Range.Name] = m.Range.Type
+	}
+	if src.ix != nil {
+		want[src.hash.Name] = src.hash.Type
+		if src.rng.Name != "" {
+			want[src.rng.Name] = src.rng.Type
+		}
+	}
+	if len(esk) != len(want) {
+		return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
+	}
+	for n, typ := range want {
+		v, ok := esk[n]
+		if !ok || !hasType(v, typ) {
+			return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
+		}
+		if err := checkKeyValue(v, n, n == m.Hash.Name || n == src.hash.Name); err != nil {
+			return nil, validationf("The provided starting key is invalid: %s", err.(*Error).Message)
+		}
+	}
+	if src.ix == nil {
+		return m.appendItemKey(nil, esk)
+	}
+	k, _, err := m.appendIndexKey(nil, src.ix.meta, esk)
+	return k, err
+}
+
+func (s *Server) readResponse(src *source, p *page, count bool, mode string, consistent bool) (any, error) {
+	r := newResp()
+	if !count {
+		if p.items == nil {
+			p.items = []Item{}
+		}
+		if err := r.items("Items", p.items); err != nil {
+			return nil, err
+		}
+	}
+	r.int("Count", p.count)
+	r.int("ScannedCount", p.scanned)
+	if p.lastItem != nil {
+		if err := r.item("LastEvaluatedKey", src.lastKey(p.lastItem)); err != nil {
+			return nil, err
+		}
+	}
+	mt := meter{mode: mode, table: readUnits(p.size, consistent)}
+	if src.ix != nil {
+		mt.table = 0
+		mt.addIndex(src.ix.meta.Name, readUnits(p.size, consistent))
+		if src.fetch {
+			mt.table = readUnits(p.size, consistent)
+		}
+	}
+	if cc := mt.result(src.t.meta); cc != nil {
+		if err := r.json("ConsumedCapacity", cc); err != nil {
+			return nil, err
+		}
+	}
+	return r.done(), nil
+}
+
+// --- Query ---
+
+func (s *Server) query(c *call) (any, error) {
+	var in queryInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	in.constraints(&cs)
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if isSet(in.KeyConditions) || isSet(in.QueryFilter) {
+		return nil, validation("The KeyConditions and QueryFilter parameters are not supported by this server yet; use KeyConditionExpression and FilterExpression")
+	}
+	if err := in.checkSelect(); err != nil {
+		return nil, err
+	}
+	if in.KeyConditionExpression == nil {
+		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	if err := checkValues(Item(in.ExclusiveStartKey)); err != nil {
+		return nil, err
+	}
+	ex, err := compile(eval.Input{KeyCondition: in.KeyConditionExpression, Filter: in.FilterExpression, Projection: in.ProjectionExpression,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.readTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	src, err := s.source(t, &in.readInput)
+	if err != nil {
+		return nil, err
+	}
+	kc, err := ex.KeyCondition(src.hash.Name, src.rng.Name)
+	if err != nil {
+		return nil, evalError(err)
+	}
+	if !hasType(kc.Partition, src.hash.Type) {
+		return nil, invalidParam("Condition parameter type does not match schema type")
+	}
+	if err := checkKeyValue(kc.Partition, src.hash.Name, true); err != nil {
+		return nil, err
+	}
+	for _, v := range kc.Sort {
+		if !hasType(v, src.rng.Type) {
+			return nil, invalidParam("Condition parameter type does not match schema type")
+		}
+	}
+	start, end, err := sortBounds(kc)
+	if err != nil {
+		return nil, err
+	}
+	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
+	if esk := Item(in.ExclusiveStartKey); esk != nil {
+		k, err := src.startKey(esk)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Compare(k, start) < 0 || (end != nil && bytes.Compare(k, end) >= 0) {
+			if kc.SortOp == "" || !bytes.HasPrefix(k, start[:partitionPrefixLen(k)]) {
+				return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
+			}
+			return nil, validation("The provided starting key does not match the range key predicate")
+		}
+		if forward {
+			start = after(k)
+		} else {
+			end = k
+		}
+	}
+	limit := 0
+	if in.Limit != nil {
+		limit = int(min(*in.Limit, math.MaxInt32))
+	}
+	count := str(in.Select) == "COUNT"
+	p, err := src.walk(start, end, forward, limit, ex, count)
+	if err != nil {
+		return nil, err
+	}
+	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
+}
+
+// partitionPrefixLen is the length of the hash and partition part of a
+// storage key.
+func partitionPrefixLen(k []byte) int {
+	for i := 8; i+1 < len(k); i++ {
+		if k[i] == 0 && k[i+1] == 1 {
+			return i + 2
+		}
+		if k[i] == 0 {
+			i++ // escaped zero
+		}
+	}
+	return len(k)
+}
+
+// sortBounds turns a key condition into the [start, end) range of storage
+// keys it selects (see keys.go for the layout).
+func sortBounds(kc *eval.KeyCond) (start, end []byte, err error) {
+	p, pend, err := partitionBounds(kc.Partition)
+	if err != nil {
+		return nil, nil, err
+	}
+	part := func(v types.AttributeValue) []byte { // p + part(v): the first key with sort value v
+		b, e := storage.AppendKeyPart(append([]byte(nil), p...), v)
+		if e != nil {
+			err = e
+		}
+		return b
+	}
+	past := func(v types.AttributeValue) []byte { // the first key with a sort value above v
+		b := part(v)
+		if b == nil {
+			return nil
+		}
+		b[len(b)-1] = 0x02 // terminator 0x00 0x01 -> 0x00 0x02
+		return b
+	}
+	switch kc.SortOp {
+	case "":
+		start, end = p, pend
+	case "EQ":
+		start, end = part(kc.Sort[0]), past(kc.Sort[0])
+	case "LT":
+		start, end = p, part(kc.Sort[0])
+	case "LE":
+		start, end = p, past(kc.Sort[0])
+	case "GT":
+		start, end = past(kc.Sort[0]), pend
+	case "GE":
+		start, end = part(kc.Sort[0]), pend
+	case "BETWEEN":
+		start, end = part(kc.Sort[0]), past(kc.Sort[1])
+		if bytes.Compare(start, end) > 0 {
+			return nil, nil, validationf("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s}, upper bound operand: AttributeValue: {%s}", avText(kc.Sort[0]), avText(kc.Sort[1]))
+		}
+	case "BEGINS_WITH":
+		var raw []byte
+		switch v := kc.Sort[0].(type) {
+		case *types.AttributeValueMemberS:
+			raw = []byte(v.Value)
+		case *types.AttributeValueMemberB:
+			raw = v.Value
+		default:
+			return nil, nil, validationf("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s", typeOf(kc.Sort[0]))
+		}
+		start = storage.AppendEscaped(append([]byte(nil), p...), raw)
+		end = successor(start)
+	default:
+		return nil, nil, validation("Query key condition not supported")
+	}
+	return start, end, err
+}
+
+func avText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S:" + v.Value
+	case *types.AttributeValueMemberN:
+		return "N:" + v.Value
+	case *types.AttributeValueMemberB:
+		return "B:" + string(v.Value)
+	}
+	return typeOf(av)
+}
+
+// --- Scan ---
+
+func (s *Server) scan(c *call) (any, error) {
+	var in scanInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	in.constraints(&cs)
+	if in.Segment != nil {
+		if *in.Segment < 0 {
+			cs.add(*in.Segment, "segment", "Member must have value greater than or equal to 0")
+		} else if *in.Segment > 999999 {
+			cs.add(*in.Segment, "segment", "Member must have value less than or equal to 999999")
+		}
+	}
+	if in.TotalSegments != nil {
+		if *in.TotalSegments < 1 {
+			cs.add(*in.TotalSegments, "totalSegments", "Member must have value greater than or equal to 1")
+		} else if *in.TotalSegments > 1000000 {
+			cs.add(*in.TotalSegments, "totalSegments", "Member must have value less than or equal to 1000000")
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if isSet(in.ScanFilter) {
+		return nil, validation("The ScanFilter parameter is not supported by this server yet; use FilterExpression")
+	}
+	switch {
+	case in.Segment != nil && in.TotalSegments == nil:
+		return nil, validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
+	case in.Segment == nil && in.TotalSegments != nil:
+		return nil, validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+	case in.Segment != nil && *in.Segment >= *in.TotalSegments:
+		return nil, validationf("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments)
+	}
+	if err := in.checkSelect(); err != nil {
+		return nil, err
+	}
+	if err := checkValues(Item(in.ExclusiveStartKey)); err != nil {
+		return nil, err
+	}
+	ex, err := compile(eval.Input{Filter: in.FilterExpression, Projection: in.ProjectionExpression,
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.readTable(*in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	src, err := s.source(t, &in.readInput)
+	if err != nil {
+		return nil, err
+	}
+	var start, end []byte
+	if in.Segment != nil {
+		start, end = segmentBounds(uint64(*in.Segment), uint64(*in.TotalSegments))
+	}
+	if esk := Item(in.ExclusiveStartKey); esk != nil {
+		k, err := src.startKey(esk)
+		if err != nil {
+			return nil, err
+		}
+		if (start != nil && bytes.Compare(k, start) < 0) || (end != nil && bytes.Compare(k, end) >= 0) {
+			return nil, validation("The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
+		}
+		start = after(k)
+	}
+	limit := 0
+	if in.Limit != nil {
+		limit = int(min(*in.Limit, math.MaxInt32))
+	}
+	count := str(in.Select) == "COUNT"
+	p, err := src.walk(start, end, true, limit, ex, count)
+	if err != nil {
+		return nil, err
+	}
+	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
+}
+
+// segmentBounds is segment's share of the 64-bit partition hash space:
+// [seg·2⁶⁴/total, (seg+1)·2⁶⁴/total). Every partition falls in exactly one
+// segment, so parallel scans are disjoint and together complete.
+func segmentBounds(seg, total uint64) (start, end []byte) {
+	lo := func(i uint64) []byte {
+		if i == 0 {
+			return nil
+		}
+		q, _ := bits.Div64(i, 0, total) // i·2⁶⁴/total, i < total
+		return binary.BigEndian.AppendUint64(nil, q)
+	}
+	start = lo(seg)
+	if seg+1 < total {
+		end = lo(seg + 1)
+	}
+	return start, end
+}
+
+var _ = strconv.Itoa

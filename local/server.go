@@ -1,0 +1,342 @@
+package local
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Server is a DynamoDB-compatible endpoint: an http.Handler speaking the
+// awsJson1.0 protocol of DynamoDB_20120810. Create one with New.
+type Server struct {
+	engine    storage.Engine
+	ownEngine bool
+	region    string
+	account   string
+	now       func() time.Time
+	faults    FaultFunc
+
+	mu     sync.RWMutex // guards tables (the map; each table has its own lock)
+	tables map[string]*table
+
+	idPrefix [20]byte
+	idSeq    atomic.Uint64
+	closed   atomic.Bool
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithEngine stores tables in e instead of a fresh in-memory engine; tables
+// already in e's catalog are loaded. The caller keeps ownership of e.
+func WithEngine(e storage.Engine) Option {
+	return func(s *Server) { s.engine, s.ownEngine = e, false }
+}
+
+// WithRegion sets the region used in ARNs (default us-east-1).
+func WithRegion(region string) Option { return func(s *Server) { s.region = region } }
+
+// WithAccountID sets the account used in ARNs (default 000000000000).
+func WithAccountID(id string) Option { return func(s *Server) { s.account = id } }
+
+// WithClock replaces time.Now (creation times, TTL).
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
+// WithFaults installs a fault hook consulted before every call.
+func WithFaults(f FaultFunc) Option { return func(s *Server) { s.faults = f } }
+
+// New returns a ready server. It does no I/O beyond loading tables from the
+// engine's catalog.
+func New(opts ...Option) (*Server, error) {
+	s := &Server{
+		region:  "us-east-1",
+		account: "000000000000",
+		now:     time.Now,
+		tables:  map[string]*table{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.engine == nil {
+		s.engine, s.ownEngine = storage.NewMemory(), true
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	rand.Read(s.idPrefix[:])
+	for i, b := range s.idPrefix {
+		s.idPrefix[i] = alphabet[int(b)%len(alphabet)]
+	}
+	if err := s.loadTables(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops accepting calls (they answer 500) and closes the engine if the
+// server created it.
+func (s *Server) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	if s.ownEngine {
+		return s.engine.Close()
+	}
+	return nil
+}
+
+// handler runs one action. It returns the response body value, marshalled
+// with encoding/json unless it is a rawJSON.
+type handler func(s *Server, c *call) (any, error)
+
+// rawJSON is a response body a handler encoded itself (the hot paths).
+type rawJSON []byte
+
+// actions is the dispatch table: one entry per supported action. New action
+// families add a file and a line here.
+var actions = map[string]handler{
+	// control plane (table.go)
+	"CreateTable":       (*Server).createTable,
+	"DescribeTable":     (*Server).describeTable,
+	"ListTables":        (*Server).listTables,
+	"DeleteTable":       (*Server).deleteTable,
+	"UpdateTable":       (*Server).updateTable,
+	"DescribeLimits":    (*Server).describeLimits,
+	"DescribeEndpoints": (*Server).describeEndpoints,
+	// items (item.go)
+	"PutItem":    (*Server).putItem,
+	"GetItem":    (*Server).getItem,
+	"UpdateItem": (*Server).updateItem,
+	"DeleteItem": (*Server).deleteItem,
+	// reads (query.go)
+	"Query": (*Server).query,
+	"Scan":  (*Server).scan,
+	// batches (batch.go)
+	"BatchGetItem":   (*Server).batchGetItem,
+	"BatchWriteItem": (*Server).batchWriteItem,
+}
+
+// call is one request being served.
+type call struct {
+	action string
+	host   string // the request's Host, for DescribeEndpoints
+	body   []byte
+	now    time.Time
+	fault  Fault
+}
+
+// decode unmarshals the request body into v; malformed JSON or a value of the
+// wrong JSON type is a SerializationException, as DynamoDB answers.
+func (c *call) decode(v any) error {
+	if err := json.Unmarshal(c.body, v); err != nil {
+		var ae *Error
+		if errors.As(err, &ae) {
+			return ae
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return serialization("Start of structure or map found where not expected.")
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return serialization(typeErrorMessage(te))
+		}
+		return serialization(err.Error())
+	}
+	return nil
+}
+
+func typeErrorMessage(te *json.UnmarshalTypeError) string {
+	switch te.Value {
+	case "number":
+		return "NUMBER_VALUE cannot be converted to " + goKindName(te.Type.Kind().String())
+	case "string":
+		return "STRING_VALUE cannot be converted to " + goKindName(te.Type.Kind().String())
+	case "bool":
+		return "TRUE_VALUE cannot be converted to " + goKindName(te.Type.Kind().String())
+	case "array":
+		return "Unexpected list element termination"
+	case "object":
+		return "Start of structure or map found where not expected."
+	}
+	return "Unexpected value"
+}
+
+func goKindName(k string) string {
+	switch k {
+	case "string", "ptr":
+		return "String"
+	case "bool":
+		return "Boolean"
+	case "int", "int32", "int64":
+		return "Long"
+	}
+	return strings.ToUpper(k[:1]) + k[1:]
+}
+
+const targetPrefix = "DynamoDB_20120810."
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// ServeHTTP implements the awsJson1.0 protocol: POST, X-Amz-Target, JSON in
+// and out, and on every response x-amzn-RequestId and X-Amz-Crc32 (the CRC32
+// of the body; the Go SDK verifies it).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := s.requestID()
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	body, err := readBody(r, (*bp)[:0])
+	*bp = body[:0]
+	if err != nil {
+		s.writeError(w, id, serialization("Unable to read request body"))
+		return
+	}
+	if s.closed.Load() {
+		s.writeError(w, id, &Error{Type: "ServiceUnavailableException", Message: "The server is closed", Status: http.StatusServiceUnavailable})
+		return
+	}
+	if r.Method != http.MethodPost {
+		// DynamoDB answers a GET on / with a health text; keep it simple.
+		if r.Method == http.MethodGet && r.URL.Path == "/" {
+			s.write(w, id, http.StatusOK, []byte("healthy: dynamodb.local"), "text/plain")
+			return
+		}
+		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})
+		return
+	}
+	target := r.Header.Get("X-Amz-Target")
+	action, ok := strings.CutPrefix(target, targetPrefix)
+	h := actions[action]
+	if !ok || h == nil {
+		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
+		return
+	}
+	c := &call{action: action, host: r.Host, body: body, now: s.now()}
+	if s.faults != nil {
+		c.fault = s.faults(action)
+		if c.fault.Delay > 0 {
+			select {
+			case <-time.After(c.fault.Delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if c.fault.Err != nil {
+			s.writeError(w, id, c.fault.Err)
+			return
+		}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		s.writeError(w, id, serialization("Request body is empty"))
+		return
+	}
+	out, err := s.run(h, c)
+	if err != nil {
+		var ae *Error
+		if !errors.As(err, &ae) {
+			ae = internalError()
+		}
+		s.writeError(w, id, ae)
+		return
+	}
+	var resp []byte
+	switch v := out.(type) {
+	case rawJSON:
+		resp = v
+	default:
+		if resp, err = json.Marshal(v); err != nil {
+			s.writeError(w, id, internalError())
+			return
+		}
+	}
+	s.write(w, id, http.StatusOK, resp, contentType)
+}
+
+// run calls h, turning a panic into an InternalServerError: a bug must not
+// take the whole server down.
+func (s *Server) run(h handler, c *call) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, internalError()
+		}
+	}()
+	return h(s, c)
+}
+
+const contentType = "application/x-amz-json-1.0"
+
+func readBody(r *http.Request, buf []byte) ([]byte, error) {
+	if r.Body == nil {
+		return buf, nil
+	}
+	if n := r.ContentLength; n > 0 && n < 32<<20 && int64(cap(buf)) < n {
+		buf = make([]byte, 0, n)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
+	h := w.Header()
+	h["Content-Type"] = []string{ctype}
+	h["X-Amzn-Requestid"] = []string{id}
+	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, id string, e *Error) {
+	b := make([]byte, 0, 128)
+	b = append(b, `{"__type":`...)
+	b = appendJSONString(b, e.namespace()+e.Type)
+	if e.Message != "" {
+		b = append(b, `,"message":`...)
+		b = appendJSONString(b, e.Message)
+	}
+	if e.item != nil {
+		b = append(b, `,"Item":`...)
+		b = append(b, e.item...)
+	}
+	b = append(b, '}')
+	s.write(w, id, e.status(), b, contentType)
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// requestID returns a DynamoDB-shaped request id: 52 characters of [A-Z0-9],
+// a random per-server prefix and a sequence number, unique per server.
+func (s *Server) requestID() string {
+	var b [52]byte
+	copy(b[:], s.idPrefix[:])
+	n := s.idSeq.Add(1)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for i := len(b) - 1; i >= len(s.idPrefix); i-- {
+		b[i] = alphabet[n%36]
+		n /= 36
+	}
+	return string(b[:])
+}

@@ -1,0 +1,972 @@
+package local
+
+import (
+	"crypto/rand"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Control plane. Tables and indexes become ACTIVE at once: there is nothing
+// to provision, so CreateTable already answers ACTIVE and a GSI created by
+// UpdateTable is backfilled before the call returns.
+//
+// Validation follows the API reference (API_CreateTable.html,
+// API_UpdateTable.html) and the order DynamoDB applies: the request
+// framework's constraints first (all reported at once), then key schema,
+// attribute definitions, LSIs, GSIs, billing mode, streams.
+
+const (
+	maxGSIs             = 20
+	maxLSIs             = 5
+	maxNonKeyAttributes = 100 // projected non-key attributes over all indexes of a table
+)
+
+// Wire shapes of the table description (API_TableDescription.html).
+type (
+	attributeDefinitionOut struct {
+		AttributeName string
+		AttributeType string
+	}
+	keySchemaOut struct {
+		AttributeName string
+		KeyType       string
+	}
+	throughputOut struct {
+		LastDecreaseDateTime   float64 `json:",omitempty"`
+		LastIncreaseDateTime   float64 `json:",omitempty"`
+		NumberOfDecreasesToday int64
+		ReadCapacityUnits      int64
+		WriteCapacityUnits     int64
+	}
+	projectionOut struct {
+		NonKeyAttributes []string `json:",omitempty"`
+		ProjectionType   string
+	}
+	gsiOut struct {
+		Backfilling           *bool `json:",omitempty"`
+		IndexArn              string
+		IndexName             string
+		IndexSizeBytes        int64
+		IndexStatus           string
+		ItemCount             int64
+		KeySchema             []keySchemaOut
+		Projection            projectionOut
+		ProvisionedThroughput *throughputOut `json:",omitempty"`
+		OnDemandThroughput    *onDemandOut   `json:",omitempty"`
+	}
+	lsiOut struct {
+		IndexArn       string
+		IndexName      string
+		IndexSizeBytes int64
+		ItemCount      int64
+		KeySchema      []keySchemaOut
+		Projection     projectionOut
+	}
+	onDemandOut struct {
+		MaxReadRequestUnits  int64
+		MaxWriteRequestUnits int64
+	}
+	billingOut struct {
+		BillingMode                       string
+		LastUpdateToPayPerRequestDateTime float64 `json:",omitempty"`
+	}
+	streamSpecOut struct {
+		StreamEnabled  bool
+		StreamViewType string `json:",omitempty"`
+	}
+	tableClassOut    struct{ TableClass string }
+	tableDescription struct {
+		AttributeDefinitions      []attributeDefinitionOut
+		BillingModeSummary        *billingOut `json:",omitempty"`
+		CreationDateTime          float64
+		DeletionProtectionEnabled bool
+		GlobalSecondaryIndexes    []gsiOut `json:",omitempty"`
+		ItemCount                 int64
+		KeySchema                 []keySchemaOut
+		LatestStreamArn           string   `json:",omitempty"`
+		LatestStreamLabel         string   `json:",omitempty"`
+		LocalSecondaryIndexes     []lsiOut `json:",omitempty"`
+		ProvisionedThroughput     throughputOut
+		StreamSpecification       *streamSpecOut `json:",omitempty"`
+		TableArn                  string
+		TableClassSummary         *tableClassOut `json:",omitempty"`
+		TableId                   string
+		TableName                 string
+		TableSizeBytes            int64
+		TableStatus               string
+	}
+)
+
+func (s *Server) tableArn(name string) string {
+	return "arn:aws:dynamodb:" + s.region + ":" + s.account + ":table/" + name
+}
+
+// describe builds the table's description; the caller holds t.mu.
+func (s *Server) describe(t *table, status string) *tableDescription {
+	m := t.meta
+	d := &tableDescription{
+		CreationDateTime:          m.Created,
+		DeletionProtectionEnabled: m.DeletionProtection,
+		ItemCount:                 int64(t.items.Len()),
+		TableArn:                  s.tableArn(m.Name),
+		TableId:                   m.ID,
+		TableName:                 m.Name,
+		TableSizeBytes:            t.size,
+		TableStatus:               status,
+		BillingModeSummary:        &billingOut{BillingMode: m.Billing},
+		TableClassSummary:         &tableClassOut{TableClass: m.TableClass},
+		ProvisionedThroughput: throughputOut{
+			NumberOfDecreasesToday: m.Decreases, ReadCapacityUnits: m.Read, WriteCapacityUnits: m.Write,
+			LastIncreaseDateTime: m.LastIncrease, LastDecreaseDateTime: m.LastDecrease,
+		},
+	}
+	if m.Billing == string(types.BillingModePayPerRequest) {
+		d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = m.BillingChanged
+	}
+	for _, a := range m.AttrDefs {
+		d.AttributeDefinitions = append(d.AttributeDefinitions, attributeDefinitionOut{a.Name, a.Type})
+	}
+	d.KeySchema = keySchema(m.Hash, m.Range)
+	for _, ix := range t.indexes {
+		im := ix.meta
+		proj := projectionOut{ProjectionType: im.Projection, NonKeyAttributes: im.NonKey}
+		arn := d.TableArn + "/index/" + im.Name
+		if im.Local {
+			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, lsiOut{
+				IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, ItemCount: int64(ix.coll.Len()),
+				KeySchema: keySchema(im.Hash, im.Range), Projection: proj,
+			})
+			continue
+		}
+		g := gsiOut{
+			IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, IndexStatus: "ACTIVE",
+			ItemCount: int64(ix.coll.Len()), KeySchema: keySchema(im.Hash, im.Range), Projection: proj,
+			ProvisionedThroughput: &throughputOut{ReadCapacityUnits: im.Read, WriteCapacityUnits: im.Write},
+		}
+		if status == "DELETING" {
+			g.IndexStatus = "DELETING"
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
+	}
+	if m.Stream != nil {
+		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
+		d.LatestStreamLabel = m.Stream.Label
+		d.LatestStreamArn = d.TableArn + "/stream/" + m.Stream.Label
+	}
+	return d
+}
+
+func keySchema(h, r keyAttr) []keySchemaOut {
+	out := []keySchemaOut{{h.Name, "HASH"}}
+	if r.Name != "" {
+		out = append(out, keySchemaOut{r.Name, "RANGE"})
+	}
+	return out
+}
+
+func epoch(t time.Time) float64 {
+	return math.Round(float64(t.UnixNano())/1e6) / 1e3
+}
+
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// --- CreateTable ---
+
+func (s *Server) createTable(c *call) (any, error) {
+	var in dynamodb.CreateTableInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	m, err := s.validateCreate(&in, c.now)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, exists := s.tables[m.Name]; exists {
+		return nil, resourceInUse("Table already exists: " + m.Name)
+	}
+	t, err := s.openTable(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.saveMeta(m); err != nil {
+		return nil, err
+	}
+	s.tables[m.Name] = t
+	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
+}
+
+// validateCreate checks a CreateTable request and returns the table's
+// definition.
+func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*tableMeta, error) {
+	var cs constraints
+	cs.name(in.TableName, "tableName", true)
+	if in.AttributeDefinitions == nil {
+		cs.add(nil, "attributeDefinitions", ruleNotNull)
+	}
+	for i, a := range in.AttributeDefinitions {
+		p := fmt.Sprintf("attributeDefinitions.%d.member", i+1)
+		if a.AttributeName == nil {
+			cs.add(nil, p+".attributeName", ruleNotNull)
+		}
+		if a.AttributeType == "" {
+			cs.add(nil, p+".attributeType", ruleNotNull)
+		} else {
+			t := string(a.AttributeType)
+			cs.enum(&t, p+".attributeType", "B", "N", "S")
+		}
+	}
+	checkKeySchemaConstraints(&cs, in.KeySchema, "keySchema")
+	for i, g := range in.GlobalSecondaryIndexes {
+		p := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
+		cs.name(g.IndexName, p+".indexName", true)
+		checkKeySchemaConstraints(&cs, g.KeySchema, p+".keySchema")
+		checkProjectionConstraints(&cs, g.Projection, p+".projection")
+		checkThroughputConstraints(&cs, g.ProvisionedThroughput, p+".provisionedThroughput")
+	}
+	for i, l := range in.LocalSecondaryIndexes {
+		p := fmt.Sprintf("localSecondaryIndexes.%d.member", i+1)
+		cs.name(l.IndexName, p+".indexName", true)
+		checkKeySchemaConstraints(&cs, l.KeySchema, p+".keySchema")
+		checkProjectionConstraints(&cs, l.Projection, p+".projection")
+	}
+	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	if in.BillingMode != "" {
+		b := string(in.BillingMode)
+		cs.enum(&b, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	}
+	if in.TableClass != "" {
+		tc := string(in.TableClass)
+		cs.enum(&tc, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		if ss.StreamEnabled == nil {
+			cs.add(nil, "streamSpecification.streamEnabled", ruleNotNull)
+		}
+		if ss.StreamViewType != "" {
+			v := string(ss.StreamViewType)
+			cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+
+	defs := map[string]string{}
+	var defNames []string
+	for _, a := range in.AttributeDefinitions {
+		n := *a.AttributeName
+		if _, dup := defs[n]; dup {
+			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
+		}
+		defs[n] = string(a.AttributeType)
+		defNames = append(defNames, n)
+	}
+	m := &tableMeta{
+		Name:       *in.TableName,
+		ID:         newUUID(),
+		Created:    epoch(now),
+		Billing:    string(types.BillingModeProvisioned),
+		TableClass: "STANDARD",
+	}
+	for _, a := range in.AttributeDefinitions {
+		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})
+	}
+	h, r, err := checkKeySchema(in.KeySchema, defs, defNames)
+	if err != nil {
+		return nil, err
+	}
+	m.Hash, m.Range = h, r
+	used := map[string]bool{h.Name: true, r.Name: true}
+
+	names := map[string]bool{}
+	if in.LocalSecondaryIndexes != nil {
+		if len(in.LocalSecondaryIndexes) == 0 {
+			return nil, invalidParam("List of LocalSecondaryIndexes is empty")
+		}
+		if r.Name == "" {
+			return nil, invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+		}
+		for _, l := range in.LocalSecondaryIndexes {
+			ih, ir, err := checkKeySchema(l.KeySchema, defs, defNames)
+			if err != nil {
+				return nil, err
+			}
+			if ir.Name == "" {
+				return nil, invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
+			}
+			if ih.Name != h.Name {
+				return nil, invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", *l.IndexName, ih.Name, h.Name)
+			}
+			im, err := indexFromProjection(*l.IndexName, ih, ir, l.Projection)
+			if err != nil {
+				return nil, err
+			}
+			if names[im.Name] {
+				return nil, invalidParam("Duplicate index name: %s", im.Name)
+			}
+			names[im.Name] = true
+			im.Local = true
+			used[ir.Name] = true
+			m.Indexes = append(m.Indexes, im)
+		}
+		if len(in.LocalSecondaryIndexes) > maxLSIs {
+			return nil, invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+		}
+	}
+	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
+	if in.GlobalSecondaryIndexes != nil {
+		if len(in.GlobalSecondaryIndexes) == 0 {
+			return nil, invalidParam("List of GlobalSecondaryIndexes is empty")
+		}
+		for _, g := range in.GlobalSecondaryIndexes {
+			ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
+			if err != nil {
+				return nil, err
+			}
+			im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
+			if err != nil {
+				return nil, err
+			}
+			if names[im.Name] {
+				return nil, invalidParam("Duplicate index name: %s", im.Name)
+			}
+			names[im.Name] = true
+			used[ih.Name], used[ir.Name] = true, true
+			m.Indexes = append(m.Indexes, im)
+		}
+		if len(in.GlobalSecondaryIndexes) > maxGSIs {
+			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+		}
+	}
+	delete(used, "")
+	if len(used) != len(defs) {
+		if in.GlobalSecondaryIndexes == nil && in.LocalSecondaryIndexes == nil {
+			return nil, invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+		}
+		keys := make([]string, 0, len(used))
+		for k := range used {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return nil, invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]", strings.Join(defNames, ", "), strings.Join(keys, ", "))
+	}
+	if err := checkNonKeyTotal(m.Indexes); err != nil {
+		return nil, err
+	}
+
+	// Billing mode and throughput (API_CreateTable.html, BillingMode).
+	if payPerRequest {
+		m.Billing = string(types.BillingModePayPerRequest)
+		m.BillingChanged = m.Created
+		if in.ProvisionedThroughput != nil {
+			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+		}
+		for _, g := range in.GlobalSecondaryIndexes {
+			if g.ProvisionedThroughput != nil {
+				return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", *g.IndexName)
+			}
+		}
+	} else {
+		pt := in.ProvisionedThroughput
+		if pt == nil {
+			return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+		}
+		if err := checkThroughputBounds(pt); err != nil {
+			return nil, err
+		}
+		m.Read, m.Write = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+		for _, g := range in.GlobalSecondaryIndexes {
+			if g.ProvisionedThroughput == nil {
+				return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
+			}
+			if err := checkThroughputBounds(g.ProvisionedThroughput); err != nil {
+				return nil, err
+			}
+			im := findIndex(m.Indexes, *g.IndexName)
+			im.Read, im.Write = *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits
+		}
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		stream, err := streamFromSpec(ss, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Stream = stream
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if in.TableClass != "" {
+		m.TableClass = string(in.TableClass)
+	}
+	return m, nil
+}
+
+func findIndex(ixs []*indexMeta, name string) *indexMeta {
+	for _, ix := range ixs {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, error) {
+	if !aws.ToBool(ss.StreamEnabled) {
+		if ss.StreamViewType != "" {
+			return nil, invalidParam("Stream Specification: StreamViewType can not be specified when StreamEnabled is false")
+		}
+		return nil, nil
+	}
+	if ss.StreamViewType == "" {
+		return nil, invalidParam("Stream Specification: StreamViewType must be specified when StreamEnabled is true")
+	}
+	return &streamMeta{ViewType: string(ss.StreamViewType), Label: now.UTC().Format("2006-01-02T15:04:05.000")}, nil
+}
+
+func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, path string) {
+	if ks == nil {
+		cs.add(nil, path, ruleNotNull)
+		return
+	}
+	if len(ks) < 1 || len(ks) > 2 {
+		cs.add(keySchemaText(ks), path, fmt.Sprintf("Member must have length %s", map[bool]string{true: "greater than or equal to 1", false: "less than or equal to 2"}[len(ks) < 1]))
+	}
+	for i, k := range ks {
+		p := fmt.Sprintf("%s.%d.member", path, i+1)
+		if k.AttributeName == nil {
+			cs.add(nil, p+".attributeName", ruleNotNull)
+		} else if n := len(*k.AttributeName); n < 1 || n > 255 {
+			cs.add(*k.AttributeName, p+".attributeName", map[bool]string{true: "Member must have length greater than or equal to 1", false: "Member must have length less than or equal to 255"}[n < 1])
+		}
+		if k.KeyType == "" {
+			cs.add(nil, p+".keyType", ruleNotNull)
+		} else {
+			kt := string(k.KeyType)
+			cs.enum(&kt, p+".keyType", "HASH", "RANGE")
+		}
+	}
+}
+
+func keySchemaText(ks []types.KeySchemaElement) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprintf("KeySchemaElement(attributeName=%s, keyType=%s)", aws.ToString(k.AttributeName), k.KeyType)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func checkProjectionConstraints(cs *constraints, p *types.Projection, path string) {
+	if p == nil {
+		cs.add(nil, path, ruleNotNull)
+		return
+	}
+	if p.ProjectionType != "" {
+		pt := string(p.ProjectionType)
+		cs.enum(&pt, path+".projectionType", "ALL", "KEYS_ONLY", "INCLUDE")
+	}
+	if p.NonKeyAttributes != nil && len(p.NonKeyAttributes) == 0 {
+		cs.add("[]", path+".nonKeyAttributes", "Member must have length greater than or equal to 1")
+	}
+}
+
+func checkThroughputConstraints(cs *constraints, pt *types.ProvisionedThroughput, path string) {
+	if pt == nil {
+		return
+	}
+	for _, f := range []struct {
+		v    *int64
+		name string
+	}{{pt.WriteCapacityUnits, "writeCapacityUnits"}, {pt.ReadCapacityUnits, "readCapacityUnits"}} {
+		if f.v == nil {
+			cs.add(nil, path+"."+f.name, ruleNotNull)
+		} else if *f.v < 1 {
+			cs.add(*f.v, path+"."+f.name, "Member must have value greater than or equal to 1")
+		}
+	}
+}
+
+func checkThroughputBounds(pt *types.ProvisionedThroughput) error {
+	const max = 1000000000000
+	if *pt.ReadCapacityUnits > max {
+		return validationf("Given value %d for ReadCapacityUnits is out of bounds", *pt.ReadCapacityUnits)
+	}
+	if *pt.WriteCapacityUnits > max {
+		return validationf("Given value %d for WriteCapacityUnits is out of bounds", *pt.WriteCapacityUnits)
+	}
+	return nil
+}
+
+// checkKeySchema checks a table's or an index's key schema against the
+// attribute definitions.
+func checkKeySchema(ks []types.KeySchemaElement, defs map[string]string, defNames []string) (h, r keyAttr, err error) {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = *k.AttributeName
+	}
+	for _, n := range names {
+		if _, ok := defs[n]; !ok {
+			if len(ks) == 2 {
+				return h, r, validation("Invalid KeySchema: Some index key attribute have no definition")
+			}
+			return h, r, invalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]", strings.Join(names, ", "), strings.Join(defNames, ", "))
+		}
+	}
+	if len(ks) == 2 && names[0] == names[1] {
+		return h, r, validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+	}
+	if ks[0].KeyType != types.KeyTypeHash {
+		return h, r, validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
+	if len(ks) == 2 && ks[1].KeyType != types.KeyTypeRange {
+		return h, r, validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+	}
+	h = keyAttr{names[0], defs[names[0]]}
+	if len(ks) == 2 {
+		r = keyAttr{names[1], defs[names[1]]}
+	}
+	return h, r, nil
+}
+
+func indexFromProjection(name string, h, r keyAttr, p *types.Projection) (*indexMeta, error) {
+	if p.ProjectionType == "" {
+		return nil, invalidParam("Unknown ProjectionType: null")
+	}
+	if p.NonKeyAttributes != nil && p.ProjectionType != types.ProjectionTypeInclude {
+		return nil, invalidParam("ProjectionType is %s, but NonKeyAttributes is specified", p.ProjectionType)
+	}
+	if p.ProjectionType == types.ProjectionTypeInclude && len(p.NonKeyAttributes) == 0 {
+		return nil, invalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+	}
+	return &indexMeta{Name: name, Hash: h, Range: r, Projection: string(p.ProjectionType), NonKey: append([]string(nil), p.NonKeyAttributes...)}, nil
+}
+
+func checkNonKeyTotal(ixs []*indexMeta) error {
+	n := 0
+	for _, ix := range ixs {
+		n += len(ix.NonKey)
+	}
+	if n > maxNonKeyAttributes {
+		return invalidParam("The number of NonKeyAttributes projected into all secondary indexes exceeds the limit of %d", maxNonKeyAttributes)
+	}
+	return nil
+}
+
+// --- DescribeTable, ListTables, DeleteTable ---
+
+type tableNameInput struct {
+	TableName *string
+}
+
+func (s *Server) tableFromName(c *call) (*tableNameInput, error) {
+	var in tableNameInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	cs.name(in.TableName, "tableName", true)
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
+func (s *Server) describeTable(c *call) (any, error) {
+	in, err := s.tableFromName(c)
+	if err != nil {
+		return nil, err
+	}
+	t, unlock, err := s.readTable(*in.TableName)
+	if err != nil {
+		return nil, tableNotFound(*in.TableName)
+	}
+	defer unlock()
+	return map[string]any{"Table": s.describe(t, "ACTIVE")}, nil
+}
+
+func (s *Server) deleteTable(c *call) (any, error) {
+	in, err := s.tableFromName(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tables[*in.TableName]
+	if t == nil {
+		return nil, tableNotFound(*in.TableName)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.meta.DeletionProtection {
+		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+	}
+	desc := s.describe(t, "DELETING")
+	if err := s.engine.PutMeta(metaKey(t.meta.Name), nil); err != nil {
+		return nil, err
+	}
+	s.engine.Drop(tableCollection(t.meta.Name))
+	for _, ix := range t.indexes {
+		s.engine.Drop(indexCollection(t.meta.Name, ix.meta.Name))
+	}
+	t.deleted = true
+	delete(s.tables, t.meta.Name)
+	return map[string]any{"TableDescription": desc}, nil
+}
+
+func (s *Server) listTables(c *call) (any, error) {
+	var in struct {
+		ExclusiveStartTableName *string
+		Limit                   *int64
+	}
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	cs.name(in.ExclusiveStartTableName, "exclusiveStartTableName", false)
+	limit := 100
+	if in.Limit != nil {
+		switch l := *in.Limit; {
+		case l < 1:
+			cs.add(l, "limit", "Member must have value greater than or equal to 1")
+		case l > 100:
+			cs.add(l, "limit", "Member must have value less than or equal to 100")
+		default:
+			limit = int(l)
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	names := make([]string, 0, len(s.tables))
+	for n := range s.tables {
+		if in.ExclusiveStartTableName == nil || n > *in.ExclusiveStartTableName {
+			names = append(names, n)
+		}
+	}
+	s.mu.RUnlock()
+	sort.Strings(names)
+	out := struct {
+		TableNames             []string
+		LastEvaluatedTableName string `json:",omitempty"`
+	}{TableNames: names}
+	if len(names) > limit {
+		out.TableNames = names[:limit]
+		out.LastEvaluatedTableName = names[limit-1]
+	}
+	return out, nil
+}
+
+// --- UpdateTable ---
+
+func (s *Server) updateTable(c *call) (any, error) {
+	var in dynamodb.UpdateTableInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	cs.name(in.TableName, "tableName", true)
+	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
+	if in.BillingMode != "" {
+		b := string(in.BillingMode)
+		cs.enum(&b, "billingMode", "PROVISIONED", "PAY_PER_REQUEST")
+	}
+	for i, u := range in.GlobalSecondaryIndexUpdates {
+		p := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
+		if g := u.Create; g != nil {
+			cs.name(g.IndexName, p+".create.indexName", true)
+			checkKeySchemaConstraints(&cs, g.KeySchema, p+".create.keySchema")
+			checkProjectionConstraints(&cs, g.Projection, p+".create.projection")
+			checkThroughputConstraints(&cs, g.ProvisionedThroughput, p+".create.provisionedThroughput")
+		}
+		if g := u.Update; g != nil {
+			cs.name(g.IndexName, p+".update.indexName", true)
+			checkThroughputConstraints(&cs, g.ProvisionedThroughput, p+".update.provisionedThroughput")
+		}
+		if g := u.Delete; g != nil {
+			cs.name(g.IndexName, p+".delete.indexName", true)
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if in.ProvisionedThroughput == nil && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil &&
+		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
+		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil {
+		return nil, validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+	}
+	t, unlock, err := s.writeTable(*in.TableName)
+	if err != nil {
+		return nil, tableNotFound(*in.TableName)
+	}
+	defer unlock()
+	m := t.meta.clone()
+	now := epoch(c.now)
+
+	if in.BillingMode != "" && string(in.BillingMode) != m.Billing {
+		m.Billing = string(in.BillingMode)
+		if in.BillingMode == types.BillingModePayPerRequest {
+			m.BillingChanged = now
+			m.Read, m.Write = 0, 0
+			for _, ix := range m.Indexes {
+				ix.Read, ix.Write = 0, 0
+			}
+		}
+	}
+	if pt := in.ProvisionedThroughput; pt != nil {
+		if m.Billing == string(types.BillingModePayPerRequest) {
+			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+		}
+		if err := checkThroughputBounds(pt); err != nil {
+			return nil, err
+		}
+		r, w := *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+		if r == t.meta.Read && w == t.meta.Write && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil {
+			return nil, validationf("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.meta.Read, r, t.meta.Write, w)
+		}
+		if r > m.Read || w > m.Write {
+			m.LastIncrease = now
+		}
+		if r < m.Read || w < m.Write {
+			m.LastDecrease = now
+			m.Decreases++
+		}
+		m.Read, m.Write = r, w
+	} else if m.Billing == string(types.BillingModeProvisioned) && t.meta.Billing != m.Billing {
+		return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if in.TableClass != "" {
+		m.TableClass = string(in.TableClass)
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		enabled := aws.ToBool(ss.StreamEnabled)
+		switch {
+		case enabled && m.Stream != nil:
+			return nil, validationf("Table already has an enabled stream: %s", s.tableArn(m.Name)+"/stream/"+m.Stream.Label)
+		case !enabled && m.Stream == nil:
+			return nil, validation("Table already has no stream enabled")
+		}
+		stream, err := streamFromSpec(ss, c.now)
+		if err != nil {
+			return nil, err
+		}
+		m.Stream = stream
+	}
+
+	// GSI updates (API_GlobalSecondaryIndexUpdate.html). Creation backfills
+	// the new index from the table's items under the table lock.
+	var created []*indexMeta
+	var deleted []string
+	if in.GlobalSecondaryIndexUpdates != nil {
+		defs := map[string]string{}
+		var defNames []string
+		for _, a := range m.AttrDefs {
+			defs[a.Name] = a.Type
+		}
+		for _, a := range in.AttributeDefinitions {
+			n := aws.ToString(a.AttributeName)
+			if old, ok := defs[n]; ok && old != string(a.AttributeType) {
+				return nil, invalidParam("Cannot change the type of attribute %s", n)
+			}
+			if _, ok := defs[n]; !ok {
+				m.AttrDefs = append(m.AttrDefs, keyAttr{n, string(a.AttributeType)})
+			}
+			defs[n] = string(a.AttributeType)
+		}
+		for _, a := range m.AttrDefs {
+			defNames = append(defNames, a.Name)
+		}
+		changes := 0
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			n := 0
+			if u.Create != nil {
+				n++
+			}
+			if u.Update != nil {
+				n++
+			}
+			if u.Delete != nil {
+				n++
+			}
+			if n != 1 {
+				return nil, invalidParam("One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified")
+			}
+			if u.Create != nil || u.Delete != nil {
+				changes++
+			}
+		}
+		if changes > 1 {
+			return nil, &Error{Type: "LimitExceededException", Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
+		}
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			switch {
+			case u.Create != nil:
+				g := u.Create
+				if findIndex(m.Indexes, *g.IndexName) != nil {
+					return nil, validationf("One or more parameter values were invalid: Index with name %s already exists", *g.IndexName)
+				}
+				ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
+				if err != nil {
+					return nil, err
+				}
+				im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
+				if err != nil {
+					return nil, err
+				}
+				if m.Billing == string(types.BillingModeProvisioned) {
+					if g.ProvisionedThroughput == nil {
+						return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
+					}
+					im.Read, im.Write = *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits
+				} else if g.ProvisionedThroughput != nil {
+					return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
+				}
+				gsis := 0
+				for _, ix := range m.Indexes {
+					if !ix.Local {
+						gsis++
+					}
+				}
+				if gsis >= maxGSIs {
+					return nil, &Error{Type: "LimitExceededException", Message: fmt.Sprintf("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)}
+				}
+				m.Indexes = append(m.Indexes, im)
+				created = append(created, im)
+			case u.Update != nil:
+				im := findIndex(m.Indexes, *u.Update.IndexName)
+				if im == nil || im.Local {
+					return nil, notFound("Requested resource not found: Index: " + *u.Update.IndexName + " not found")
+				}
+				if m.Billing == string(types.BillingModePayPerRequest) {
+					if u.Update.ProvisionedThroughput != nil {
+						return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
+					}
+					continue
+				}
+				if u.Update.ProvisionedThroughput == nil {
+					return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
+				}
+				im.Read, im.Write = *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
+			case u.Delete != nil:
+				im := findIndex(m.Indexes, *u.Delete.IndexName)
+				if im == nil || im.Local {
+					return nil, notFound("Requested resource not found: Index: " + *u.Delete.IndexName + " not found")
+				}
+				deleted = append(deleted, im.Name)
+				for i, ix := range m.Indexes {
+					if ix == im {
+						m.Indexes = append(m.Indexes[:i:i], m.Indexes[i+1:]...)
+						break
+					}
+				}
+			}
+		}
+		if err := checkNonKeyTotal(m.Indexes); err != nil {
+			return nil, err
+		}
+	} else if m.Billing == string(types.BillingModeProvisioned) && t.meta.Billing != m.Billing {
+		for _, ix := range m.Indexes {
+			if !ix.Local && ix.Read == 0 {
+				return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", ix.Name)
+			}
+		}
+	}
+
+	// Build the new index set, then commit.
+	var indexes []*index
+	for _, im := range m.Indexes {
+		if old := t.index(im.Name); old != nil && !containsIndex(created, im) {
+			indexes = append(indexes, &index{meta: im, coll: old.coll, size: old.size})
+			continue
+		}
+		coll, err := s.engine.Collection(indexCollection(m.Name, im.Name))
+		if err != nil {
+			return nil, err
+		}
+		ix := &index{meta: im, coll: coll}
+		if err := t.backfill(ix, m); err != nil {
+			return nil, err
+		}
+		indexes = append(indexes, ix)
+	}
+	if err := s.saveMeta(m); err != nil {
+		return nil, err
+	}
+	for _, n := range deleted {
+		s.engine.Drop(indexCollection(m.Name, n))
+	}
+	t.meta, t.indexes = m, indexes
+	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
+}
+
+func containsIndex(ixs []*indexMeta, im *indexMeta) bool {
+	for _, x := range ixs {
+		if x == im {
+			return true
+		}
+	}
+	return false
+}
+
+// backfill fills a new index from the table's items; the caller holds t.mu.
+func (t *table) backfill(ix *index, m *tableMeta) error {
+	var ferr error
+	var buf []byte
+	t.items.Ascend(nil, nil, func(_ []byte, it Item) bool {
+		k, ok, err := m.appendIndexKey(buf[:0], ix.meta, it)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		buf = k
+		if !ok {
+			return true
+		}
+		p := project(m, ix.meta, it)
+		if _, _, err := ix.coll.Put(k, p); err != nil {
+			ferr = err
+			return false
+		}
+		ix.size += int64(itemSize(p))
+		return true
+	})
+	return ferr
+}
+
+// --- DescribeLimits, DescribeEndpoints ---
+
+func (s *Server) describeLimits(c *call) (any, error) {
+	// The default quotas (ServiceQuotas.html, "Throughput default quotas").
+	return map[string]int64{
+		"AccountMaxReadCapacityUnits":  80000,
+		"AccountMaxWriteCapacityUnits": 80000,
+		"TableMaxReadCapacityUnits":    40000,
+		"TableMaxWriteCapacityUnits":   40000,
+	}, nil
+}
+
+func (s *Server) describeEndpoints(c *call) (any, error) {
+	addr := c.host
+	if addr == "" {
+		addr = "dynamodb." + s.region + ".amazonaws.com"
+	}
+	return map[string]any{"Endpoints": []map[string]any{{"Address": addr, "CachePeriodInMinutes": 1440}}}, nil
+}

@@ -1,0 +1,359 @@
+package local
+
+import (
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/numbers"
+)
+
+// Limits, from the developer guide "Service, account, and table quotas in
+// Amazon DynamoDB" (ServiceQuotas.html).
+const (
+	maxItemSize     = 400 * 1024
+	maxHashKeySize  = 2048
+	maxRangeKeySize = 1024
+	maxDepth        = 32
+)
+
+// checkValues validates every attribute value of an item (or of expression
+// attribute values) as DynamoDB does, and canonicalises numbers in place (the
+// decoder's values are the request's own): sets not empty and without
+// duplicates, NULL true, numbers within DynamoDB's range and precision,
+// nesting at most 32 levels.
+func checkValues(item Item) error {
+	for k, v := range item {
+		nv, err := checkValue(v, 1)
+		if err != nil {
+			return err
+		}
+		if nv != nil {
+			item[k] = nv
+		}
+	}
+	return nil
+}
+
+// checkValue validates av; it returns a replacement when a number had to be
+// canonicalised.
+func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS, *types.AttributeValueMemberB, *types.AttributeValueMemberBOOL:
+		return nil, nil
+	case *types.AttributeValueMemberN:
+		c, err := canonicalNumber(v.Value)
+		if err != nil {
+			return nil, err
+		}
+		if c != v.Value {
+			return &types.AttributeValueMemberN{Value: c}, nil
+		}
+		return nil, nil
+	case *types.AttributeValueMemberNULL:
+		if !v.Value {
+			return nil, invalidParam("Null attribute value types must have the value of true")
+		}
+		return nil, nil
+	case *types.AttributeValueMemberSS:
+		if len(v.Value) == 0 {
+			return nil, invalidParam("An string set  may not be empty")
+		}
+		if dupStrings(v.Value) {
+			return nil, invalidParam("Input collection %s contains duplicates.", listText(v.Value))
+		}
+		return nil, nil
+	case *types.AttributeValueMemberNS:
+		if len(v.Value) == 0 {
+			return nil, invalidParam("An number set  may not be empty")
+		}
+		out := v.Value
+		copied := false
+		seen := make(map[string]struct{}, len(v.Value))
+		for i, s := range v.Value {
+			c, err := canonicalNumber(s)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := seen[c]; dup {
+				return nil, invalidParam("Input collection %s contains duplicates.", listText(v.Value))
+			}
+			seen[c] = struct{}{}
+			if c != s {
+				if !copied {
+					out = append([]string(nil), v.Value...)
+					copied = true
+				}
+				out[i] = c
+			}
+		}
+		if copied {
+			return &types.AttributeValueMemberNS{Value: out}, nil
+		}
+		return nil, nil
+	case *types.AttributeValueMemberBS:
+		if len(v.Value) == 0 {
+			return nil, invalidParam("Binary sets should not be empty")
+		}
+		seen := make(map[string]struct{}, len(v.Value))
+		for _, b := range v.Value {
+			if _, dup := seen[string(b)]; dup {
+				return nil, invalidParam("Input collection contains duplicates.")
+			}
+			seen[string(b)] = struct{}{}
+		}
+		return nil, nil
+	case *types.AttributeValueMemberM:
+		if depth >= maxDepth {
+			return nil, validation("Nesting Levels have exceeded supported limits")
+		}
+		for k, e := range v.Value {
+			nv, err := checkValue(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if nv != nil {
+				v.Value[k] = nv
+			}
+		}
+		return nil, nil
+	case *types.AttributeValueMemberL:
+		if depth >= maxDepth {
+			return nil, validation("Nesting Levels have exceeded supported limits")
+		}
+		for i, e := range v.Value {
+			nv, err := checkValue(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if nv != nil {
+				v.Value[i] = nv
+			}
+		}
+		return nil, nil
+	case nil:
+		return nil, validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+	}
+	return nil, validation("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+}
+
+func canonicalNumber(s string) (string, error) {
+	d, err := numbers.Parse(s)
+	if err != nil {
+		if ne, ok := err.(*numbers.Error); ok {
+			return "", validation(ne.Msg)
+		}
+		return "", validation(err.Error())
+	}
+	if isCanonical(s) {
+		return s, nil
+	}
+	return d.String(), nil
+}
+
+// isCanonical is a fast path for plain integers without leading zeros.
+func isCanonical(s string) bool {
+	if s == "" || len(s) > 38 {
+		return false
+	}
+	i := 0
+	if s[0] == '-' {
+		i = 1
+		if len(s) == 1 || s == "-0" {
+			return false
+		}
+	}
+	if s[i] == '0' && len(s) > i+1 {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func dupStrings(vs []string) bool {
+	if len(vs) < 8 {
+		for i := range vs {
+			for j := i + 1; j < len(vs); j++ {
+				if vs[i] == vs[j] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(vs))
+	for _, s := range vs {
+		if _, ok := seen[s]; ok {
+			return true
+		}
+		seen[s] = struct{}{}
+	}
+	return false
+}
+
+func listText(vs []string) string { return "[" + strings.Join(vs, ", ") + "]" }
+
+// itemSize is the item's size as DynamoDB computes it for the 400 KB limit
+// and capacity: each attribute's name length plus its value's size
+// (developer guide, "Item sizes and formats", CapacityUnitCalculations.html).
+func itemSize(item Item) int {
+	n := 0
+	for k, v := range item {
+		n += len(k) + valueSize(v)
+	}
+	return n
+}
+
+// valueSize: strings and binaries their length; numbers 1 byte per two
+// significant digits plus 1; BOOL and NULL 1; sets the sum of their
+// elements; lists and maps 3 bytes plus 1 per element plus the elements
+// (and, for maps, the element names).
+func valueSize(av types.AttributeValue) int {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return numberSize(v.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for _, s := range v.Value {
+			n += len(s)
+		}
+		return n
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for _, s := range v.Value {
+			n += numberSize(s)
+		}
+		return n
+	case *types.AttributeValueMemberBS:
+		n := 0
+		for _, b := range v.Value {
+			n += len(b)
+		}
+		return n
+	case *types.AttributeValueMemberM:
+		n := 3
+		for k, e := range v.Value {
+			n += 1 + len(k) + valueSize(e)
+		}
+		return n
+	case *types.AttributeValueMemberL:
+		n := 3
+		for _, e := range v.Value {
+			n += 1 + valueSize(e)
+		}
+		return n
+	}
+	return 0
+}
+
+func numberSize(s string) int {
+	d, err := numbers.Parse(s)
+	if err != nil {
+		return len(s)
+	}
+	return (d.Digits()+1)/2 + 1
+}
+
+// keyContext says which request a key is checked for: items being written
+// report missing and mistyped keys by name; keys of reads and deletes
+// answer "The provided key element does not match the schema".
+type keyContext int
+
+const (
+	keyOfItem keyContext = iota
+	keyOfRequest
+)
+
+var errKeySchema = validation("The provided key element does not match the schema")
+
+// checkKey validates the key attributes of item against the table schema.
+func (m *tableMeta) checkKey(item Item, ctx keyContext) error {
+	if ctx == keyOfRequest && len(item) != len(m.keyNames()) {
+		return errKeySchema
+	}
+	for i, ka := range []keyAttr{m.Hash, m.Range} {
+		if ka.Name == "" {
+			continue
+		}
+		v, ok := item[ka.Name]
+		if !ok {
+			if ctx == keyOfRequest {
+				return errKeySchema
+			}
+			return invalidParam("Missing the key %s in the item", ka.Name)
+		}
+		if !hasType(v, ka.Type) {
+			if ctx == keyOfRequest {
+				return errKeySchema
+			}
+			return invalidParam("Type mismatch for key %s expected: %s actual: %s", ka.Name, ka.Type, typeOf(v))
+		}
+		if err := checkKeyValue(v, ka.Name, i == 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkKeyValue rejects empty strings and binaries and oversized keys.
+func checkKeyValue(v types.AttributeValue, name string, hash bool) error {
+	size := 0
+	switch x := v.(type) {
+	case *types.AttributeValueMemberS:
+		if x.Value == "" {
+			return validationf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s", name)
+		}
+		size = len(x.Value)
+	case *types.AttributeValueMemberB:
+		if len(x.Value) == 0 {
+			return validationf("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s", name)
+		}
+		size = len(x.Value)
+	}
+	if hash && size > maxHashKeySize {
+		return invalidParam("Size of hashkey has exceeded the maximum size limit of2048 bytes")
+	}
+	if !hash && size > maxRangeKeySize {
+		return invalidParam("Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
+	}
+	return nil
+}
+
+// checkIndexKeys validates an item's secondary index key attributes: when
+// present they must have the index's type and not be empty.
+func (m *tableMeta) checkIndexKeys(item Item) error {
+	for _, ix := range m.Indexes {
+		for _, ka := range []keyAttr{ix.Hash, ix.Range} {
+			if ka.Name == "" || ka.Name == m.Hash.Name || ka.Name == m.Range.Name {
+				continue
+			}
+			v, ok := item[ka.Name]
+			if !ok {
+				continue
+			}
+			if !hasType(v, ka.Type) {
+				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ka.Name, ka.Type, typeOf(v), ix.Name)
+			}
+			switch x := v.(type) {
+			case *types.AttributeValueMemberS:
+				if x.Value == "" {
+					return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: %s, IndexKey: %s", ix.Name, ka.Name)
+				}
+			case *types.AttributeValueMemberB:
+				if len(x.Value) == 0 {
+					return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty binary value. IndexName: %s, IndexKey: %s", ix.Name, ka.Name)
+				}
+			}
+		}
+	}
+	return nil
+}
