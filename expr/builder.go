@@ -20,10 +20,26 @@ type Encoder interface {
 	EncodeField(attr string, v any) (av types.AttributeValue, ok bool, err error)
 }
 
-// Error is a problem with an expression found while building it.
-type Error struct{ Msg string }
+// Error is a problem with an expression found while building it. Err is
+// the encoder's error when a value could not be encoded.
+type Error struct {
+	Msg string
+	Err error
+}
 
-func (e *Error) Error() string { return "expr: " + e.Msg }
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return "expr: " + e.Msg
+	}
+	// The encoders' errors start "dynamo: " like every error of the module.
+	return "expr: " + e.Msg + ": " + strings.TrimPrefix(e.Err.Error(), "dynamo: ")
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func wrapf(err error, format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...), Err: err}
+}
 
 func errorf(format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...)}
@@ -226,7 +242,7 @@ func (b *Builder) condFunc(c *CondFunc, prefix string) (Cond, error) {
 	}
 	if arity == 2 {
 		if args[1], err = b.operand(c.Args[1], prefix, hintOf(c.Args[0]), c.Name == "begins_with"); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Name, err)
+			return nil, wrapf(err, "%s", c.Name)
 		}
 	}
 	return &CondFunc{Name: c.Name, Args: args}, nil
@@ -303,7 +319,7 @@ func (b *Builder) encode(v *Value, hint string, asIs bool) (types.AttributeValue
 	if hint != "" && b.enc != nil {
 		av, ok, err := b.enc.EncodeField(hint, v.Go)
 		if err != nil {
-			return nil, err
+			return nil, wrapf(err, "value of %s", hint)
 		}
 		if ok {
 			if av == nil {
@@ -314,7 +330,10 @@ func (b *Builder) encode(v *Value, hint string, asIs bool) (types.AttributeValue
 	}
 	av, err := codec.Marshal(v.Go)
 	if err != nil {
-		return nil, err
+		if hint != "" {
+			return nil, wrapf(err, "value of %s", hint)
+		}
+		return nil, wrapf(err, "value")
 	}
 	if av == nil {
 		av = &types.AttributeValueMemberNULL{Value: true}
@@ -459,7 +478,7 @@ func (b *Builder) merge(r *Raw) error {
 		default:
 			var err error
 			if av, err = codec.Marshal(v); err != nil {
-				return fmt.Errorf("raw value %s: %w", ph, err)
+				return wrapf(err, "raw value %s", ph)
 			}
 		}
 		if old, ok := b.values[ph]; ok {
@@ -580,9 +599,12 @@ func (b *Builder) Update(changes []Change) (string, error) {
 			default:
 				val = &Value{Go: x}
 			}
-			hint, _ := c.path.TopLevel()
+			hint, top := c.path.TopLevel()
 			if av, err = b.encode(val, hint, false); err != nil {
-				return "", fmt.Errorf("update of %s: %w", c.path, err)
+				if top {
+					return "", err // names the attribute already
+				}
+				return "", wrapf(err, "update of %s", c.path)
 			}
 		}
 		ph := ":v" + strconv.Itoa(vi)

@@ -309,7 +309,7 @@ func TestUpdateErrors(t *testing.T) {
 		{"raw mixed", []expr.Change{expr.Set("a", 1), expr.RawUpdate("SET b = :b", nil, map[string]any{"b": 1})}, "cannot be combined"},
 		{"raw empty", []expr.Change{expr.RawUpdate("", nil, nil)}, "empty raw expression"},
 		{"path in add", []expr.Change{expr.Add("a", expr.Attr("b"))}, "allowed only in Set"},
-		{"encoder error", []expr.Change{expr.Set("total", "x")}, "update of total: dynamo: Order.total"},
+		{"encoder error", []expr.Change{expr.Set("total", "x")}, "expr: value of total: Order.total: cannot encode"},
 		{"empty name", []expr.Change{expr.Remove("")}, "empty attribute name"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,122 @@
+package request_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/request"
+)
+
+var at = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// More shapes than the cheat sheet shows: every sort-key form, raw keys,
+// LSIs, and every option of each builder at least once.
+func moreBuilders() []sheetLine {
+	ev := Event{Tenant: "t1"}
+	return []sheetLine{
+		{"query_complete_sort_key_eq", "table query with every sort-key field set",
+			wrapBuild("Query", func() (any, error) { return request.Query(Orders, key) })},
+		{"query_explicit_eq", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortEq("2024-06-15T10:30:00.000000000Z#o"))
+		})},
+		{"query_raw_keys_derived_eq", "raw keys: typed equality on the sort field", wrapBuild("Query", func() (any, error) {
+			return request.Query(Events, Event{Tenant: "t1", At: at})
+		})},
+		{"query_raw_keys_lt", "", wrapBuild("Query", func() (any, error) { return request.Query(Events, ev, request.SortLt(at)) })},
+		{"query_raw_keys_le", "", wrapBuild("Query", func() (any, error) { return request.Query(Events, ev, request.SortLe(at)) })},
+		{"query_raw_keys_ge", "", wrapBuild("Query", func() (any, error) { return request.Query(Events, ev, request.SortGe(at)) })},
+		{"query_raw_keys_between", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Events, ev, request.SortBetween(at, at.Add(time.Hour)))
+		})},
+		{"query_raw_keys_begins_with", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Events, ev, request.SortBeginsWith("2024-03"))
+		})},
+		{"query_gsi_derived_eq", "GSI with its sort field set", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{Status: "paid", PlacedAt: at}, request.Index("StatusIndex"))
+		})},
+		{"query_gsi_no_sort_key", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Events, Event{Kind: "click"}, request.Index("ByKind"), request.Select(types.SelectCount))
+		})},
+		{"query_lsi_consistent", "LSI: table partition, typed sort key, consistent reads allowed", wrapBuild("Query", func() (any, error) {
+			return request.Query(Events, ev, request.Index("ByScore"), request.SortGe(10), request.Consistent(),
+				request.Select(types.SelectAllProjectedAttributes))
+		})},
+		{"query_every_option", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"},
+				request.SortBeginsWith("2024"),
+				request.Filter(expr.AllOf(expr.Exists("total"), expr.Ne("status", "void"))),
+				request.Project("total", "status", "order_id"),
+				request.Limit(10), request.StartKey(page), request.Descending(), request.Consistent(),
+				request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
+		})},
+		{"scan_every_option", "", wrapBuild("Scan", func() (any, error) {
+			return request.Scan(Orders, request.Index("StatusIndex"),
+				request.Filter(expr.Eq("status", "paid")), request.Project("total"),
+				request.Limit(5), request.StartKey(page), request.Segment(1, 4),
+				request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
+		{"get_capacity", "", wrapBuild("GetItem", func() (any, error) {
+			return request.Get(Orders, key, request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
+		{"put_condition_fail_old", "", wrapBuild("PutItem", func() (any, error) {
+			return request.Put(Accts, Acct{ID: "a", Balance: 3},
+				request.If(expr.Lt("balance", 3)), request.ReturnOldOnConditionFail(),
+				request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
+		{"delete_condition", "", wrapBuild("DeleteItem", func() (any, error) {
+			return request.Delete(Orders, key, request.If(expr.Eq("status", "void")), request.ReturnOldOnConditionFail())
+		})},
+		{"update_every_operator", "", wrapBuild("UpdateItem", func() (any, error) {
+			return request.Update(Orders, key, []expr.Change{
+				expr.Set("status", "paid"), expr.SetNull("note"), expr.Remove("tmp"),
+				expr.Increment("version", 1), expr.Decrement("stock", 2),
+				expr.Add("visits", 1), expr.Delete("tags", codec.NewSet("old")),
+				expr.Append("history", []any{"paid"}), expr.Prepend("recent", []any{"paid"}),
+				expr.IfNotExists("created", "2024-01-01"),
+				expr.Set(expr.Attr("address", "city"), "Paris"),
+			}, request.If(expr.Eq("version", 3)), request.ReturnValues(types.ReturnValueUpdatedNew))
+		})},
+		{"update_raw", "", wrapBuild("UpdateItem", func() (any, error) {
+			return request.Update(Accts, Acct{ID: "a"}, []expr.Change{
+				expr.RawUpdate("SET #b = #b + :d", map[string]string{"b": "balance"}, map[string]any{"d": 5}),
+			}, request.If(expr.Exists("pk")))
+		})},
+		{"batch_get_projection_two_tables", "", wrapBuild("BatchGetItem", func() (any, error) {
+			return request.BatchGet([]request.GetKey{
+				request.KeyOf(Orders, key), request.KeyOf(Events, Event{Tenant: "t", At: at}),
+			}, request.Consistent(), request.Project("total"), request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
+		{"transaction_on_condition_fail", "", wrapBuild("TransactWriteItems", func() (any, error) {
+			return request.TransactWrite([]request.TxOp{
+				request.TxPut(Accts, Acct{ID: "a"}, request.If(expr.NotExists("pk")), request.ReturnOldOnConditionFail()),
+				request.TxCheck(Orders, key, expr.Eq("status", "paid"), request.ReturnOldOnConditionFail()),
+				request.TxDelete(Holds, Hold{ID: "h"}, request.If(expr.Exists("pk"))),
+			}, request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
+		})},
+		{"search_vectors_projection", "", wrapBuild("SearchVectors", func() (any, error) {
+			return request.SearchVectors(Docs, "Semantic", []float32{1, -0.5, 3.25},
+				request.Filter(expr.RawCond("#t = :t", map[string]string{"#t": "tenant"}, map[string]any{"t": "acme"})),
+				request.Project("title", "embedding"),
+				request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
+		{"search_vectors_default_topk", "", wrapBuild("SearchVectors", func() (any, error) {
+			return request.SearchVectors(Docs, "Semantic", []float32{0, 0, 1}, request.Filter(expr.Eq("tenant", "t")))
+		})},
+	}
+}
+
+func TestBuilders(t *testing.T) {
+	for _, line := range moreBuilders() {
+		t.Run(line.name, func(t *testing.T) {
+			action, in, err := line.build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, line.name, render(t, action, in))
+		})
+	}
+}
