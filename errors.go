@@ -113,6 +113,9 @@ type CancellationReason struct {
 	Code    string
 	Message string
 	Item    map[string]types.AttributeValue // the current item, when ReturnValuesOnConditionCheckFailure=ALL_OLD
+	// Value is Item loaded through the operation's schema (a T, as any), set
+	// by Repo.Transact when Item is present.
+	Value any
 }
 
 // Error renders "dynamo: <op> <table>: <message> (<AWSCode>)".
@@ -168,8 +171,10 @@ func invalid(op string, cause error) *Error {
 	if errors.As(cause, &e) {
 		return e
 	}
-	return &Error{Type: TypeValidation, Message: strings.TrimPrefix(cause.Error(), "dynamo: "), Op: op, cause: cause}
+	return &Error{Type: TypeValidation, Message: trimPrefix(cause.Error()), Op: op, cause: cause}
 }
+
+func trimPrefix(msg string) string { return strings.TrimPrefix(msg, "dynamo: ") }
 
 // invalidf states a local validation failure.
 func invalidf(op, format string, args ...any) *Error {

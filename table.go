@@ -1,0 +1,48 @@
+package dynamo
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/schema"
+)
+
+// Table is a typed handle: one schema bound to one repo. It is a small value
+// that is cheap to create and safe for concurrent use.
+type Table[T any] struct {
+	repo   *Repo
+	schema *schema.Schema[T]
+}
+
+// Bind returns the typed handle for s on r.
+func Bind[T any](r *Repo, s *schema.Schema[T]) *Table[T] {
+	return &Table[T]{repo: r, schema: s}
+}
+
+// Schema returns the bound schema.
+func (t *Table[T]) Schema() *schema.Schema[T] { return t.schema }
+
+// Repo returns the repo the table runs on.
+func (t *Table[T]) Repo() *Repo { return t.repo }
+
+// load decodes an item of this schema; a decode failure is a decode error
+// naming the table.
+func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
+	v, err := t.schema.Load(item)
+	if err != nil {
+		return v, &Error{Type: TypeDecode, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+	}
+	return v, nil
+}
+
+// decodeOwned loads items of this entity and skips the others of a shared
+// single table (§3 item 25: skipped, never an error).
+func (t *Table[T]) decodeOwned(op string) decodeFunc[T] {
+	return func(item map[string]types.AttributeValue) (T, bool, error) {
+		if !t.schema.Owns(item) {
+			var zero T
+			return zero, false, nil
+		}
+		v, err := t.load(op, item)
+		return v, err == nil, err
+	}
+}
