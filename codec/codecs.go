@@ -766,7 +766,17 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 func buildDecimal(c *codec) {
 	c.kind = KindN
 	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-		s := valueAs[decimal.Decimal](v).String()
+		d := valueAs[decimal.Decimal](v)
+		if !d.IsZero() {
+			// Check the magnitude before String, which writes every digit
+			// of a huge exponent out in full.
+			if a := int64(d.NumDigits()) - 1 + int64(d.Exponent()); a > maxAdjExp {
+				return nil, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
+			} else if a < minAdjExp {
+				return nil, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+			}
+		}
+		s := d.String()
 		if _, err := checkNumber(s); err != nil {
 			return nil, err
 		}
