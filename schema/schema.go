@@ -508,24 +508,41 @@ func (s *Schema[T]) checkKeyKind(f *codec.Field, what string) error {
 	return s.errf(f.Name, "a %s field must be a scalar (S, N, B or BOOL), not %s", what, kindName(f.Kind))
 }
 
-// defaults encodes the zero T once and keeps the default of every field
-// that has one, so that keys can use them without re-parsing default texts.
+// defaults computes, once, the encoded default of every field that has one,
+// so that keys can use them without re-parsing default texts. The default
+// text is read as the codec reads it (S and N as written, BOOL true/false),
+// decoded into the field's type and encoded back, which gives the canonical
+// value the codec writes.
 func (s *Schema[T]) defaults() (map[*codec.Field]types.AttributeValue, error) {
 	out := map[*codec.Field]types.AttributeValue{}
-	var any bool
 	for _, f := range s.st.Fields {
-		any = any || f.HasDefault
-	}
-	if !any {
-		return out, nil
-	}
-	item, err := s.st.Encode(reflect.New(s.typ).Elem(), true)
-	if err != nil {
-		return nil, s.errf("", "encoding the defaults: %v", err)
-	}
-	for _, f := range s.st.Fields {
-		if f.HasDefault && item[f.Name] != nil {
-			out[f] = item[f.Name]
+		if !f.HasDefault {
+			continue
+		}
+		var text types.AttributeValue
+		switch f.Kind {
+		case codec.KindS:
+			text = &types.AttributeValueMemberS{Value: f.Default}
+		case codec.KindN:
+			text = &types.AttributeValueMemberN{Value: f.Default}
+		case codec.KindBOOL:
+			if f.Default != "true" && f.Default != "false" {
+				return nil, s.errf(f.Name, "default %q is not true or false", f.Default)
+			}
+			text = &types.AttributeValueMemberBOOL{Value: f.Default == "true"}
+		default:
+			continue // not usable in keys; the codec applies it on Encode
+		}
+		v := reflect.New(f.Type).Elem()
+		if err := f.Decode(text, v); err != nil {
+			return nil, s.errf(f.Name, "default %q: %v", f.Default, err)
+		}
+		av, err := f.Encode(v)
+		if err != nil {
+			return nil, s.errf(f.Name, "default %q: %v", f.Default, err)
+		}
+		if av != nil {
+			out[f] = av
 		}
 	}
 	return out, nil

@@ -163,7 +163,7 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 				continue
 			}
 			if o, ok := dims[vx.Attribute]; ok && o.def != vx.Dimensions {
-				return nil, &Error{Type: d.Type, Field: vx.Attribute, Msg: fmt.Sprintf("vector index %s has %d dimensions, schema %s's index on the attribute %v", vx.Name, vx.Dimensions, o.owner, o.def)}
+				return nil, &Error{Type: d.Type, Field: vx.Attribute, Msg: fmt.Sprintf("vector index %s has %d dimensions, but schema %s indexes the attribute with %v; DynamoDB needs them to agree", vx.Name, vx.Dimensions, o.owner, o.def)}
 			}
 			dims[vx.Attribute] = owned{vx.Dimensions, d.Type}
 			if prov != nil {
