@@ -1,0 +1,128 @@
+package eval
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestKeyCondition(t *testing.T) {
+	v := vals{":p": sv("u#1"), ":s": sv("2024"), ":t": sv("2025")}
+	tests := []struct {
+		expr    string
+		names   names
+		vals    vals
+		hash    string
+		rng     string
+		want    *KeyCond
+		wantErr string
+	}{
+		{expr: "pk = :p", vals: vals{":p": sv("u#1")}, hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1")}},
+		{expr: "pk = :p AND sk = :s", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "EQ", Sort: []AV{sv("2024")}}},
+		{expr: "sk < :s AND pk = :p", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "LT", Sort: []AV{sv("2024")}}},
+		{expr: ":p = pk AND :s < sk", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "GT", Sort: []AV{sv("2024")}}},
+		{expr: "#p = :p AND #s >= :s", names: names{"#p": "pk", "#s": "sk"}, hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "GE", Sort: []AV{sv("2024")}}},
+		{expr: "pk = :p AND sk BETWEEN :s AND :t", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "BETWEEN", Sort: []AV{sv("2024"), sv("2025")}}},
+		{expr: "pk = :p AND begins_with(sk, :s)", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "BEGINS_WITH", Sort: []AV{sv("2024")}}},
+		{expr: "(pk = :p) AND (sk <= :s)", hash: "pk", rng: "sk",
+			want: &KeyCond{PartitionName: "pk", Partition: sv("u#1"), SortName: "sk", SortOp: "LE", Sort: []AV{sv("2024")}}},
+		{expr: "gpk = :p AND gsk > :s", hash: "gpk", rng: "gsk",
+			want: &KeyCond{PartitionName: "gpk", Partition: sv("u#1"), SortName: "gsk", SortOp: "GT", Sort: []AV{sv("2024")}}},
+		// what DynamoDB rejects
+		{expr: "pk = :p OR sk = :s", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: OR"},
+		{expr: "NOT pk = :p", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: NOT"},
+		{expr: "pk = :p AND sk <> :s", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: <>"},
+		{expr: "pk IN (:p)", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: IN"},
+		{expr: "pk = :p AND attribute_exists(sk)", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: attribute_exists"},
+		{expr: "pk = :p AND contains(sk, :s)", hash: "pk", rng: "sk", wantErr: "Invalid operator used in KeyConditionExpression: contains"},
+		{expr: "pk = :p AND pk = :s", hash: "pk", rng: "sk", wantErr: "KeyConditionExpressions must only contain one condition per key"},
+		{expr: "sk = :s", hash: "pk", rng: "sk", wantErr: "Query condition missed key schema element: pk"},
+		{expr: "pk < :p", hash: "pk", rng: "sk", wantErr: "Query key condition not supported"},
+		{expr: "begins_with(pk, :p)", hash: "pk", rng: "sk", wantErr: "Query key condition not supported"},
+		{expr: "pk = :p AND foo = :s", hash: "pk", rng: "sk", wantErr: "Query condition missed key schema element: sk"},
+		{expr: "pk = :p AND sk = :s", hash: "pk", rng: "", wantErr: "Query key condition not supported"},
+		{expr: "pk = sk", vals: vals(nil), hash: "pk", rng: "sk", wantErr: "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"},
+		{expr: "pk.x = :p", hash: "pk", rng: "sk", wantErr: "KeyConditionExpressions cannot have conditions on nested attributes"},
+		{expr: "pk = :p AND size(sk) > :s", vals: vals{":p": sv("u#1"), ":s": nv("1")}, hash: "pk", rng: "sk", wantErr: "KeyConditionExpressions cannot contain nested operations"},
+	}
+	for _, tt := range tests {
+		values := tt.vals
+		if values == nil {
+			values = vals{}
+			for k, av := range v {
+				if containsPlaceholder(tt.expr, k) {
+					values[k] = av
+				}
+			}
+			if len(values) == 0 {
+				values = nil
+			}
+		}
+		c, err := Compile(Input{KeyCondition: str(tt.expr), Names: tt.names, Values: values})
+		if err != nil {
+			t.Errorf("Compile(%q): %v", tt.expr, err)
+			continue
+		}
+		got, err := c.KeyCondition(tt.hash, tt.rng)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%q: error %v, want %q", tt.expr, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: %+v, %v; want %+v", tt.expr, got, err, tt.want)
+		}
+	}
+	none, _ := Compile(Input{})
+	if _, err := none.KeyCondition("pk", ""); err == nil {
+		t.Error("KeyCondition without an expression: no error")
+	}
+}
+
+func containsPlaceholder(expr, k string) bool {
+	for i := 0; i+len(k) <= len(expr); i++ {
+		if expr[i:i+len(k)] == k && (i+len(k) == len(expr) || !isWordByte(expr[i+len(k)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func TestKeyCondMatches(t *testing.T) {
+	tests := []struct {
+		op   string
+		vals []AV
+		sort AV
+		want bool
+	}{
+		{"", nil, nil, true},
+		{"EQ", []AV{nv("10")}, nv("10.0"), true},
+		{"EQ", []AV{nv("10")}, sv("10"), false},
+		{"LT", []AV{sv("b")}, sv("a"), true},
+		{"LE", []AV{sv("b")}, sv("b"), true},
+		{"GT", []AV{bv(1)}, bv(1, 0), true},
+		{"GE", []AV{nv("2")}, nv("1"), false},
+		{"BETWEEN", []AV{nv("1"), nv("3")}, nv("3"), true},
+		{"BETWEEN", []AV{nv("1"), nv("3")}, nv("3.5"), false},
+		{"BEGINS_WITH", []AV{sv("2024-")}, sv("2024-06-01"), true},
+		{"BEGINS_WITH", []AV{sv("2024-")}, sv("2023-06-01"), false},
+		{"EQ", []AV{sv("x")}, nil, false},
+	}
+	for _, tt := range tests {
+		k := &KeyCond{SortOp: tt.op, Sort: tt.vals}
+		if got := k.Matches(tt.sort); got != tt.want {
+			t.Errorf("%s %v matches %v = %v", tt.op, tt.vals, tt.sort, got)
+		}
+	}
+}
