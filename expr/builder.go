@@ -71,7 +71,7 @@ type Builder struct {
 	names  map[string]string
 	values map[string]types.AttributeValue
 	alias  map[aliasKey]string // generated name placeholder per (prefix, attribute)
-	next   map[string]int      // next index per counter
+	next   []counterState      // next index per counter
 	user   map[string]bool     // placeholders that came from raw text
 }
 
@@ -372,7 +372,7 @@ func (b *Builder) name(prefix, counter, attr string) (string, error) {
 	if ph, ok := b.alias[k]; ok {
 		return ph, nil
 	}
-	ph := "#" + prefix + strconv.Itoa(b.bump(counter))
+	ph := placeholder('#', prefix, b.bump(counter))
 	if err := b.claimName(ph, attr); err != nil {
 		return "", err
 	}
@@ -384,17 +384,52 @@ func (b *Builder) name(prefix, counter, attr string) (string, error) {
 }
 
 func (b *Builder) value(prefix, counter string, av types.AttributeValue) (string, error) {
-	ph := ":" + prefix + strconv.Itoa(b.bump(counter))
+	ph := placeholder(':', prefix, b.bump(counter))
 	return ph, b.claimValue(ph, av)
 }
 
+// bump returns the next index of counter. A request uses two or three
+// counters, so a slice beats a map.
 func (b *Builder) bump(counter string) int {
-	if b.next == nil {
-		b.next = make(map[string]int)
+	for i := range b.next {
+		if b.next[i].name == counter {
+			n := b.next[i].n
+			b.next[i].n++
+			return n
+		}
 	}
-	n := b.next[counter]
-	b.next[counter] = n + 1
-	return n
+	b.next = append(b.next, counterState{counter, 1})
+	return 0
+}
+
+type counterState struct {
+	name string
+	n    int
+}
+
+// Placeholders of the builder's usual prefixes, precomputed so that
+// rendering an expression does not allocate a string per placeholder.
+var commonPlaceholders = func() map[string]*[2][32]string {
+	m := make(map[string]*[2][32]string)
+	for _, prefix := range []string{"a", "c", "f", "p", "v"} {
+		var t [2][32]string
+		for n := range 32 {
+			t[0][n] = "#" + prefix + strconv.Itoa(n)
+			t[1][n] = ":" + prefix + strconv.Itoa(n)
+		}
+		m[prefix] = &t
+	}
+	return m
+}()
+
+func placeholder(sigil byte, prefix string, n int) string {
+	if t := commonPlaceholders[prefix]; t != nil && n < 32 {
+		if sigil == '#' {
+			return t[0][n]
+		}
+		return t[1][n]
+	}
+	return string(sigil) + prefix + strconv.Itoa(n)
 }
 
 // claimName records a generated name placeholder.
@@ -607,7 +642,7 @@ func (b *Builder) Update(changes []Change) (string, error) {
 				return "", wrapf(err, "update of %s", c.path)
 			}
 		}
-		ph := ":v" + strconv.Itoa(vi)
+		ph := placeholder(':', "v", vi)
 		if err := b.claimValue(ph, av); err != nil {
 			return "", err
 		}

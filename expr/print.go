@@ -11,6 +11,7 @@ import (
 // OR) needs them, so Print of a parsed expression is its canonical form.
 func Print(c Cond) string {
 	var b strings.Builder
+	b.Grow(64) // most conditions fit: one allocation instead of several
 	printCond(&b, c, precOr)
 	return b.String()
 }
@@ -19,6 +20,7 @@ func Print(c Cond) string {
 // REMOVE, ADD, DELETE.
 func PrintUpdate(u *UpdateAST) string {
 	var b strings.Builder
+	b.Grow(64)
 	clause := func(kw string, n int, item func(i int)) {
 		if n == 0 {
 			return
