@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -115,6 +116,62 @@ type decoder struct {
 	// invalid is the first validation failure (empty or multi-typed value), reported only if
 	// the rest of the input decodes.
 	invalid *SyntaxError
+
+	// Batched allocations (see intern and newS): one decode makes a few large allocations
+	// instead of one per string and per S/N value.
+	chunk   []byte
+	scratch []byte
+	sSlab   []types.AttributeValueMemberS
+	nSlab   []types.AttributeValueMemberN
+
+	// Element stacks shared by nested lists and maps (see list and item).
+	avs     []types.AttributeValue
+	strs    []string
+	members []member
+}
+
+type member struct {
+	name string
+	av   types.AttributeValue
+}
+
+// intern returns b as a string. Strings are carved out of a shared chunk that is only ever
+// appended to, so the bytes behind a returned string never change; a full chunk is left to the
+// strings that point into it and a new one is started. The values of one decoded item thus
+// share a few allocations (and keep each other's chunk alive, which is the trade-off).
+func (d *decoder) intern(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
+	}
+	if n > 256 {
+		return string(b)
+	}
+	if cap(d.chunk)-len(d.chunk) < n {
+		size := 2 * cap(d.chunk)
+		size = max(size, 512)
+		size = min(size, 16<<10)
+		d.chunk = make([]byte, 0, size)
+	}
+	start := len(d.chunk)
+	d.chunk = append(d.chunk, b...)
+	return unsafe.String(&d.chunk[start], n)
+}
+
+func (d *decoder) newS() *types.AttributeValueMemberS {
+	if len(d.sSlab) == cap(d.sSlab) {
+		d.sSlab = make([]types.AttributeValueMemberS, 0, min(2*cap(d.sSlab)+4, 64))
+	}
+	d.sSlab = d.sSlab[:len(d.sSlab)+1]
+	return &d.sSlab[len(d.sSlab)-1]
+}
+
+func (d *decoder) newN() *types.AttributeValueMemberN {
+	if len(d.nSlab) == cap(d.nSlab) {
+		d.nSlab = make([]types.AttributeValueMemberN, 0, min(2*cap(d.nSlab)+4, 64))
+	}
+	d.nSlab = d.nSlab[:len(d.nSlab)+1]
+	return &d.nSlab[len(d.nSlab)-1]
 }
 
 func (d *decoder) fail(off int, msg string) error {
@@ -426,13 +483,17 @@ func (d *decoder) member(tag string, tagAt int) (types.AttributeValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberS{Value: s}, nil
+		v := d.newS()
+		v.Value = s
+		return v, nil
 	case "N":
 		s, err := d.stringValue()
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberN{Value: s}, nil
+		v := d.newN()
+		v.Value = s
+		return v, nil
 	case "B":
 		b, err := d.blob()
 		if err != nil {
@@ -630,15 +691,21 @@ func (d *decoder) setNull() (bool, error) {
 }
 
 func (d *decoder) stringList() ([]string, error) {
-	out := []string{}
+	if d.strs == nil {
+		d.strs = make([]string, 0, 16)
+	}
+	base := len(d.strs)
 	err := d.array(func() error {
 		if null, err := d.setNull(); null || err != nil {
 			return err
 		}
 		s, err := d.stringValue()
-		out = append(out, s)
+		d.strs = append(d.strs, s)
 		return err
 	})
+	out := make([]string, len(d.strs)-base)
+	copy(out, d.strs[base:])
+	d.strs = d.strs[:base]
 	return out, err
 }
 
@@ -669,12 +736,18 @@ func (d *decoder) element() (types.AttributeValue, error) {
 }
 
 func (d *decoder) list() ([]types.AttributeValue, error) {
-	out := []types.AttributeValue{}
+	if d.avs == nil {
+		d.avs = make([]types.AttributeValue, 0, 16)
+	}
+	base := len(d.avs)
 	err := d.array(func() error {
 		av, err := d.element()
-		out = append(out, av)
+		d.avs = append(d.avs, av)
 		return err
 	})
+	out := make([]types.AttributeValue, len(d.avs)-base)
+	copy(out, d.avs[base:])
+	d.avs = d.avs[:base]
 	return out, err
 }
 
@@ -702,13 +775,19 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		return nil, err
 	}
 	d.i++
-	m := map[string]types.AttributeValue{}
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 		d.depth--
-		return m, nil
+		return map[string]types.AttributeValue{}, nil
 	}
+	// Members are collected on a stack shared with nested objects, then the map is made at its
+	// final size in one go.
+	if d.members == nil {
+		d.members = make([]member, 0, 32)
+	}
+	base := len(d.members)
+	defer func() { d.members = d.members[:base] }()
 	for {
 		d.ws()
 		if d.i >= len(d.data) {
@@ -728,7 +807,7 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		if err != nil {
 			return nil, err
 		}
-		m[name] = av
+		d.members = append(d.members, member{name, av})
 		d.ws()
 		if d.i >= len(d.data) {
 			return nil, d.eof()
@@ -740,6 +819,10 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		case '}':
 			d.i++
 			d.depth--
+			m := make(map[string]types.AttributeValue, len(d.members)-base)
+			for _, kv := range d.members[base:] {
+				m[kv.name] = kv.av
+			}
 			return m, nil
 		}
 		return nil, d.fail(d.i, "expected ',' or '}', found "+d.tokenName())
@@ -758,7 +841,7 @@ func (d *decoder) str() (string, error) {
 			seg := d.data[start:j]
 			if ascii || utf8.Valid(seg) {
 				d.i = j + 1
-				return string(seg), nil
+				return d.intern(seg), nil
 			}
 			break
 		}
@@ -779,14 +862,15 @@ func (d *decoder) str() (string, error) {
 }
 
 func (d *decoder) strSlow(start int) (string, error) {
-	buf := make([]byte, 0, 32)
+	buf := d.scratch[:0]
 	j := start
 	for j < len(d.data) {
 		c := d.data[j]
 		switch {
 		case c == '"':
 			d.i = j + 1
-			return string(buf), nil
+			d.scratch = buf
+			return d.intern(buf), nil
 		case c < 0x20:
 			return "", d.fail(j, "invalid control character in string")
 		case c == '\\':
