@@ -171,7 +171,11 @@ func invalid(op string, cause error) *Error {
 	if errors.As(cause, &e) {
 		return e
 	}
-	return &Error{Type: TypeValidation, Message: trimPrefix(cause.Error()), Op: op, cause: cause}
+	msg := trimPrefix(cause.Error())
+	if op != "" {
+		msg = strings.TrimPrefix(msg, op+": ")
+	}
+	return &Error{Type: TypeValidation, Message: msg, Op: op, cause: cause}
 }
 
 func trimPrefix(msg string) string { return strings.TrimPrefix(msg, "dynamo: ") }
