@@ -1,0 +1,61 @@
+package request_test
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/request"
+)
+
+// Which option belongs to which family, checked by the compiler. The
+// absent pairs are the point: request.Query(s, v, request.Segment(0, 2))
+// or request.Get(s, k, request.Descending()) does not compile.
+var (
+	_ request.GetOption      = request.Consistent()
+	_ request.QueryOption    = request.Consistent()
+	_ request.ScanOption     = request.Consistent()
+	_ request.BatchGetOption = request.Consistent()
+
+	_ request.PutOption    = request.If(expr.Exists("pk"))
+	_ request.DeleteOption = request.If(expr.Exists("pk"))
+	_ request.UpdateOption = request.If(expr.Exists("pk"))
+	_ request.TxOpOption   = request.If(expr.Exists("pk"))
+
+	_ request.QueryOption  = request.Filter(expr.Exists("a"))
+	_ request.ScanOption   = request.Filter(expr.Exists("a"))
+	_ request.SearchOption = request.Filter(expr.Exists("a"))
+
+	_ request.GetOption      = request.Project("a")
+	_ request.QueryOption    = request.Project("a")
+	_ request.ScanOption     = request.Project("a")
+	_ request.BatchGetOption = request.Project("a")
+	_ request.SearchOption   = request.Project("a")
+
+	_ request.PutOption    = request.ReturnValues(types.ReturnValueAllOld)
+	_ request.DeleteOption = request.ReturnValues(types.ReturnValueAllOld)
+	_ request.UpdateOption = request.ReturnValues(types.ReturnValueAllNew)
+
+	_ request.PutOption    = request.ReturnOldOnConditionFail()
+	_ request.DeleteOption = request.ReturnOldOnConditionFail()
+	_ request.UpdateOption = request.ReturnOldOnConditionFail()
+	_ request.TxOpOption   = request.ReturnOldOnConditionFail()
+
+	_ request.BatchWriteOption = request.ConsumedCapacity(types.ReturnConsumedCapacityTotal)
+	_ request.TxOption         = request.ConsumedCapacity(types.ReturnConsumedCapacityTotal)
+	_ request.SearchOption     = request.ConsumedCapacity(types.ReturnConsumedCapacityTotal)
+
+	_ request.QueryOption = request.Index("i")
+	_ request.ScanOption  = request.Index("i")
+	_ request.QueryOption = request.Limit(1)
+	_ request.ScanOption  = request.Limit(1)
+	_ request.QueryOption = request.StartKey(nil)
+	_ request.ScanOption  = request.StartKey(nil)
+	_ request.QueryOption = request.Select(types.SelectCount)
+	_ request.ScanOption  = request.Select(types.SelectCount)
+
+	_ request.QueryOption  = request.Descending()
+	_ request.QueryOption  = request.SortNone()
+	_ request.ScanOption   = request.Segment(0, 2)
+	_ request.TxOption     = request.ClientRequestToken("t")
+	_ request.SearchOption = request.TopK(5)
+)
