@@ -639,9 +639,9 @@ func checkFlags(t reflect.Type, o opts) error {
 	if o.dim != 0 && !(base.Kind() == reflect.Slice && (base.Elem().Kind() == reflect.Float32 || base.Elem().Kind() == reflect.Float64)) {
 		return errorf("dim= applies to []float32 and []float64 vectors, not %s", t)
 	}
-	if o.set {
+	if o.set && !isSetType(base) && base != binarySetType {
 		if base.Kind() != reflect.Slice || !(setElemOK(base.Elem()) || base.Elem().Kind() == reflect.Slice && base.Elem().Elem().Kind() == reflect.Uint8) {
-			return errorf("set applies to slices of strings, numbers or []byte, not %s", t)
+			return errorf("set applies to sets and to slices of strings, numbers or []byte, not %s", t)
 		}
 	}
 	return nil
