@@ -280,3 +280,9 @@ func compareAbs(a, b Dec) int {
 
 // Equal reports whether a and b denote the same number (the same as a == b).
 func Equal(a, b Dec) bool { return a == b }
+
+// Size is the number of bytes DynamoDB counts for d in an item's size: one byte per two
+// significant digits, rounded up, plus one (developer guide, "DynamoDB item sizes and formats",
+// CapacityUnitCalculations.html: "(1 byte per two significant digits) + (1 byte)"). Leading and
+// trailing zeros do not count; zero is 1 byte.
+func (d Dec) Size() int { return (int(d.nd)+1)/2 + 1 }

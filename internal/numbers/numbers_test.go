@@ -409,3 +409,17 @@ func TestPropertiesAgainstBig(t *testing.T) {
 		}
 	}
 }
+
+func TestSize(t *testing.T) {
+	for s, want := range map[string]int{
+		"0": 1, "1": 2, "12": 2, "123": 3, "-1.5": 2, "100000": 2, "0.0001": 2, "1.23e-50": 3,
+		strings.Repeat("1", 38) + strings.Repeat("0", 88): 20,
+		"1" + strings.Repeat("0", 125):                    2,
+		"11111" + strings.Repeat("0", 121):                4,
+		"1111111" + strings.Repeat("0", 119):              5,
+	} {
+		if got := MustParse(s).Size(); got != want {
+			t.Errorf("Size(%s) = %d, want %d", s, got, want)
+		}
+	}
+}
