@@ -1,0 +1,70 @@
+package local_test
+
+import (
+	"hash/crc32"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dynamogo/dynamo/local"
+)
+
+func rawCall(t *testing.T, h http.Handler, target, body string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+	if target != "" {
+		req.Header.Set("X-Amz-Target", target)
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	res := w.Result()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func TestProtocol(t *testing.T) {
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cases := []struct {
+		name, target, body string
+		status             int
+		want               string
+	}{
+		{"ok", "DynamoDB_20120810.ListTables", `{}`, 200, `{"TableNames":[]}`},
+		{"malformed JSON", "DynamoDB_20120810.ListTables", `{"Limit":`, 400, `"__type":"com.amazon.coral.service#SerializationException"`},
+		{"wrong JSON type", "DynamoDB_20120810.DescribeTable", `{"TableName":5}`, 400, `"__type":"com.amazon.coral.service#SerializationException"`},
+		{"bad attribute value", "DynamoDB_20120810.PutItem", `{"TableName":"abc","Item":{"a":{"Q":"x"}}}`, 400, `SerializationException`},
+		{"unknown action", "DynamoDB_20120810.Frobnicate", `{}`, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`},
+		{"missing target", "", `{}`, 400, `UnknownOperationException`},
+		{"other service", "DynamoDBStreams_20120810.ListStreams", `{}`, 400, `UnknownOperationException`},
+		{"validation", "DynamoDB_20120810.DescribeTable", `{}`, 400, `{"__type":"com.amazon.coral.validate#ValidationException","message":"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"}`},
+		{"not found", "DynamoDB_20120810.DescribeTable", `{"TableName":"abc"}`, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found: Table: abc not found"}`},
+	}
+	ids := map[string]bool{}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, body := rawCall(t, srv, tc.target, tc.body)
+			if res.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+				t.Fatalf("%d %s, want %d containing %s", res.StatusCode, body, tc.status, tc.want)
+			}
+			if ct := res.Header.Get("Content-Type"); ct != "application/x-amz-json-1.0" {
+				t.Errorf("Content-Type = %q", ct)
+			}
+			if crc := res.Header.Get("X-Amz-Crc32"); crc != strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10) {
+				t.Errorf("X-Amz-Crc32 = %s, body CRC differs", crc)
+			}
+			id := res.Header.Get("X-Amzn-Requestid")
+			if len(id) != 52 || ids[id] {
+				t.Errorf("request id %q (len %d) missing or repeated", id, len(id))
+			}
+			ids[id] = true
+		})
+	}
+}
