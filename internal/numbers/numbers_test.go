@@ -363,9 +363,9 @@ func refCanonical(q *big.Rat) (string, Reason) {
 }
 
 func TestPropertiesAgainstBig(t *testing.T) {
-	n := 20000
+	n := 5000
 	if testing.Short() {
-		n = 2000
+		n = 500
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range n {
