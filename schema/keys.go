@@ -10,6 +10,35 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
+// Key value sizes, from the developer guide's Constraints page ("Partition
+// keys and sort keys"): a partition key value is 1 to 2048 bytes, a sort key
+// value 1 to 1024 bytes.
+const (
+	maxPartitionKeyBytes = 2048
+	maxSortKeyBytes      = 1024
+)
+
+// checkSize rejects a key value DynamoDB would reject for its length.
+func (s *Schema[T]) checkSize(av types.AttributeValue, pk bool) error {
+	n := 0
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		n = len(v.Value)
+	case *types.AttributeValueMemberB:
+		n = len(v.Value)
+	default:
+		return nil
+	}
+	name, what, limit := s.skName, "sort key", maxSortKeyBytes
+	if pk {
+		name, what, limit = s.pkName, "partition key", maxPartitionKeyBytes
+	}
+	if n > limit {
+		return s.errf(name, "%s is %d bytes; DynamoDB allows at most %d", what, n, limit)
+	}
+	return nil
+}
+
 // partString renders an encoded scalar as a key part: S as is, N as the
 // codec wrote the digits, B as standard base64 (with padding), BOOL as
 // "true" or "false".
@@ -117,7 +146,7 @@ func (s *Schema[T]) pkValue(rv reflect.Value) (types.AttributeValue, *keyField, 
 		if !ok {
 			return nil, k, nil
 		}
-		return av, nil, nil
+		return av, nil, s.checkSize(av, true)
 	}
 	var b strings.Builder
 	b.Grow(len(s.prefix) + 16*len(s.pk))
@@ -136,7 +165,8 @@ func (s *Schema[T]) pkValue(rv reflect.Value) (types.AttributeValue, *keyField, 
 		}
 		b.WriteString(p)
 	}
-	return &types.AttributeValueMemberS{Value: b.String()}, nil, nil
+	av := &types.AttributeValueMemberS{Value: b.String()}
+	return av, nil, s.checkSize(av, true)
 }
 
 // requirePK is pkValue with an unset field as an error.
@@ -164,7 +194,7 @@ func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *k
 		if err != nil || !ok {
 			return nil, k, err
 		}
-		return av, nil, nil
+		return av, nil, s.checkSize(av, false)
 	}
 	var b strings.Builder
 	n := 0
@@ -193,7 +223,11 @@ func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *k
 		// whole parts only: "u1#" never matches the key of "u10".
 		b.WriteString(s.sep)
 	}
-	return &types.AttributeValueMemberS{Value: b.String()}, unset, nil
+	sk := &types.AttributeValueMemberS{Value: b.String()}
+	if err := s.checkSize(sk, false); err != nil {
+		return nil, nil, err
+	}
+	return sk, unset, nil
 }
 
 // PrimaryKey returns the full table key of v. Every partition-key field must

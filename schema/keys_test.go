@@ -475,3 +475,18 @@ func wantErr(t *testing.T, err error, want string) {
 		t.Fatalf("error\n got: %s\nwant: %s", err, want)
 	}
 }
+
+// Key values longer than DynamoDB allows fail before any request.
+func TestKeySizeLimits(t *testing.T) {
+	long := strings.Repeat("x", 2048)
+	_, err := orders.PrimaryKey(Order{UserID: long, PlacedAt: jan15, OrderID: "o1"})
+	wantErr(t, err, "dynamo: schema Order: field pk: partition key is 2054 bytes; DynamoDB allows at most 2048")
+	_, err = orders.PrimaryKey(Order{UserID: "u1", PlacedAt: jan15, OrderID: long[:1004]})
+	wantErr(t, err, "dynamo: schema Order: field sk: sort key is 1025 bytes; DynamoDB allows at most 1024")
+	if _, err := orders.PrimaryKey(Order{UserID: long[:2042], PlacedAt: jan15, OrderID: long[:1003]}); err != nil {
+		t.Fatalf("keys at the limits: %v", err)
+	}
+	raw := schema.Must[RawItem]("legacy", schema.RawKeys())
+	_, err = raw.PrimaryKey(RawItem{ID: 1, Name: long[:1025]})
+	wantErr(t, err, "dynamo: schema RawItem: field name: sort key is 1025 bytes; DynamoDB allows at most 1024")
+}

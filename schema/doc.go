@@ -1,0 +1,129 @@
+// Package schema declares how a Go struct is stored in a DynamoDB table
+// designed for single-table use: its fields, its generated composite keys and
+// its indexes. A schema is validated once, when it is declared; after that it
+// builds keys, encodes items and decodes them without further checks of the
+// declaration, and it describes the table for CreateTable.
+//
+// # Declaring a schema
+//
+// Fields and their key flags are struct tags (see package codec for every
+// tag flag and type); table-level facts are options:
+//
+//	type Order struct {
+//		UserID   string          `dynamo:"user_id,pk"`
+//		PlacedAt time.Time       `dynamo:"placed_at,sk,precision=s"`
+//		OrderID  string          `dynamo:"order_id,sk"`
+//		Total    decimal.Decimal `dynamo:"total"`
+//		Status   string          `dynamo:"status,default=pending"`
+//	}
+//
+//	var Orders = schema.Must[Order]("app",
+//		schema.EntityName("order"),
+//		schema.GSI("StatusIndex", "status", "placed_at"),
+//	)
+//
+// New returns an *Error for every mistake, naming the type and the field
+// ("dynamo: schema Order: field placed_at: ..."); Must panics with it, for
+// package-level declarations. Checked at declaration: the table name, a
+// partition key, fields named by PartitionKey, SortKey and index options,
+// duplicate fields and indexes, pk/sk tag flags mixed with the PartitionKey
+// or SortKey option (use one or the other), RawKeys with more than one
+// partition- or sort-key field, key fields of non-scalar kinds, index keys
+// that are not S, N or B, vector indexes over non-vector fields or with other
+// dimensions than the field's, projected attributes that are not fields, the
+// separator (not empty, not in the entity name), and DynamoDB's fixed limits
+// on names and index counts.
+//
+// # Entity names
+//
+// The entity name is the first part of every generated partition key. It
+// defaults to the Go type name in snake_case, computed exactly as Elixir's
+// Macro.underscore computes it (so items written by Dynamo for Elixir are
+// found): UserProfile → user_profile, HTTPLog → http_log, UserID → user_id,
+// SHA256Hash → sha256_hash. A run of capitals is one word, and the next word
+// starts at the last capital of the run when a lower-case letter follows
+// (HTTPLog → http + log). EntityName sets it; EntityFrom copies it from a
+// parent schema.
+//
+// # Generated keys
+//
+// The partition key is the entity name, the separator ("#" by default) and
+// the partition-key fields in key order, joined by the separator:
+// "order#u1", "customer#acme#c1". The sort key joins the sort-key fields the
+// same way, without the entity name: "2024-01-15T10:00:00Z#o1"; with
+// PrefixSortKey every part is preceded by its attribute name:
+// "placed_at#2024-01-15T10:00:00Z#order_id#o1". Both are stored as S under
+// "pk" and "sk" (PartitionKeyName, SortKeyName). Key order is the fields'
+// declaration order, or the order PartitionKey and SortKey give.
+//
+// Each part is the field's encoded value as text: S as it is, N as the codec
+// writes the number ("-42", "1.5", "9.99"), B as standard base64, BOOL as
+// "true" or "false". Numeric parts therefore compare as strings, not as
+// numbers; times are fixed width (see package codec) and sort in time order.
+//
+// A field is unset when it holds its zero value (an empty string, 0, the zero
+// time, a nil pointer, an empty set); use a pointer to key on a zero value.
+// A field's default= counts as its value when it is unset. An unset
+// partition-key field, a part that contains the separator, and a key longer
+// than DynamoDB allows (2048 bytes for a partition key, 1024 for a sort key)
+// are errors: a key is never written with a placeholder.
+//
+// PrimaryKey needs every key field. SortPrefix stops at the first unset
+// sort-key field and reports whether the sort key is complete; an incomplete
+// prefix ends with the separator ("2024-01-15T10:00:00Z#"), so that a
+// begins_with query on it matches whole parts only ("u1#" never matches
+// "u10#…"). For an inclusive upper bound of a range over composite keys
+// append "~" to the bound ("2024-01-31~" includes "2024-01-31T10:00:00Z#o1";
+// "2024-01-31#~" does not, because "#" sorts below "T").
+//
+// RawKeys stores the single partition-key field (and sort-key field) as the
+// table keys themselves, with their own types and names: for tables not
+// designed around generated keys.
+//
+// # Parent and child items
+//
+// A child schema declared with EntityFrom(parent) has the parent's entity
+// name, so its items live in the parent's partitions. Give the two different
+// sort keys, for example a sort-key field with a fixed default on each:
+//
+//	type User struct {
+//		UserID string `dynamo:"user_id,pk"`
+//		Kind   string `dynamo:"kind,sk,default=profile"`
+//	}
+//	type UserOrder struct {
+//		UserID  string `dynamo:"user_id,pk"`
+//		Kind    string `dynamo:"kind,sk,default=order"`
+//		OrderID string `dynamo:"order_id,sk"`
+//	}
+//	var Users = schema.Must[User]("app")
+//	var UserOrders = schema.Must[UserOrder]("app", schema.EntityFrom(Users))
+//
+// Every key function applies the same keys: "user#u1" / "profile" for the
+// user, "user#u1" / "order#o1" for the order, and a query prefix of
+// "order#" for the user's orders.
+//
+// # Items
+//
+// Dump encodes a value as a complete item: every declared field (nil ones
+// left out, or written as NULL with OmitNil(false); defaults applied;
+// required fields checked) plus the generated keys. Load decodes an item:
+// undeclared attributes are ignored, missing ones take their defaults, and
+// key fields missing from the item, as in items read through a KEYS_ONLY or
+// INCLUDE index or a vector search, are recovered by splitting the generated
+// keys and decoding each part with its field's type (this is why key values
+// may not contain the separator). Owns tells this entity's items from other
+// entities' in a shared table.
+//
+// # Indexes and tables
+//
+// GSI and LSI keys are the fields' own attributes with their own types (a
+// number stays N); an index may also be keyed on the generated "pk" and "sk"
+// (an inverted index). VectorIndex declares a DynamoDB vector index over a
+// vector field ([]float32 or []float64 with dim=N).
+//
+// CreateTableInput derives the CreateTable request of a table from all the
+// schemas stored in it: key schema, typed and de-duplicated attribute
+// definitions, indexes merged across schemas (conflicts are errors naming
+// both schemas), vector indexes. Billing is PAY_PER_REQUEST unless the
+// schemas declare Provisioned, or Provision switches the request at run time.
+package schema
