@@ -59,6 +59,9 @@ func moreBuilders() []sheetLine {
 				request.Limit(5), request.StartKey(page), request.Segment(1, 4),
 				request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
 		})},
+		{"get_nested_projection", "", wrapBuild("GetItem", func() (any, error) {
+			return request.Get(Orders, key, request.ProjectPaths(expr.Attr("address", "city"), expr.Attr("items").Index(0)))
+		})},
 		{"get_capacity", "", wrapBuild("GetItem", func() (any, error) {
 			return request.Get(Orders, key, request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
 		})},

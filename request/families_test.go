@@ -30,6 +30,7 @@ var (
 	_ request.ScanOption     = request.Project("a")
 	_ request.BatchGetOption = request.Project("a")
 	_ request.SearchOption   = request.Project("a")
+	_ request.GetOption      = request.ProjectPaths(expr.Attr("a", "b"))
 
 	_ request.PutOption    = request.ReturnValues(types.ReturnValueAllOld)
 	_ request.DeleteOption = request.ReturnValues(types.ReturnValueAllOld)

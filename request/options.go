@@ -89,12 +89,11 @@ type config struct {
 	condSet      bool
 	filter       expr.Cond
 	filterSet    bool
-	projection   []string
+	projection   []expr.Path
 	projSet      bool
 	returnValues types.ReturnValue
 	onCondFail   types.ReturnValuesOnConditionCheckFailure
 	capacity     types.ReturnConsumedCapacity
-	metrics      types.ReturnItemCollectionMetrics
 	index        string
 	limit        int
 	limitSet     bool
@@ -166,7 +165,7 @@ func Filter(cond expr.Cond) interface {
 	return filter{cond}
 }
 
-type projection []string
+type projection []expr.Path
 
 func (o projection) apply(c *config) { c.projection, c.projSet = o, true }
 func (projection) getOption()        {}
@@ -185,7 +184,23 @@ func Project(attrs ...string) interface {
 	BatchGetOption
 	SearchOption
 } {
-	return projection(append([]string(nil), attrs...))
+	p := make(projection, len(attrs))
+	for i, a := range attrs {
+		p[i] = expr.Attr(a)
+	}
+	return p
+}
+
+// ProjectPaths is Project for document paths: nested map keys and list
+// elements (expr.Attr("address", "city"), expr.Attr("items").Index(0)).
+func ProjectPaths(paths ...expr.Path) interface {
+	GetOption
+	QueryOption
+	ScanOption
+	BatchGetOption
+	SearchOption
+} {
+	return projection(append([]expr.Path(nil), paths...))
 }
 
 type returnValues types.ReturnValue

@@ -147,6 +147,9 @@ func checkRead(op string, d *schema.Description, c *config) error {
 	if c.projSet && c.sel != "" && c.sel != types.SelectSpecificAttributes {
 		return errorf(op, "Select %s cannot be combined with a projection", c.sel)
 	}
+	if !c.projSet && c.sel == types.SelectSpecificAttributes {
+		return errorf(op, "Select SPECIFIC_ATTRIBUTES needs a projection")
+	}
 	return checkCapacity(op, c)
 }
 

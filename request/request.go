@@ -83,11 +83,11 @@ func (x exprs) cond(op string, c expr.Cond, prefix string) (*string, error) {
 	return aws.String(s), nil
 }
 
-func (x exprs) projection(op string, attrs []string) (*string, error) {
-	if len(attrs) == 0 {
+func (x exprs) projection(op string, paths []expr.Path) (*string, error) {
+	if len(paths) == 0 {
 		return nil, errorf(op, "projection names no attributes")
 	}
-	s, err := x.b.Projection(attrs...)
+	s, err := x.b.ProjectPaths(paths...)
 	if err != nil {
 		return nil, wrap(op, err)
 	}

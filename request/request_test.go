@@ -67,6 +67,14 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.Query(Orders, Order{UserID: "u"}, request.Select(types.SelectCount), request.Project("total"))
 			return err
 		}, "cannot be combined with a projection"},
+		{"specific attributes without projection", func() error {
+			_, err := request.Query(Orders, Order{UserID: "u"}, request.Select(types.SelectSpecificAttributes))
+			return err
+		}, "needs a projection"},
+		{"overlapping projection", func() error {
+			_, err := request.Get(Orders, key, request.ProjectPaths(expr.Attr("a"), expr.Attr("a", "b")))
+			return err
+		}, "paths a and a.b overlap"},
 		{"all projected without index", func() error {
 			_, err := request.Scan(Orders, request.Select(types.SelectAllProjectedAttributes))
 			return err
