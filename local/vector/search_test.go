@@ -377,3 +377,33 @@ func TestRequestBytesAndSize(t *testing.T) {
 		t.Errorf("after delete: SizeBytes = %d, want %d", got, 2*per)
 	}
 }
+
+// TestConcurrentWritesAndSearches is for -race: searches run while writes
+// move rows around the slab.
+func TestConcurrentWritesAndSearches(t *testing.T) {
+	ix := mustIndex(t, def(types.VectorDistanceFunctionDotProduct, 8))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := rand.New(rand.NewPCG(5, 6))
+		for i := range 2000 {
+			if i%3 == 0 {
+				ix.Delete(keyOf(r.IntN(100)))
+			} else {
+				ix.Upsert(keyOf(r.IntN(100)), vector.Item{"embedding": vec(randVec(r, 8)...)})
+			}
+		}
+	}()
+	q := make([]float32, 8)
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		res, err := ix.Search(&vector.Query{Vector: q, TopK: 10, IncludeVector: true})
+		if err != nil || len(res.Hits) > 10 {
+			t.Fatal(err, len(res.Hits))
+		}
+	}
+}

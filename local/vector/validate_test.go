@@ -2,6 +2,8 @@ package vector_test
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 
 // schemaIndex is the index of the captured messages: "schema" with HASH
 // tenant (S) and INLINE_FILTER category (S), over a 3-dimension vector.
-func schemaIndex(t *testing.T) *vector.Index {
+func schemaIndex(t testing.TB) *vector.Index {
 	d := def(types.VectorDistanceFunctionCosine, 3)
 	d.Name = "schema"
 	d.Partition = vector.Attr{Name: "tenant", Type: types.ScalarAttributeTypeS}
@@ -227,6 +229,20 @@ func TestFromSDK(t *testing.T) {
 	many[1].Dimensions = 4
 	wantErr(t, vector.ValidateIndexes(many[:2]),
 		"One or more parameter values were invalid: Conflicting attribute definition for 'embedding'. All VectorIndexes on the same vector attribute must use the same dimensions.")
+}
+
+func TestFormatFloat32RoundTrips(t *testing.T) {
+	for bits := uint32(0); bits < math.MaxUint32-65521; bits += 65521 {
+		f := math.Float32frombits(bits)
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			continue
+		}
+		text := vector.FormatFloat32(f)
+		back, err := strconv.ParseFloat(text, 32)
+		if err != nil || float32(back) != f && f != 0 {
+			t.Fatalf("%g → %q → %v", f, text, back)
+		}
+	}
 }
 
 func TestFormatFloat32(t *testing.T) {
