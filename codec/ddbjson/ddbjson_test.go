@@ -152,6 +152,8 @@ func TestDecodeAccepts(t *testing.T) {
 		{`{"S":"a","N":null}`, &avS{Value: "a"}},
 		{`{"L":null,"BOOL":true}`, &avBOOL{Value: true}},
 		{`{"S":"a","S":"b"}`, &avS{Value: "b"}},
+		{`{"S":"a","x":{"deep":[1,2.5,true,null,"s",{"S":1}]},"X":[]}`, &avS{Value: "a"}},
+		{`{"s":"lower case is not S","N":"1"}`, &avN{Value: "1"}},
 		{`{"B":""}`, &avB{Value: []byte{}}},
 		{`{"SS":[]}`, &avSS{Value: []string{}}},
 		{`{"BS":[]}`, &avBS{Value: [][]byte{}}},
@@ -217,8 +219,9 @@ func TestDecodeErrors(t *testing.T) {
 		{`[]`, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue", 0, false},
 		{`null`, "Unexpected value type in payload", 0, false},
 		// Not DynamoDB JSON.
-		{`{"X":"a"}`, `unknown attribute value type "X"`, 1, false},
-		{`{"s":"a"}`, `unknown attribute value type "s"`, 1, false},
+		{`{"X":{"a":[1,2,{"b":null}]},"S":1}`, "NUMBER_VALUE cannot be converted to String", 32, false},
+		{`{"X":[1,}`, "invalid character '}' looking for a value", 8, false},
+		{`{"X":{"a" 1}}`, "expected ':', found '1'", 10, false},
 		{`{"SS":["a",null]}`, "null is not a valid set element", 11, false},
 		{`{"S":"x"} x`, "unexpected data after the value", 10, false},
 		{`{"S":"x"}{}`, "unexpected data after the value", 9, false},
@@ -240,6 +243,10 @@ func TestDecodeErrors(t *testing.T) {
 		{`{}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 0, true},
 		{`{"S":null}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 0, true},
 		{`{"L":[null]}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 6, true},
+		// Unknown member names are skipped, as DynamoDB skips them.
+		{`{"X":"a"}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 0, true},
+		{`{"a":""}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 0, true},
+		{`{"M":{"a":{"s":"x"}}}`, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes", 10, true},
 		{`{"S":"a","N":"1"}`, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes", 0, true},
 		{`{"M":{"a":{"S":"a","BOOL":true}}}`, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes", 10, true},
 		// … but only when the input is otherwise well formed.
@@ -273,6 +280,10 @@ func TestDepthLimit(t *testing.T) {
 	var se *SyntaxError
 	if !errors.As(err, &se) || !strings.Contains(se.Msg, "nesting depth exceeds 1000") {
 		t.Errorf("too deep: %v", err)
+	}
+	// Skipped unknown members are held to the same limit.
+	if _, err := Unmarshal([]byte(`{"X":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `,"S":"x"}`)); err == nil || !strings.Contains(err.Error(), "nesting depth") {
+		t.Errorf("deep skipped member: %v", err)
 	}
 	// Far deeper than any stack would take, and unterminated.
 	if _, err := Unmarshal([]byte(strings.Repeat(`{"M":{"a":`, 1_000_000))); err == nil {

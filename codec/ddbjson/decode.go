@@ -356,7 +356,6 @@ func (d *decoder) value() (types.AttributeValue, error) {
 			if d.data[d.i] != '"' {
 				return nil, d.fail(d.i, "expected a type name string, found "+d.tokenName())
 			}
-			tagAt := d.i
 			tag, err := d.key()
 			if err != nil {
 				return nil, err
@@ -364,7 +363,7 @@ func (d *decoder) value() (types.AttributeValue, error) {
 			if err := d.expect(':'); err != nil {
 				return nil, err
 			}
-			v, err := d.member(tag, tagAt)
+			v, err := d.member(tag)
 			if err != nil {
 				return nil, err
 			}
@@ -468,12 +467,12 @@ func tagBit(tag string) uint16 {
 	case "L":
 		return 1 << 8
 	}
-	return 1 << 9 // M; member rejects every other name
+	return 1 << 9 // M; member returns nil for every other name
 }
 
 // member decodes the value of one type tag. A JSON null stands for an absent member, as in
 // DynamoDB's JSON layer: it returns (nil, nil).
-func (d *decoder) member(tag string, tagAt int) (types.AttributeValue, error) {
+func (d *decoder) member(tag string) (types.AttributeValue, error) {
 	if null, err := d.isNull(); null || err != nil {
 		return nil, err
 	}
@@ -540,7 +539,72 @@ func (d *decoder) member(tag string, tagAt int) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberM{Value: m}, nil
 	}
-	return nil, d.fail(tagAt, "unknown attribute value type "+strconv.Quote(tag))
+	// Any other member name is skipped, as DynamoDB's JSON layer skips unknown members of a
+	// structure: {"a":""} is then an empty value (ValidationException "Supplied AttributeValue
+	// is empty, …"), and {"S":"x","a":1} is just {"S":"x"}. The skipped value must still be
+	// well-formed JSON.
+	return nil, d.skip()
+}
+
+// skip consumes any one JSON value.
+func (d *decoder) skip() error {
+	d.ws()
+	if d.i >= len(d.data) {
+		return d.eof()
+	}
+	open := d.data[d.i]
+	if open != '{' && open != '[' {
+		_, err := d.scalarKind()
+		return err
+	}
+	if err := d.push(); err != nil {
+		return err
+	}
+	d.i++
+	closeCh := byte('}')
+	if open == '[' {
+		closeCh = ']'
+	}
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == closeCh {
+		d.i++
+		d.depth--
+		return nil
+	}
+	for {
+		if open == '{' {
+			d.ws()
+			if d.i >= len(d.data) {
+				return d.eof()
+			}
+			if d.data[d.i] != '"' {
+				return d.fail(d.i, "expected a member name string, found "+d.tokenName())
+			}
+			if _, err := d.str(); err != nil {
+				return err
+			}
+			if err := d.expect(':'); err != nil {
+				return err
+			}
+		}
+		if err := d.skip(); err != nil {
+			return err
+		}
+		d.ws()
+		if d.i >= len(d.data) {
+			return d.eof()
+		}
+		switch d.data[d.i] {
+		case ',':
+			d.i++
+			continue
+		case closeCh:
+			d.i++
+			d.depth--
+			return nil
+		}
+		return d.fail(d.i, "expected ',' or "+strconv.QuoteRune(rune(closeCh))+", found "+d.tokenName())
+	}
 }
 
 // mismatch builds the error for a JSON token of the wrong kind at d.i, where a value of class
