@@ -173,3 +173,22 @@ func TestCompileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFilterKeys(t *testing.T) {
+	c, err := Compile(Input{Filter: str("a = :v AND (size(#k) > :n OR contains(b, :v))"),
+		Names: names{"#k": "sk"}, Values: vals{":v": sv("x"), ":n": nv("1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk"
+	if err := c.CheckFilterKeys("pk", "sk"); err == nil || err.Error() != want {
+		t.Errorf("got %v", err)
+	}
+	if err := c.CheckFilterKeys("pk", "gsk"); err != nil {
+		t.Errorf("no key in the filter: %v", err)
+	}
+	none, _ := Compile(Input{})
+	if err := none.CheckFilterKeys("pk"); err != nil {
+		t.Error(err)
+	}
+}

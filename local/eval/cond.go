@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -54,10 +55,22 @@ func (o *operand) value(item Item) types.AttributeValue {
 		if !ok {
 			return nil
 		}
+		if n < len(smallSizes) {
+			return &smallSizes[n]
+		}
 		return &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
 	}
 	return nil
 }
+
+// smallSizes are the results of size() up to 1023, made once: a size is
+// only ever compared, never stored, so evaluating size() allocates nothing.
+var smallSizes = func() (s [1024]types.AttributeValueMemberN) {
+	for i := range s {
+		s[i].Value = strconv.Itoa(i)
+	}
+	return s
+}()
 
 // eval evaluates the condition. Comparing values of different types is
 // false, never an error, as in DynamoDB.
@@ -139,4 +152,32 @@ func (c *cond) eval(item Item) bool {
 		return a != nil && x != nil && contains(a, x)
 	}
 	return false
+}
+
+// firstHead is the first top-level attribute among names that the
+// condition reads, in the order written; "" if none.
+func (c *cond) firstHead(names []string) string {
+	for _, k := range c.kids {
+		if h := k.firstHead(names); h != "" {
+			return h
+		}
+	}
+	for _, o := range c.ops {
+		if h := o.firstHead(names); h != "" {
+			return h
+		}
+	}
+	return ""
+}
+
+func (o *operand) firstHead(names []string) string {
+	if o.kind == opPath && slices.Contains(names, o.path[0].name) {
+		return o.path[0].name
+	}
+	for _, a := range o.args {
+		if h := a.firstHead(names); h != "" {
+			return h
+		}
+	}
+	return ""
 }

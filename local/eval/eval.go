@@ -131,6 +131,19 @@ func (c *Compiled) Filter(item Item) (bool, error) {
 	return c.filter.eval(item), nil
 }
 
+// CheckFilterKeys rejects a FilterExpression that reads a key attribute,
+// as Query does: keyAttrs are the key attributes of the table or index
+// queried. (Scan allows them; it need not call this.)
+func (c *Compiled) CheckFilterKeys(keyAttrs ...string) error {
+	if c.filter == nil {
+		return nil
+	}
+	if name := c.filter.firstHead(keyAttrs); name != "" {
+		return validation("Filter Expression can only contain non-primary key attributes: Primary key attribute: " + name)
+	}
+	return nil
+}
+
 // HasCondition, HasFilter, HasKeyCondition, HasUpdate and HasProjection
 // report which expressions the request carried.
 func (c *Compiled) HasCondition() bool    { return c.condition != nil }

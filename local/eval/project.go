@@ -34,13 +34,17 @@ func (r *resolver) projectionExpr(text string) (*projNode, error) {
 	}
 	root := &projNode{}
 	for _, p := range paths {
-		n := root
-		for _, s := range p {
-			n = n.child(s)
-		}
-		n.whole = true
+		root.add(p)
 	}
 	return root, nil
+}
+
+// add marks path p as taken whole.
+func (n *projNode) add(p path) {
+	for _, s := range p {
+		n = n.child(s)
+	}
+	n.whole = true
 }
 
 func (n *projNode) child(s step) *projNode {
@@ -76,8 +80,12 @@ func (c *Compiled) Project(item Item) Item {
 	if c.projection == nil || item == nil {
 		return item
 	}
-	out := make(Item, len(c.projection.names))
-	for name, n := range c.projection.names {
+	return project(c.projection, item)
+}
+
+func project(root *projNode, item Item) Item {
+	out := make(Item, len(root.names))
+	for name, n := range root.names {
 		if v, ok := item[name]; ok {
 			if pv := n.apply(v); pv != nil {
 				out[name] = pv

@@ -16,7 +16,8 @@ type update struct {
 	remove []path
 	add    []pathValue
 	delete []pathValue
-	heads  []string // top-level attributes the actions touch, in order
+	heads  []string  // top-level attributes the actions touch, in order
+	paths  *projNode // every path acted on, for UpdatedAttributes
 }
 
 type setAction struct {
@@ -95,12 +96,30 @@ func (r *resolver) updateExpr(text string) (*update, error) {
 	if err := r.overlap(all); err != nil {
 		return nil, err
 	}
+	u.paths = &projNode{}
 	for _, p := range all {
 		if !slices.Contains(u.heads, p[0].name) {
 			u.heads = append(u.heads, p[0].name)
 		}
+		u.paths.add(p)
 	}
 	return u, nil
+}
+
+// UpdatedAttributes returns what ReturnValues UPDATED_OLD (given the item
+// before the update) or UPDATED_NEW (given the item after it) returns: only
+// the document paths the UpdateExpression acts on, nested paths inside
+// their enclosing maps and lists as a projection would return them. It is
+// nil without an UpdateExpression or when none of them is in item.
+func (c *Compiled) UpdatedAttributes(item Item) Item {
+	if c.update == nil || item == nil {
+		return nil
+	}
+	out := project(c.update.paths, item)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // Update applies the UpdateExpression to item, the current item or, when

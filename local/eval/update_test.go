@@ -179,3 +179,32 @@ func TestUpdateNewItem(t *testing.T) {
 		t.Errorf("no update: %v %v %v", got, up, err)
 	}
 }
+
+func TestUpdatedAttributesProjection(t *testing.T) {
+	c, err := Compile(Input{Update: str("SET m.a = :v, s = :v REMOVE l[1] ADD n :one"),
+		Values: vals{":v": sv("new"), ":one": nv("1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := baseItem()
+	nu, _, err := c.Update(old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOld := Item{"m": mv(map[string]AV{"a": nv("1")}), "s": sv("x"), "l": lv(nv("2")), "n": nv("5")}
+	if got := c.UpdatedAttributes(old); !reflect.DeepEqual(got, wantOld) {
+		t.Errorf("UPDATED_OLD:\n got %s\nwant %s", dump(got), dump(wantOld))
+	}
+	// After the update, l[1] is the element that was l[2].
+	wantNew := Item{"m": mv(map[string]AV{"a": sv("new")}), "s": sv("new"), "l": lv(nv("3")), "n": nv("6")}
+	if got := c.UpdatedAttributes(nu); !reflect.DeepEqual(got, wantNew) {
+		t.Errorf("UPDATED_NEW:\n got %s\nwant %s", dump(got), dump(wantNew))
+	}
+	if got := c.UpdatedAttributes(Item{"other": sv("x")}); got != nil {
+		t.Errorf("nothing updated present: %s", dump(got))
+	}
+	none, _ := Compile(Input{})
+	if none.UpdatedAttributes(old) != nil {
+		t.Error("no update expression, yet updated attributes")
+	}
+}
