@@ -6,7 +6,8 @@ import (
 )
 
 // valueSize is an attribute value's size as DynamoDB counts it for item
-// size ("Item sizes and formats" in the developer guide): strings and
+// size ("Item sizes and formats" in the developer guide; the same rule as
+// the server's item size, which lives in package local): strings and
 // binaries by length, numbers one byte per two significant digits plus one,
 // BOOL and NULL one byte, lists and maps three bytes plus one per element
 // plus their contents, sets the sum of their elements. Only the capacity and
@@ -60,5 +61,5 @@ func numberSize(s string) int {
 	if err != nil {
 		return len(s)
 	}
-	return (d.Digits()+1)/2 + 1
+	return d.Size()
 }
