@@ -79,9 +79,10 @@ func Unmarshal(data []byte) (types.AttributeValue, error) {
 func UnmarshalItem(data []byte) (map[string]types.AttributeValue, error) {
 	d := decoder{data: data}
 	d.ws()
+	start := d.i
 	m, err := d.item(msgFieldType)
-	if err == nil && m == nil {
-		err = d.fail(d.i, msgFieldType)
+	if err == nil && m == nil { // null
+		err = d.fail(start, msgFieldType)
 	}
 	if err == nil {
 		err = d.finish()
@@ -258,7 +259,7 @@ func (d *decoder) isNull() (bool, error) {
 
 // scalarKind names the JSON scalar at d.i the way DynamoDB's JSON layer does
 // (NUMBER_VALUE, DECIMAL_VALUE, TRUE_VALUE, FALSE_VALUE, STRING_VALUE), after checking it is a
-// well-formed token. ok is false for '{', '[', and anything that starts no value.
+// well-formed token. '{', '[' and anything that starts no value are errors.
 func (d *decoder) scalarKind() (kind string, err error) {
 	switch c := d.data[d.i]; {
 	case c == 't':
