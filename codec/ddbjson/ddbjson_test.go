@@ -338,7 +338,7 @@ func TestEncodingJSONEmbedding(t *testing.T) {
 		TableName string
 		Key       Item
 		Start     Item  `json:",omitempty"`
-		Default   Value `json:",omitempty"`
+		Default   Value `json:",omitzero"`
 		Params    List  `json:",omitempty"`
 	}
 	in := `{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"1"}},"Default":{"BOOL":true},"Params":[{"NULL":true}]}`
@@ -364,6 +364,9 @@ func TestEncodingJSONEmbedding(t *testing.T) {
 	}
 	if b, _ := json.Marshal(struct{ V Value }{}); string(b) != `{"V":null}` {
 		t.Errorf("nil Value = %s", b)
+	}
+	if b, _ := json.Marshal(request{TableName: "t"}); string(b) != `{"TableName":"t","Key":null}` {
+		t.Errorf("omitempty/omitzero = %s", b)
 	}
 
 	err = json.Unmarshal([]byte(`{"Key":{"pk":{"S":1}}}`), &r)

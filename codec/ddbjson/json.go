@@ -6,11 +6,11 @@ import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 //
 //	var req struct {
 //		Key          ddbjson.Item
-//		ExclusiveKey ddbjson.Item `json:",omitempty"`
-//		Default      ddbjson.Value
+//		ExclusiveKey ddbjson.Item  `json:",omitempty"`
+//		Default      ddbjson.Value `json:",omitzero"`
 //	}
 //
-// A nil value marshals as null, and null unmarshals to a nil value.
+// A nil value marshals as null (omitzero leaves it out), and null unmarshals to a nil value.
 type Value struct{ types.AttributeValue }
 
 // MarshalJSON implements json.Marshaler.
