@@ -1,0 +1,234 @@
+package dynamo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http/httptest"
+	"sort"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/local"
+)
+
+// exampleRepo runs the local server in-process with the "app" table (the
+// dynamotest package does the same for tests).
+func exampleRepo() (*dynamo.Repo, func()) {
+	l, err := local.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	hs := httptest.NewServer(l)
+	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint(hs.URL), dynamo.WithCredentials("example", "example-secret", ""))
+	if err != nil {
+		log.Fatal(err)
+	}
+	in, err := dynamo.CreateTableInput(Orders, Users)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := repo.Client().(*dynamodb.Client).CreateTable(context.Background(), in); err != nil {
+		log.Fatal(err)
+	}
+	return repo, func() { hs.Close(); l.Close() }
+}
+
+func Example() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+
+	placed := time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC)
+	o := Order{UserID: "u1", PlacedAt: placed, OrderID: "o1", Total: 25}
+	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk"))); err != nil {
+		log.Fatal(err)
+	}
+	got, err := orders.Get(ctx, Order{UserID: "u1", PlacedAt: placed, OrderID: "o1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.OrderID, got.Total, got.Status)
+	// Output: o1 25 pending
+}
+
+func ExampleTable_Put() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+
+	o := Order{UserID: "u1", PlacedAt: t0, OrderID: "o1", Total: 10}
+	_, _ = orders.Put(ctx, o)
+	o.Total = 20
+	old, err := orders.Put(ctx, o, dynamo.ReturnValues(types.ReturnValueAllOld))
+	fmt.Println(old.Total, err)
+
+	// A conditional create of an existing item fails.
+	_, err = orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+	fmt.Println(errors.Is(err, dynamo.ErrConditionalCheckFailed))
+	// Output:
+	// 10 <nil>
+	// true
+}
+
+func ExampleTable_Get() {
+	repo, done := exampleRepo()
+	defer done()
+	orders := dynamo.Bind(repo, Orders)
+
+	_, err := orders.Get(context.Background(), Order{UserID: "nobody", PlacedAt: t0, OrderID: "x"}, dynamo.Consistent())
+	fmt.Println(errors.Is(err, dynamo.ErrNotFound))
+	// Output: true
+}
+
+func ExampleTable_Update() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+
+	key := Order{UserID: "u1", PlacedAt: t0, OrderID: "o1"}
+	_, _ = orders.Put(ctx, Order{UserID: "u1", PlacedAt: t0, OrderID: "o1", Total: 10, Tags: dynamo.NewSet("a")})
+	now, err := orders.Update(ctx, key, []dynamo.Change{
+		dynamo.SetAttr("status", "paid"),
+		dynamo.Increment("version", 1),
+		dynamo.Add("tags", dynamo.NewSet("b")),
+	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(now.Status, now.Version, now.Tags.Sorted())
+
+	// Key fields cannot be updated: a validation error before any request.
+	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("order_id", "o2")})
+	fmt.Println(errors.Is(err, dynamo.ErrValidation))
+	// Output:
+	// paid 1 [a b]
+	// true
+}
+
+func ExampleTable_Query() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+	for i := range 5 {
+		_, _ = orders.Put(ctx, order("u1", i))
+	}
+
+	page, err := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Descending(), dynamo.Limit(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(ids(page.Items), page.HasMore())
+	next, _ := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Descending(), dynamo.StartAfter(page.Cursor))
+	fmt.Println(ids(next.Items))
+
+	big, _ := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.Filter(dynamo.Ge("total", 30)))
+	fmt.Println(ids(big))
+	// Output:
+	// [u1/o004 u1/o003] true
+	// [u1/o002 u1/o001 u1/o000]
+	// [u1/o003 u1/o004]
+}
+
+func ExampleTable_Stream() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+	for i := range 5 {
+		_, _ = orders.Put(ctx, order("u1", i))
+	}
+
+	for o, err := range orders.Stream(ctx, Order{UserID: "u1"}, dynamo.PageSize(2)) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Print(o.OrderID, " ")
+		if o.OrderID == "o002" {
+			break // no further page is fetched
+		}
+	}
+	fmt.Println()
+	// Output: o000 o001 o002
+}
+
+func ExampleTable_ScanAll() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders := dynamo.Bind(repo, Orders)
+	for i := range 6 {
+		_, _ = orders.Put(ctx, order("u1", i))
+	}
+	_, _ = dynamo.Bind(repo, Users).Put(ctx, User{ID: "u1", Name: "Ann"}) // another entity, same table
+
+	all, err := orders.ScanAll(ctx, dynamo.Segments(3), dynamo.MaxConcurrency(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	got := ids(all)
+	sort.Strings(got)
+	fmt.Println(len(got), got[0], got[5])
+	// Output: 6 u1/o000 u1/o005
+}
+
+func ExampleRepo_BatchWrite() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	orders, users := dynamo.Bind(repo, Orders), dynamo.Bind(repo, Users)
+
+	var ops []dynamo.WriteOp
+	for i := range 30 {
+		ops = append(ops, orders.PutOp(order("u1", i)))
+	}
+	ops = append(ops, users.PutOp(User{ID: "u1", Name: "Ann"}))
+	res, err := repo.BatchWrite(ctx, ops)
+	fmt.Println(len(res.Unprocessed), err)
+
+	got, _ := orders.BatchGet(ctx, []Order{order("u1", 3), order("u1", 7)})
+	fmt.Println(len(got.Items), len(got.Unprocessed))
+	// Output:
+	// 0 <nil>
+	// 2 0
+}
+
+func ExampleRepo_Request() {
+	repo, done := exampleRepo()
+	defer done()
+
+	out, err := repo.Request(context.Background(), "DescribeTable", map[string]any{"TableName": "app"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	table := out["Table"].(map[string]any)
+	fmt.Println(table["TableName"], table["TableStatus"])
+
+	_, err = repo.Request(context.Background(), "DescribeTable", map[string]any{"TableName": "missing"})
+	fmt.Println(errors.Is(err, dynamo.ErrResourceNotFound))
+	// Output:
+	// app ACTIVE
+	// true
+}
+
+func ExampleError() {
+	repo, done := exampleRepo()
+	defer done()
+	orders := dynamo.Bind(repo, Orders)
+
+	_, err := orders.Put(context.Background(), Order{UserID: "a#b", PlacedAt: t0, OrderID: "o1"})
+	var e *dynamo.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Type, e.Op, e.Retryable)
+	}
+	// Output: validation_error PutItem false
+}
