@@ -75,14 +75,16 @@ type operand struct {
 }
 
 // staticType is the type an operand is known to have before any item is
-// read: a value's type, N for size(); "" for a path or a function whose
-// result depends on the item.
+// read: a value's type, N for size() and + or -, L for list_append(); "" for
+// a path or if_not_exists(), whose type depends on the item.
 func (o *operand) staticType() string {
 	switch o.kind {
 	case opValue:
 		return typeOf(o.val)
-	case opSize:
+	case opSize, opArith:
 		return "N"
+	case opListAppend:
+		return "L"
 	}
 	return ""
 }
@@ -113,18 +115,46 @@ type cond struct {
 }
 
 // resolver resolves the expressions of one request against its names and
-// values, recording which it used.
+// values, recording which it used, and checks them as DynamoDB does: in
+// post-order, every operand before the operator or function that uses it,
+// and for each operator its operand count, then its operand types, then
+// repeated operands, then its own rules.
 type resolver struct {
 	in                    *Input
 	what                  string // the expression being resolved, for messages
+	ops                   int    // operators and functions seen in it
 	usedNames, usedValues map[string]bool
+}
+
+// DynamoDB's limits on one expression (developer guide, "Quotas",
+// expression parameters, and DynamoDB Local's validator).
+const (
+	maxOperators  = 300 // operators and functions
+	maxPathDepth  = 32  // elements of one document path
+	maxInOperands = 100 // the list of IN
+)
+
+func (r *resolver) begin(what string) {
+	r.what, r.ops = what, 0
 }
 
 func (r *resolver) fail(msg string) error {
 	return validation("Invalid " + r.what + ": " + msg)
 }
 
+// countOp counts one operator or function against the limit.
+func (r *resolver) countOp() error {
+	r.ops++
+	if r.ops > maxOperators {
+		return r.fail("The expression contains too many operators; operator count: " + strconv.Itoa(r.ops))
+	}
+	return nil
+}
+
 func (r *resolver) path(p expr.Path) (path, error) {
+	if len(p) > maxPathDepth {
+		return nil, r.fail("The document path has too many nesting levels; nesting levels: " + strconv.Itoa(len(p)))
+	}
 	out := make(path, len(p))
 	for i, e := range p {
 		if e.IsIndex {
@@ -157,6 +187,7 @@ func (r *resolver) value(v *expr.Value) (types.AttributeValue, error) {
 	return av, nil
 }
 
+// operand resolves and checks o and everything inside it.
 func (r *resolver) operand(o expr.Operand) (*operand, error) {
 	switch o := o.(type) {
 	case expr.Path:
@@ -183,24 +214,26 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		default:
 			return nil, r.fail("Invalid function name; function: " + o.Name)
 		}
-		for _, a := range o.Args {
-			ra, err := r.operand(a)
-			if err != nil {
-				return nil, err
-			}
-			out.args = append(out.args, ra)
+		var err error
+		if out.args, err = r.operands(o.Args); err != nil {
+			return nil, err
 		}
-		return out, nil
+		if err := r.checkFunc(out); err != nil {
+			return nil, err
+		}
+		return out, r.countOp()
 	case *expr.Arith:
-		l, err := r.operand(o.L)
+		args, err := r.operands([]expr.Operand{o.L, o.R})
 		if err != nil {
 			return nil, err
 		}
-		rr, err := r.operand(o.R)
-		if err != nil {
-			return nil, err
+		out := &operand{kind: opArith, arith: o.Op, args: args, name: string(o.Op)}
+		for _, a := range args {
+			if t := a.staticType(); t != "" && t != "N" {
+				return nil, r.typeErr(out.name, t)
+			}
 		}
-		return &operand{kind: opArith, arith: o.Op, args: []*operand{l, rr}, name: string(o.Op)}, nil
+		return out, r.countOp()
 	}
 	return nil, r.fail("unsupported operand")
 }
@@ -217,19 +250,45 @@ func (r *resolver) operands(list []expr.Operand) ([]*operand, error) {
 	return out, nil
 }
 
+var funcArity = map[opKind]int{opSize: 1, opIfNotExists: 2, opListAppend: 2}
+
+// checkFunc checks a function used as an operand.
+func (r *resolver) checkFunc(o *operand) error {
+	if n := funcArity[o.kind]; len(o.args) != n {
+		return r.countErr(o.name, len(o.args))
+	}
+	switch o.kind {
+	case opSize:
+		if t := o.args[0].staticType(); t == "N" || t == "BOOL" || t == "NULL" {
+			return r.typeErr(o.name, t)
+		}
+	case opListAppend:
+		for _, a := range o.args {
+			if t := a.staticType(); t != "" && t != "L" {
+				return r.typeErr(o.name, t)
+			}
+		}
+	case opIfNotExists:
+		if err := r.distinct(o.name, o.args); err != nil {
+			return err
+		}
+		if o.args[0].kind != opPath {
+			return r.fail("Operator or function requires a document path; operator or function: if_not_exists")
+		}
+	}
+	return nil
+}
+
 // condition parses and resolves one condition-grammar expression.
 func (r *resolver) condition(text, what string, parseFn func(string) (expr.Cond, error)) (*cond, error) {
 	ast, err := parseFn(text)
 	if err != nil {
 		return nil, exprErr(err)
 	}
-	r.what = what
+	r.begin(what)
 	return r.cond(ast)
 }
 
-// cond resolves c. Each leaf condition is checked as DynamoDB does, leaf by
-// leaf in the order written; within a leaf, an undefined name or value comes
-// first, then operand counts, then repeated operands, then operand types.
 func (r *resolver) cond(c expr.Cond) (*cond, error) {
 	switch c := c.(type) {
 	case *expr.And, *expr.Or:
@@ -246,6 +305,12 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 				return nil, err
 			}
 			out.kids[i] = rk
+			// The n-ary node stands for n-1 binary ones.
+			if i > 0 {
+				if err := r.countOp(); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return out, nil
 	case *expr.Not:
@@ -253,34 +318,15 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &cond{kind: cNot, kids: []*cond{k}}, nil
+		return &cond{kind: cNot, kids: []*cond{k}}, r.countOp()
 	case *expr.Compare:
-		ops, err := r.operands([]expr.Operand{c.L, c.R})
-		if err != nil {
-			return nil, err
-		}
-		out := &cond{kind: cCompare, op: c.Op, ops: ops}
-		return out, r.checkLeaf(out, string(c.Op))
+		return r.leaf(&cond{kind: cCompare, op: c.Op}, string(c.Op), c.L, c.R)
 	case *expr.Between:
-		ops, err := r.operands([]expr.Operand{c.X, c.Lo, c.Hi})
-		if err != nil {
-			return nil, err
-		}
-		out := &cond{kind: cBetween, ops: ops}
-		return out, r.checkLeaf(out, "BETWEEN")
+		return r.leaf(&cond{kind: cBetween}, "BETWEEN", c.X, c.Lo, c.Hi)
 	case *expr.In:
-		ops, err := r.operands(append([]expr.Operand{c.X}, c.List...))
-		if err != nil {
-			return nil, err
-		}
-		out := &cond{kind: cIn, ops: ops}
-		return out, r.checkLeaf(out, "IN")
+		return r.leaf(&cond{kind: cIn}, "IN", append([]expr.Operand{c.X}, c.List...)...)
 	case *expr.CondFunc:
-		ops, err := r.operands(c.Args)
-		if err != nil {
-			return nil, err
-		}
-		out := &cond{ops: ops}
+		out := &cond{}
 		switch c.Name {
 		case "attribute_exists":
 			out.kind = cExists
@@ -295,7 +341,7 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		default:
 			return nil, r.fail("Invalid function name; function: " + c.Name)
 		}
-		return out, r.checkLeaf(out, c.Name)
+		return r.leaf(out, c.Name, c.Args...)
 	case *expr.Raw:
 		// The DSL's raw text: parse it as what it stands for.
 		ast, err := parse.Condition(c.Text)
@@ -307,61 +353,53 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 	return nil, r.fail("unsupported condition")
 }
 
-// maxInOperands is DynamoDB's limit on the list of IN.
-const maxInOperands = 100
+func (r *resolver) leaf(c *cond, name string, ops ...expr.Operand) (*cond, error) {
+	var err error
+	if c.ops, err = r.operands(ops); err != nil {
+		return nil, err
+	}
+	if err := r.checkLeaf(c, name); err != nil {
+		return nil, err
+	}
+	return c, r.countOp()
+}
 
 var condArity = map[condKind]int{cExists: 1, cNotExists: 1, cType: 2, cBeginsWith: 2, cContains: 2}
 
 var validTypeNames = map[string]bool{"S": true, "N": true, "B": true, "NULL": true, "SS": true,
 	"BOOL": true, "L": true, "BS": true, "NS": true, "M": true}
 
-// checkLeaf applies DynamoDB's static checks to one leaf condition; name is
-// its operator or function as DynamoDB names it in messages.
+// checkLeaf applies DynamoDB's checks to one leaf condition, in its order:
+// operand count, operand types, repeated operands, the operator's own rules.
+// name is the operator or function as DynamoDB names it in messages.
 func (r *resolver) checkLeaf(c *cond, name string) error {
-	// Operand counts, of the leaf and of every function inside it.
 	if n, ok := condArity[c.kind]; ok && len(c.ops) != n {
 		return r.countErr(name, len(c.ops))
 	}
-	if c.kind == cIn && len(c.ops)-1 > maxInOperands {
-		return r.fail("The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(len(c.ops)-1))
-	}
 	for _, o := range c.ops {
-		if err := r.checkCounts(o); err != nil {
-			return err
+		t := o.staticType()
+		if t == "" {
+			continue
+		}
+		switch {
+		case c.kind == cCompare && c.op != expr.EQ && c.op != expr.NE, c.kind == cBetween:
+			if t != "S" && t != "N" && t != "B" {
+				return r.typeErr(name, t)
+			}
+		case c.kind == cBeginsWith:
+			if t != "S" && t != "B" {
+				return r.typeErr(name, t)
+			}
 		}
 	}
-	// The first operand must differ from the others.
-	if c.kind != cExists && c.kind != cNotExists && c.kind != cType {
+	switch c.kind {
+	case cCompare, cBetween, cIn, cBeginsWith, cContains:
 		if err := r.distinct(name, c.ops); err != nil {
 			return err
 		}
 	}
-	for _, o := range c.ops {
-		if err := r.distinctInside(o); err != nil {
-			return err
-		}
-	}
-	// Operand types.
-	for _, o := range c.ops {
-		if err := r.checkTypes(o); err != nil {
-			return err
-		}
-	}
 	switch c.kind {
-	case cCompare:
-		if c.op != expr.EQ && c.op != expr.NE {
-			for _, o := range c.ops {
-				if err := r.orderable(name, o); err != nil {
-					return err
-				}
-			}
-		}
 	case cBetween:
-		for _, o := range c.ops {
-			if err := r.orderable(name, o); err != nil {
-				return err
-			}
-		}
 		lo, hi := c.ops[1], c.ops[2]
 		if lo.kind == opValue && hi.kind == opValue {
 			bounds := "lower bound operand: " + describe(lo.val) + ", upper bound operand: " + describe(hi.val)
@@ -372,6 +410,10 @@ func (r *resolver) checkLeaf(c *cond, name string) error {
 				return r.fail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; " + bounds)
 			}
 		}
+	case cIn:
+		if len(c.ops)-1 > maxInOperands {
+			return r.fail("The IN operator is provided with too many operands; number of operands: " + strconv.Itoa(len(c.ops)-1))
+		}
 	case cExists, cNotExists:
 		if c.ops[0].kind != opPath {
 			return r.fail("Operator or function requires a document path; operator or function: " + name)
@@ -381,21 +423,15 @@ func (r *resolver) checkLeaf(c *cond, name string) error {
 			return r.fail("Operator or function requires a document path; operator or function: " + name)
 		}
 		t := c.ops[1].staticType()
-		if t != "S" {
+		if c.ops[1].kind != opValue || t != "S" {
 			if t == "" {
 				t = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"
 			}
-			return r.fail("Incorrect operand type for operator or function; operator or function: " + name + ", operand type: " + t)
+			return r.typeErr(name, t)
 		}
 		c.typ = c.ops[1].val.(*types.AttributeValueMemberS).Value
 		if !validTypeNames[c.typ] {
 			return r.fail("Invalid attribute type name found; type: " + c.typ + ", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
-		}
-	case cBeginsWith:
-		for _, o := range c.ops {
-			if t := o.staticType(); t != "" && t != "S" && t != "B" {
-				return r.fail("Incorrect operand type for operator or function; operator or function: " + name + ", operand type: " + t)
-			}
 		}
 	}
 	return nil
@@ -406,18 +442,8 @@ func (r *resolver) countErr(name string, n int) error {
 		name + ", number of operands: " + strconv.Itoa(n))
 }
 
-var funcArity = map[opKind]int{opSize: 1, opIfNotExists: 2, opListAppend: 2}
-
-func (r *resolver) checkCounts(o *operand) error {
-	if n, ok := funcArity[o.kind]; ok && len(o.args) != n {
-		return r.countErr(o.name, len(o.args))
-	}
-	for _, a := range o.args {
-		if err := r.checkCounts(a); err != nil {
-			return err
-		}
-	}
-	return nil
+func (r *resolver) typeErr(name, t string) error {
+	return r.fail("Incorrect operand type for operator or function; operator or function: " + name + ", operand type: " + t)
 }
 
 // distinct rejects a first operand that is a path repeated among the
@@ -435,90 +461,25 @@ func (r *resolver) distinct(name string, ops []*operand) error {
 	return nil
 }
 
-func (r *resolver) distinctInside(o *operand) error {
-	if o.kind == opIfNotExists {
-		if err := r.distinct(o.name, o.args); err != nil {
-			return err
-		}
-	}
-	for _, a := range o.args {
-		if err := r.distinctInside(a); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkTypes checks the operands of the functions and arithmetic inside o.
-func (r *resolver) checkTypes(o *operand) error {
-	for _, a := range o.args {
-		if err := r.checkTypes(a); err != nil {
-			return err
-		}
-	}
-	typeErr := func(t string) error {
-		return r.fail("Incorrect operand type for operator or function; operator or function: " + o.name + ", operand type: " + t)
-	}
-	switch o.kind {
-	case opSize:
-		if t := o.args[0].staticType(); t == "N" || t == "BOOL" || t == "NULL" {
-			return typeErr(t)
-		}
-	case opIfNotExists:
-		if o.args[0].kind != opPath {
-			return r.fail("Operator or function requires a document path; operator or function: if_not_exists")
-		}
-	case opListAppend:
-		for _, a := range o.args {
-			if t := a.staticType(); t != "" && t != "L" {
-				return typeErr(t)
-			}
-		}
-	case opArith:
-		for _, a := range o.args {
-			if a.kind == opListAppend {
-				return r.fail("The function is not allowed to be used this way in an expression; function: list_append")
-			}
-			if t := a.staticType(); t != "" && t != "N" {
-				return typeErr(t)
-			}
-		}
-	}
-	return nil
-}
-
-// orderable: <, <=, >, >= and BETWEEN need operands that have an order.
-func (r *resolver) orderable(name string, o *operand) error {
-	switch t := o.staticType(); t {
-	case "", "S", "N", "B":
-		return nil
-	default:
-		return r.fail("Incorrect operand type for operator or function; operator or function: " + name + ", operand type: " + t)
-	}
-}
-
 // ---- paths shared by update and projection checks ---------------------------
 
-// overlap reports DynamoDB's error for two document paths of one update or
-// projection that cannot both be used: one is a prefix of the other
+// overlap reports DynamoDB's error when path p, written after the paths
+// before, cannot be used with one of them: one is a prefix of the other
 // (overlap), or they treat the same element as a map and as a list
-// (conflict).
-func (r *resolver) overlap(paths []path) error {
-	for i := range paths {
-		for j := i + 1; j < len(paths); j++ {
-			a, b := paths[i], paths[j]
-			n := min(len(a), len(b))
-			k := 0
-			for k < n && a[k] == b[k] {
-				k++
-			}
-			pair := "; must remove or rewrite one of these paths; path one: " + a.String() + ", path two: " + b.String()
-			if k == n {
-				return r.fail("Two document paths overlap with each other" + pair)
-			}
-			if a[k].isIndex != b[k].isIndex {
-				return r.fail("Two document paths conflict with each other" + pair)
-			}
+// (conflict). The earlier path is "path one".
+func (r *resolver) overlap(before []path, p path) error {
+	for _, a := range before {
+		n := min(len(a), len(p))
+		k := 0
+		for k < n && a[k] == p[k] {
+			k++
+		}
+		pair := "; must remove or rewrite one of these paths; path one: " + a.String() + ", path two: " + p.String()
+		if k == n {
+			return r.fail("Two document paths overlap with each other" + pair)
+		}
+		if a[k].isIndex != p[k].isIndex {
+			return r.fail("Two document paths conflict with each other" + pair)
 		}
 	}
 	return nil

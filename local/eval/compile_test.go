@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -133,7 +134,7 @@ func TestCompileErrors(t *testing.T) {
 		{"plus string", Input{Update: str("SET a = :s + :n"), Values: vals{":s": sv("x"), ":n": nv("1")}},
 			ue + "Incorrect operand type for operator or function; operator or function: +, operand type: S"},
 		{"minus list_append", Input{Update: str("SET a = list_append(a, :l) - :n"), Values: vals{":l": lv(), ":n": nv("1")}},
-			ue + "The function is not allowed to be used this way in an expression; function: list_append"},
+			ue + "Incorrect operand type for operator or function; operator or function: -, operand type: L"},
 		{"list_append string", Input{Update: str("SET a = list_append(a, :s)"), Values: vals{":s": sv("x")}},
 			ue + "Incorrect operand type for operator or function; operator or function: list_append, operand type: S"},
 		{"list_append count", Input{Update: str("SET a = list_append(a)")},
@@ -157,11 +158,32 @@ func TestCompileErrors(t *testing.T) {
 			pe + "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [l, [0]], path two: [l, x]"},
 		{"projection undefined", Input{Projection: str("a, #b")},
 			pe + "An expression attribute name used in the document path is not defined; attribute name: #b"},
+		// checks run in post-order: size's operand count before the value after it
+		{"post-order", Input{Condition: str("size(a, b) > :undefined")},
+			ce + "Incorrect number of operands for operator or function; operator or function: size, number of operands: 2"},
+		{"types before distinct", Input{Condition: str("begins_with(a, a) AND begins_with(a, :n)"), Values: vals{":n": nv("1")}},
+			ce + "The first operand must be distinct from the remaining operands for this operator or function; operator: begins_with, first operand: [a]"},
+		{"update paths before values", Input{Update: str("SET a = :undefined, a.b = :v"), Values: vals{":v": sv("x")}},
+			ue + "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"},
+		{"projection in order", Input{Projection: str("a, a.b, #undefined")},
+			pe + "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"},
+		// limits
+		{"path depth", Input{Condition: str("attribute_exists(a" + strings.Repeat(".b", 32) + ")")},
+			ce + "The document path has too many nesting levels; nesting levels: 33"},
+		{"path depth with indexes", Input{Projection: str("a" + strings.Repeat("[0]", 32))},
+			pe + "The document path has too many nesting levels; nesting levels: 33"},
+		{"operators", Input{Condition: str(strings.Repeat("attribute_exists(a) AND ", 150) + "attribute_exists(a)")},
+			ce + "The expression contains too many operators; operator count: 301"},
+		{"update operators", Input{Update: str("SET " + manySets(301))},
+			ue + "The expression contains too many operators; operator count: 301"},
 		// order between expressions: update first, then condition
 		{"update before condition", Input{Update: str("SET a ="), Condition: str("b =")},
 			ue + `Syntax error; token: "<EOF>", near: "="`},
 	}
 	for _, tt := range tests {
+		if tt.in.Update != nil && len(*tt.in.Update) > 4096 {
+			t.Fatalf("%s: expression too long for the test", tt.name)
+		}
 		_, err := Compile(tt.in)
 		if err == nil {
 			t.Errorf("%s: no error, want %q", tt.name, tt.want)
@@ -190,5 +212,26 @@ func TestCheckFilterKeys(t *testing.T) {
 	none, _ := Compile(Input{})
 	if err := none.CheckFilterKeys("pk"); err != nil {
 		t.Error(err)
+	}
+}
+
+// manySets is n SET actions with one + each: x0=b+c,x1=b+c,...
+func manySets(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = "x" + strconv.Itoa(i) + "=b+c"
+	}
+	return strings.Join(parts, ",")
+}
+
+func TestLimitsAccepted(t *testing.T) {
+	for _, in := range []Input{
+		{Update: str("SET " + manySets(300))},
+		{Condition: str("attribute_exists(a" + strings.Repeat(".b", 31) + ")")},
+		{Projection: str("a" + strings.Repeat("[0]", 31))},
+	} {
+		if _, err := Compile(in); err != nil {
+			t.Errorf("%v", err)
+		}
 	}
 }

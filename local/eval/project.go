@@ -22,15 +22,15 @@ func (r *resolver) projectionExpr(text string) (*projNode, error) {
 	if err != nil {
 		return nil, exprErr(err)
 	}
-	r.what = "ProjectionExpression"
+	r.begin("ProjectionExpression")
 	paths := make([]path, len(ast))
 	for i, p := range ast {
 		if paths[i], err = r.path(p); err != nil {
 			return nil, err
 		}
-	}
-	if err := r.overlap(paths); err != nil {
-		return nil, err
+		if err := r.overlap(paths[:i], paths[i]); err != nil {
+			return nil, err
+		}
 	}
 	root := &projNode{}
 	for _, p := range paths {

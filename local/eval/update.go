@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/expr/parse"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
@@ -35,69 +36,59 @@ func (r *resolver) updateExpr(text string) (*update, error) {
 	if err != nil {
 		return nil, exprErr(err)
 	}
-	r.what = "UpdateExpression"
-	u := &update{}
-	var all []path
-	for _, a := range ast.Set {
-		p, err := r.path(a.Path)
-		if err != nil {
+	r.begin("UpdateExpression")
+	// First the paths acted on, which may not overlap; then the values.
+	var all []expr.Path
+	for _, p := range ast.Set {
+		all = append(all, p.Path)
+	}
+	all = append(all, ast.Remove...)
+	for _, a := range ast.Add {
+		all = append(all, a.Path)
+	}
+	for _, a := range ast.Delete {
+		all = append(all, a.Path)
+	}
+	paths := make([]path, len(all))
+	for i, p := range all {
+		if paths[i], err = r.path(p); err != nil {
 			return nil, err
 		}
+		if err := r.overlap(paths[:i], paths[i]); err != nil {
+			return nil, err
+		}
+	}
+	u := &update{}
+	for i, a := range ast.Set {
 		v, err := r.operand(a.Value)
 		if err != nil {
 			return nil, err
 		}
-		if err := r.checkCounts(v); err != nil {
-			return nil, err
-		}
-		if err := r.distinctInside(v); err != nil {
-			return nil, err
-		}
-		if err := r.checkTypes(v); err != nil {
-			return nil, err
-		}
-		u.set = append(u.set, setAction{p, v})
-		all = append(all, p)
+		u.set = append(u.set, setAction{paths[i], v})
 	}
-	for _, a := range ast.Remove {
-		p, err := r.path(a)
+	u.remove = paths[len(ast.Set) : len(ast.Set)+len(ast.Remove)]
+	rest := paths[len(ast.Set)+len(ast.Remove):]
+	for i, a := range append(slices.Clone(ast.Add), ast.Delete...) {
+		clause := "ADD"
+		if i >= len(ast.Add) {
+			clause = "DELETE"
+		}
+		v, err := r.value(a.Value)
 		if err != nil {
 			return nil, err
 		}
-		u.remove = append(u.remove, p)
-		all = append(all, p)
-	}
-	for _, clause := range [...]string{"ADD", "DELETE"} {
-		list := ast.Add
-		if clause == "DELETE" {
-			list = ast.Delete
+		if t := typeOf(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
+			return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
+				", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
 		}
-		for _, a := range list {
-			p, err := r.path(a.Path)
-			if err != nil {
-				return nil, err
-			}
-			v, err := r.value(a.Value)
-			if err != nil {
-				return nil, err
-			}
-			if t := typeOf(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
-				return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
-					", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
-			}
-			if clause == "ADD" {
-				u.add = append(u.add, pathValue{p, v})
-			} else {
-				u.delete = append(u.delete, pathValue{p, v})
-			}
-			all = append(all, p)
+		if clause == "ADD" {
+			u.add = append(u.add, pathValue{rest[i], v})
+		} else {
+			u.delete = append(u.delete, pathValue{rest[i], v})
 		}
-	}
-	if err := r.overlap(all); err != nil {
-		return nil, err
 	}
 	u.paths = &projNode{}
-	for _, p := range all {
+	for _, p := range paths {
 		if !slices.Contains(u.heads, p[0].name) {
 			u.heads = append(u.heads, p[0].name)
 		}
