@@ -100,6 +100,11 @@ func moreBuilders() []sheetLine {
 				request.TxDelete(Holds, Hold{ID: "h"}, request.If(expr.Exists("pk"))),
 			}, request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
 		})},
+		{"transact_get", "", wrapBuild("TransactGetItems", func() (any, error) {
+			return request.TransactGet([]request.GetKey{
+				request.KeyOf(Accts, Acct{ID: "a"}), request.KeyOf(Orders, key),
+			}, request.Project("balance", "total"), request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		})},
 		{"search_vectors_projection", "", wrapBuild("SearchVectors", func() (any, error) {
 			return request.SearchVectors(Docs, "Semantic", []float32{1, -0.5, 3.25},
 				request.Filter(expr.RawCond("#t = :t", map[string]string{"#t": "tenant"}, map[string]any{"t": "acme"})),

@@ -56,6 +56,12 @@ func inputsOf(in any) []eval.Input {
 			out = append(out, eval.Input{Projection: ka.ProjectionExpression, Names: ka.ExpressionAttributeNames})
 		}
 		return out
+	case *dynamodb.TransactGetItemsInput:
+		var out []eval.Input
+		for _, it := range in.TransactItems {
+			out = append(out, eval.Input{Projection: it.Get.ProjectionExpression, Names: it.Get.ExpressionAttributeNames})
+		}
+		return out
 	case *dynamodb.BatchWriteItemInput:
 		return nil
 	case *dynamodb.TransactWriteItemsInput:

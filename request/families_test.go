@@ -59,4 +59,5 @@ var (
 	_ request.ScanOption   = request.Segment(0, 2)
 	_ request.TxOption     = request.ClientRequestToken("t")
 	_ request.SearchOption = request.TopK(5)
+	_ request.TxGetOption  = request.Project("a")
 )

@@ -75,6 +75,12 @@ type TxOption interface {
 	txOption()
 }
 
+// TxGetOption configures TransactGet.
+type TxGetOption interface {
+	apply(*config)
+	txGetOption()
+}
+
 // SearchOption configures SearchVectors.
 type SearchOption interface {
 	apply(*config)
@@ -173,6 +179,7 @@ func (projection) queryOption()      {}
 func (projection) scanOption()       {}
 func (projection) batchGetOption()   {}
 func (projection) searchOption()     {}
+func (projection) txGetOption()      {}
 
 // Project returns only the named top-level attributes (ProjectionExpression,
 // each name through a placeholder). Loading a projected item into a struct
@@ -182,6 +189,7 @@ func Project(attrs ...string) interface {
 	QueryOption
 	ScanOption
 	BatchGetOption
+	TxGetOption
 	SearchOption
 } {
 	p := make(projection, len(attrs))
@@ -198,6 +206,7 @@ func ProjectPaths(paths ...expr.Path) interface {
 	QueryOption
 	ScanOption
 	BatchGetOption
+	TxGetOption
 	SearchOption
 } {
 	return projection(append([]expr.Path(nil), paths...))
@@ -255,6 +264,7 @@ func (capacity) batchGetOption()   {}
 func (capacity) batchWriteOption() {}
 func (capacity) txOption()         {}
 func (capacity) searchOption()     {}
+func (capacity) txGetOption()      {}
 
 // ConsumedCapacity asks for the capacity a request consumed
 // (ReturnConsumedCapacity: TOTAL, INDEXES or NONE).
@@ -268,6 +278,7 @@ func ConsumedCapacity(level types.ReturnConsumedCapacity) interface {
 	BatchGetOption
 	BatchWriteOption
 	TxOption
+	TxGetOption
 	SearchOption
 } {
 	return capacity(level)

@@ -178,6 +178,14 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.TransactWrite([]request.TxOp{request.TxDelete(Accts, Acct{ID: "a"})}, request.ClientRequestToken(strings.Repeat("x", 37)))
 			return err
 		}, "at most 36"},
+		{"transact get duplicate", func() error {
+			_, err := request.TransactGet([]request.GetKey{request.KeyOf(Accts, Acct{ID: "a"}), request.KeyOf(Accts, Acct{ID: "a"})})
+			return err
+		}, "keys 0 and 1 are the same item"},
+		{"transact get indexes capacity", func() error {
+			_, err := request.TransactGet([]request.GetKey{request.KeyOf(Accts, Acct{ID: "a"})}, request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
+			return err
+		}, "accepts TOTAL or NONE"},
 		{"tx check with If", func() error {
 			_, err := request.TransactWrite([]request.TxOp{request.TxCheck(Accts, Acct{ID: "a"}, expr.Exists("pk"), request.If(expr.Exists("x")))})
 			return err

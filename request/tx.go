@@ -176,3 +176,48 @@ func TransactWrite(ops []TxOp, opts ...TxOption) (*dynamodb.TransactWriteItemsIn
 	}
 	return in, nil
 }
+
+// TransactGet builds a TransactGetItems reading 1 to 100 items across
+// schemas and tables atomically: all as of one point in time. Project
+// applies to every item. The same item twice is an error.
+func TransactGet(keys []GetKey, opts ...TxGetOption) (*dynamodb.TransactGetItemsInput, error) {
+	const op = "TransactGetItems"
+	c := collect(opts)
+	switch c.capacity {
+	case "", types.ReturnConsumedCapacityNone, types.ReturnConsumedCapacityTotal:
+	default:
+		// API reference, TransactGetItems: "only TOTAL or NONE".
+		return nil, errorf(op, "ConsumedCapacity %q: TransactGetItems accepts TOTAL or NONE", c.capacity)
+	}
+	if len(keys) == 0 {
+		return nil, errorf(op, "no keys")
+	}
+	if len(keys) > MaxTxItems {
+		return nil, errorf(op, "%d keys: at most %d per transaction", len(keys), MaxTxItems)
+	}
+	items := make([]types.TransactGetItem, len(keys))
+	seen := make(map[string]int, len(keys))
+	for i, k := range keys {
+		if k == nil {
+			return nil, errorf(op, "key %d is nil", i)
+		}
+		table, key, id, enc, err := k.getKey()
+		if err != nil {
+			return nil, &Error{Op: op, Msg: "key " + strconv.Itoa(i), Err: err}
+		}
+		if j, dup := seen[id]; dup {
+			return nil, errorf(op, "keys %d and %d are the same item; a transaction may include one operation per item", j, i)
+		}
+		seen[id] = i
+		g := &types.Get{TableName: aws.String(table), Key: key}
+		if c.projSet {
+			x := exprs{expr.NewBuilder(enc)}
+			if g.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
+				return nil, err
+			}
+			g.ExpressionAttributeNames = x.b.Names()
+		}
+		items[i] = types.TransactGetItem{Get: g}
+	}
+	return &dynamodb.TransactGetItemsInput{TransactItems: items, ReturnConsumedCapacity: c.capacity}, nil
+}
