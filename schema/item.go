@@ -143,6 +143,19 @@ func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 	return v, nil
 }
 
+// LoadAll loads items in order, stopping at the first error.
+func (s *Schema[T]) LoadAll(items []map[string]types.AttributeValue) ([]T, error) {
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		v, err := s.Load(it)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 // recoverKeys fills the key fields whose attributes are missing from item
 // from the item's table keys.
 func (s *Schema[T]) recoverKeys(item map[string]types.AttributeValue, rv reflect.Value) error {
@@ -318,17 +331,6 @@ func (s *Schema[T]) EncodeField(attr string, v any) (types.AttributeValue, bool,
 	if f == nil {
 		return nil, false, nil
 	}
-	if e, ok := any(f).(interface {
-		EncodeAny(any) (types.AttributeValue, error)
-	}); ok {
-		av, err := e.EncodeAny(v)
-		return av, true, err
-	}
-	// TODO(schema): call f.EncodeAny directly once codec has it.
-	rv := reflect.ValueOf(v)
-	if rv.IsValid() && rv.Type() == f.Type {
-		av, err := f.Encode(rv)
-		return av, true, err
-	}
-	return nil, true, s.errf(f.Name, "cannot encode %T as %s", v, f.Type)
+	av, err := f.EncodeAny(v)
+	return av, true, err
 }

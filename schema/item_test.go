@@ -371,3 +371,63 @@ func TestDescribeIsStable(t *testing.T) {
 		t.Fatal("Describe differs between calls")
 	}
 }
+
+func TestEncodeFieldSetElement(t *testing.T) {
+	v, ok, err := orders.EncodeField("tags", "vip")
+	if err != nil || !ok || av(v) != "S:vip" {
+		t.Fatalf("tags element: %s %v %v", av(v), ok, err)
+	}
+	v, ok, err = orders.EncodeField("tags", codec.NewSet("a"))
+	if err != nil || !ok || av(v) != "SS:a" {
+		t.Fatalf("tags set: %s %v %v", av(v), ok, err)
+	}
+}
+
+func TestLoadAll(t *testing.T) {
+	a, _ := orders.Dump(Order{UserID: "u1", PlacedAt: jan15, OrderID: "o1"})
+	b, _ := orders.Dump(Order{UserID: "u2", PlacedAt: jan15, OrderID: "o2"})
+	bad := map[string]types.AttributeValue{"version": &types.AttributeValueMemberS{Value: "x"}}
+	got, err := orders.LoadAll([]map[string]types.AttributeValue{a, b})
+	if err != nil || len(got) != 2 || got[1].OrderID != "o2" {
+		t.Fatalf("LoadAll = %+v, %v", got, err)
+	}
+	got, err = orders.LoadAll([]map[string]types.AttributeValue{a, bad, b})
+	if err == nil || len(got) != 1 {
+		t.Fatalf("LoadAll with a bad item = %d items, %v", len(got), err)
+	}
+}
+
+// UserRef encodes itself; as a key part it must encode to a scalar.
+type UserRef struct{ ID string }
+
+func (u UserRef) MarshalDynamo() (types.AttributeValue, error) {
+	if u.ID == "" {
+		return &types.AttributeValueMemberNULL{Value: true}, nil
+	}
+	return &types.AttributeValueMemberS{Value: "ref:" + u.ID}, nil
+}
+
+func (u *UserRef) UnmarshalDynamo(av types.AttributeValue) error {
+	if s, ok := av.(*types.AttributeValueMemberS); ok && len(s.Value) > 4 {
+		u.ID = s.Value[4:]
+	}
+	return nil
+}
+
+func TestMarshalerKeyField(t *testing.T) {
+	type Note struct {
+		Owner UserRef `dynamo:"owner,pk"`
+		Text  string  `dynamo:"text"`
+	}
+	s := schema.Must[Note]("app")
+	k, err := s.PrimaryKey(Note{Owner: UserRef{ID: "u1"}})
+	if got := key(t, k, err); got != "pk=S:note#ref:u1" {
+		t.Fatal(got)
+	}
+	got := roundTrip(t, s, Note{Owner: UserRef{ID: "u1"}})
+	if got.Owner.ID != "u1" {
+		t.Fatalf("recovered %+v", got)
+	}
+	_, err = schema.New[Note]("app", schema.GSI("ByOwner", "owner", ""))
+	wantErr(t, err, "dynamo: schema Note: field owner: GSI ByOwner partition key must be of type S, N or B, not any")
+}
