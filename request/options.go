@@ -87,6 +87,69 @@ type SearchOption interface {
 	searchOption()
 }
 
+// ReadOption is an option of every single-table read: Get, Query, Scan and BatchGet.
+type ReadOption interface {
+	GetOption
+	QueryOption
+	ScanOption
+	BatchGetOption
+}
+
+// ConditionOption is an option of the conditional writes: Put, Delete, Update and
+// each operation of a transaction.
+type ConditionOption interface {
+	PutOption
+	DeleteOption
+	UpdateOption
+	TxOpOption
+}
+
+// FilterOption is an option of the reads that filter: Query, Scan and
+// SearchVectors.
+type FilterOption interface {
+	QueryOption
+	ScanOption
+	SearchOption
+}
+
+// ProjectionOption is an option of every read that can project.
+type ProjectionOption interface {
+	GetOption
+	QueryOption
+	ScanOption
+	BatchGetOption
+	TxGetOption
+	SearchOption
+}
+
+// ReturnValuesOption is an option of Put, Delete and Update.
+type ReturnValuesOption interface {
+	PutOption
+	DeleteOption
+	UpdateOption
+}
+
+// CapacityOption is an option of every operation.
+type CapacityOption interface {
+	GetOption
+	PutOption
+	DeleteOption
+	UpdateOption
+	QueryOption
+	ScanOption
+	BatchGetOption
+	BatchWriteOption
+	TxOption
+	TxGetOption
+	SearchOption
+}
+
+// ListOption is an option of Query and Scan.
+type ListOption interface {
+	QueryOption
+	ScanOption
+}
+
 // config is every option's destination; each builder reads the fields its
 // family can set.
 type config struct {
@@ -125,12 +188,7 @@ func (consistent) batchGetOption() {}
 
 // Consistent asks for a strongly consistent read (ConsistentRead). Not
 // available on global secondary indexes.
-func Consistent() interface {
-	GetOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-} {
+func Consistent() ReadOption {
 	return consistent{}
 }
 
@@ -144,12 +202,7 @@ func (condition) txOpOption()       {}
 
 // If makes a write conditional (ConditionExpression): the write happens only
 // when cond holds for the item as stored.
-func If(cond expr.Cond) interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-	TxOpOption
-} {
+func If(cond expr.Cond) ConditionOption {
 	return condition{cond}
 }
 
@@ -163,11 +216,7 @@ func (filter) searchOption()     {}
 // Filter drops items that do not satisfy cond after they are read
 // (FilterExpression; for SearchVectors the SearchConditionExpression).
 // Filtered items still cost read capacity.
-func Filter(cond expr.Cond) interface {
-	QueryOption
-	ScanOption
-	SearchOption
-} {
+func Filter(cond expr.Cond) FilterOption {
 	return filter{cond}
 }
 
@@ -184,14 +233,7 @@ func (projection) txGetOption()      {}
 // Project returns only the named top-level attributes (ProjectionExpression,
 // each name through a placeholder). Loading a projected item into a struct
 // leaves the other fields at their zero values.
-func Project(attrs ...string) interface {
-	GetOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-	TxGetOption
-	SearchOption
-} {
+func Project(attrs ...string) ProjectionOption {
 	p := make(projection, len(attrs))
 	for i, a := range attrs {
 		p[i] = expr.Attr(a)
@@ -201,14 +243,7 @@ func Project(attrs ...string) interface {
 
 // ProjectPaths is Project for document paths: nested map keys and list
 // elements (expr.Attr("address", "city"), expr.Attr("items").Index(0)).
-func ProjectPaths(paths ...expr.Path) interface {
-	GetOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-	TxGetOption
-	SearchOption
-} {
+func ProjectPaths(paths ...expr.Path) ProjectionOption {
 	return projection(append([]expr.Path(nil), paths...))
 }
 
@@ -221,11 +256,7 @@ func (returnValues) updateOption()     {}
 
 // ReturnValues asks for the item as it was or is (ReturnValues). Put and
 // Delete accept NONE and ALL_OLD; Update all five.
-func ReturnValues(rv types.ReturnValue) interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-} {
+func ReturnValues(rv types.ReturnValue) ReturnValuesOption {
 	return returnValues(rv)
 }
 
@@ -242,12 +273,7 @@ func (onConditionFail) txOpOption()   {}
 // ReturnOldOnConditionFail makes a failed condition return the item as
 // stored (ReturnValuesOnConditionCheckFailure ALL_OLD), in the error of a
 // single write or in the cancellation reason of a transaction operation.
-func ReturnOldOnConditionFail() interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-	TxOpOption
-} {
+func ReturnOldOnConditionFail() ConditionOption {
 	return onConditionFail(types.ReturnValuesOnConditionCheckFailureAllOld)
 }
 
@@ -268,19 +294,7 @@ func (capacity) txGetOption()      {}
 
 // ConsumedCapacity asks for the capacity a request consumed
 // (ReturnConsumedCapacity: TOTAL, INDEXES or NONE).
-func ConsumedCapacity(level types.ReturnConsumedCapacity) interface {
-	GetOption
-	PutOption
-	DeleteOption
-	UpdateOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-	BatchWriteOption
-	TxOption
-	TxGetOption
-	SearchOption
-} {
+func ConsumedCapacity(level types.ReturnConsumedCapacity) CapacityOption {
 	return capacity(level)
 }
 
@@ -292,10 +306,7 @@ func (index) scanOption()       {}
 
 // Index reads a secondary index of the schema (IndexName). For Query the
 // partition value comes from the index's partition field.
-func Index(name string) interface {
-	QueryOption
-	ScanOption
-} {
+func Index(name string) ListOption {
 	return index(name)
 }
 
@@ -306,10 +317,7 @@ func (limit) queryOption()      {}
 func (limit) scanOption()       {}
 
 // Limit caps the number of items evaluated per page (Limit, at least 1).
-func Limit(n int) interface {
-	QueryOption
-	ScanOption
-} {
+func Limit(n int) ListOption {
 	return limit(n)
 }
 
@@ -321,10 +329,7 @@ func (startKey) scanOption()       {}
 
 // StartKey continues a Query or Scan after a page (ExclusiveStartKey): pass
 // the previous page's LastEvaluatedKey. A nil or empty key starts over.
-func StartKey(key map[string]types.AttributeValue) interface {
-	QueryOption
-	ScanOption
-} {
+func StartKey(key map[string]types.AttributeValue) ListOption {
 	return startKey(key)
 }
 
@@ -345,10 +350,7 @@ func (selectOpt) scanOption()       {}
 // Select chooses what a Query or Scan returns (Select): COUNT, ALL_ATTRIBUTES
 // or ALL_PROJECTED_ATTRIBUTES (an index only). Project implies
 // SPECIFIC_ATTRIBUTES.
-func Select(s types.Select) interface {
-	QueryOption
-	ScanOption
-} {
+func Select(s types.Select) ListOption {
 	return selectOpt(s)
 }
 
