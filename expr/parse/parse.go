@@ -448,6 +448,11 @@ func (p *parser) call() expr.Operand {
 	name := p.text(p.tok())
 	p.i++
 	args := p.args()
+	if p.update {
+		for _, a := range args {
+			p.onlyTopLevel(a)
+		}
+	}
 	switch {
 	case p.update && updateFuncs[name]:
 	case p.update && (conditionFuncs[name] || name == "size"):
@@ -595,5 +600,17 @@ func (p *parser) setValue() (expr.Operand, bool) {
 		p.i--
 		p.syntax()
 	}
+	p.onlyTopLevel(l)
+	p.onlyTopLevel(r)
 	return &expr.Arith{Op: op, L: l, R: r}, false
+}
+
+// onlyTopLevel notes list_append used inside another function or as an
+// operand of + or -: DynamoDB accepts it only as the whole value of a SET
+// action (list_append(if_not_exists(l, :empty), :v) is fine, the other way
+// round is not).
+func (p *parser) onlyTopLevel(o expr.Operand) {
+	if f, ok := o.(*expr.Func); ok && f.Name == "list_append" {
+		note(&p.misused, "The function is not allowed to be used this way in an expression; function: list_append")
+	}
 }

@@ -214,6 +214,17 @@ func TestUpdateErrors(t *testing.T) {
 		{"SET a = contains(b, :v)", p + "The function is not allowed in an update expression; function: contains"},
 		{"SET a = foo(b)", p + "Invalid function name; function: foo"},
 		{"SET a = ((:v))", p + "The expression has redundant parentheses;"},
+		{"SET a = list_append(list_append(:a, :b), :c)", p + "The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = if_not_exists(a, list_append(:a, :b))", p + "The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = list_append(:a, :b) + :n", p + "The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = :n - (list_append(:a, :b))", p + "The function is not allowed to be used this way in an expression; function: list_append"},
+		{"SET a = if_not_exists(b, :v+:w)", p + `Syntax error; token: "+", near: ":v+:w"`},
+		{"SET :a = :b", p + `Syntax error; token: ":a", near: "SET :a ="`},
+		{"SET a[:i] = :b", p + `Syntax error; token: ":i", near: "[:i]"`},
+		{"SET a[#i] = :b", p + `Syntax error; token: "#i", near: "[#i]"`},
+		{"SET _123 = :v", p + `Syntax error; token: "_", near: "SET _123"`},
+		{"SET a = LIST_APPEND(:a, :b)", p + "Invalid function name; function: LIST_APPEND"},
+		{"HELLO b = :v", p + `Syntax error; token: "HELLO", near: "HELLO b"`},
 	}
 	for _, tt := range tests {
 		_, err := Update(tt.in)

@@ -134,7 +134,7 @@ func TestCompileErrors(t *testing.T) {
 		{"plus string", Input{Update: str("SET a = :s + :n"), Values: vals{":s": sv("x"), ":n": nv("1")}},
 			ue + "Incorrect operand type for operator or function; operator or function: +, operand type: S"},
 		{"minus list_append", Input{Update: str("SET a = list_append(a, :l) - :n"), Values: vals{":l": lv(), ":n": nv("1")}},
-			ue + "Incorrect operand type for operator or function; operator or function: -, operand type: L"},
+			ue + "The function is not allowed to be used this way in an expression; function: list_append"},
 		{"list_append string", Input{Update: str("SET a = list_append(a, :s)"), Values: vals{":s": sv("x")}},
 			ue + "Incorrect operand type for operator or function; operator or function: list_append, operand type: S"},
 		{"list_append count", Input{Update: str("SET a = list_append(a)")},

@@ -18,6 +18,9 @@ func ssv(v ...string) types.AttributeValue { return &types.AttributeValueMemberS
 func nsv(v ...string) types.AttributeValue { return &types.AttributeValueMemberNS{Value: v} }
 func bsv(v ...[]byte) types.AttributeValue { return &types.AttributeValueMemberBS{Value: v} }
 func lv(v ...types.AttributeValue) types.AttributeValue {
+	if v == nil {
+		v = []types.AttributeValue{} // as DynamoDB JSON decodes "L": []
+	}
 	return &types.AttributeValueMemberL{Value: v}
 }
 func mv(v map[string]types.AttributeValue) types.AttributeValue {

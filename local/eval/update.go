@@ -142,8 +142,9 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 		out[k] = v
 	}
 	// Elements added to one list are placed in the order of their indexes,
-	// and list elements are removed from the highest index down so that each
-	// index names the element it named before the update.
+	// and list elements are removed from the highest index down, after every
+	// other action, so that each index names the element it named before the
+	// update.
 	order := make([]int, len(u.set))
 	for i := range order {
 		order[i] = i
@@ -154,13 +155,6 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 			return nil, nil, err
 		}
 	}
-	removes := slices.Clone(u.remove)
-	slices.SortStableFunc(removes, func(a, b path) int { return comparePaths(b, a) })
-	for _, p := range removes {
-		if err := remove(out, p); err != nil {
-			return nil, nil, err
-		}
-	}
 	for _, a := range u.add {
 		if err := add(out, a.path, a.value); err != nil {
 			return nil, nil, err
@@ -168,6 +162,15 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 	}
 	for _, a := range u.delete {
 		if err := deleteFrom(out, a.path, a.value); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Removals come last, so that the list indexes of every other action
+	// name the elements they named before the update.
+	removes := slices.Clone(u.remove)
+	slices.SortStableFunc(removes, func(a, b path) int { return comparePaths(b, a) })
+	for _, p := range removes {
+		if err := remove(out, p); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -210,7 +213,8 @@ func setValue(item Item, o *operand) (types.AttributeValue, error) {
 		if !ok1 || !ok2 {
 			return nil, errType
 		}
-		return &types.AttributeValueMemberL{Value: slices.Concat(la.Value, lb.Value)}, nil
+		l := make([]types.AttributeValue, 0, len(la.Value)+len(lb.Value))
+		return &types.AttributeValueMemberL{Value: append(append(l, la.Value...), lb.Value...)}, nil
 	case opArith:
 		a, err := setValue(item, o.args[0])
 		if err != nil {
