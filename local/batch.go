@@ -139,7 +139,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
 	for _, rd := range reads {
-		t, unlock, err := s.readTable(rd.name)
+		t, err := s.readTable(rd.name)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			pos++
 			it, _, err := t.items.Get(k)
 			if err != nil {
-				unlock()
+				t.mu.RUnlock()
 				return nil, err
 			}
 			mt.table += readUnits(itemSize(it), consistent)
@@ -174,7 +174,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		if cc := mt.result(t.meta); cc != nil {
 			caps = append(caps, cc)
 		}
-		unlock()
+		t.mu.RUnlock()
 	}
 	out := map[string]any{"Responses": responses, "UnprocessedKeys": marshalUnprocessedKeys(unproc)}
 	if caps != nil {

@@ -164,7 +164,7 @@ type putItemInput struct {
 
 func (s *Server) putItem(c *call) (any, error) {
 	var in putItemInput
-	if err := c.decode(&in); err != nil {
+	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -189,11 +189,11 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	item := Item(in.Item)
-	t, unlock, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.Unlock()
 	m := t.meta
 	if err := m.checkKey(item, keyOfItem); err != nil {
 		return nil, err
@@ -239,7 +239,7 @@ type deleteItemInput struct {
 
 func (s *Server) deleteItem(c *call) (any, error) {
 	var in deleteItemInput
-	if err := c.decode(&in); err != nil {
+	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -263,11 +263,11 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.Unlock()
 	m := t.meta
 	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
 		return nil, err
@@ -308,7 +308,7 @@ type updateItemInput struct {
 
 func (s *Server) updateItem(c *call) (any, error) {
 	var in updateItemInput
-	if err := c.decode(&in); err != nil {
+	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -332,11 +332,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.Unlock()
 	m := t.meta
 	keyItem := Item(in.Key)
 	if err := m.checkKey(keyItem, keyOfRequest); err != nil {
@@ -421,7 +421,7 @@ type getItemInput struct {
 
 func (s *Server) getItem(c *call) (any, error) {
 	var in getItemInput
-	if err := c.decode(&in); err != nil {
+	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -443,11 +443,11 @@ func (s *Server) getItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.readTable(*in.TableName)
+	t, err := s.readTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.RUnlock()
 	m := t.meta
 	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package local
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/storage"
@@ -27,9 +26,13 @@ func appendPartition(dst []byte, pk types.AttributeValue) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	h := fnv.New64a()
-	h.Write(dst[start+8:])
-	binary.BigEndian.PutUint64(dst[start:], h.Sum64())
+	// FNV-1a, 64 bits.
+	h := uint64(14695981039346656037)
+	for _, c := range dst[start+8:] {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	binary.BigEndian.PutUint64(dst[start:], h)
 	return dst, nil
 }
 

@@ -198,33 +198,32 @@ func (s *Server) lookup(name string) (*table, error) {
 	return t, nil
 }
 
-// readTable returns the named table locked for reading; call the returned
-// function to unlock.
-func (s *Server) readTable(name string) (*table, func(), error) {
+// readTable returns the named table locked for reading (t.mu.RUnlock when done).
+func (s *Server) readTable(name string) (*table, error) {
 	t, err := s.lookup(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t.mu.RLock()
 	if t.deleted {
 		t.mu.RUnlock()
-		return nil, nil, notFound("")
+		return nil, notFound("")
 	}
-	return t, t.mu.RUnlock, nil
+	return t, nil
 }
 
-// writeTable returns the named table locked for writing.
-func (s *Server) writeTable(name string) (*table, func(), error) {
+// writeTable returns the named table locked for writing (t.mu.Unlock when done).
+func (s *Server) writeTable(name string) (*table, error) {
 	t, err := s.lookup(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t.mu.Lock()
 	if t.deleted {
 		t.mu.Unlock()
-		return nil, nil, notFound("")
+		return nil, notFound("")
 	}
-	return t, t.mu.Unlock, nil
+	return t, nil
 }
 
 // writeTables locks several tables for writing, in name order so concurrent

@@ -261,7 +261,7 @@ func (s *Server) readResponse(src *source, p *page, count bool, mode string, con
 
 func (s *Server) query(c *call) (any, error) {
 	var in queryInput
-	if err := c.decode(&in); err != nil {
+	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -286,11 +286,11 @@ func (s *Server) query(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.readTable(*in.TableName)
+	t, err := s.readTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.RUnlock()
 	src, err := s.source(t, &in.readInput)
 	if err != nil {
 		return nil, err
@@ -476,11 +476,11 @@ func (s *Server) scan(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.readTable(*in.TableName)
+	t, err := s.readTable(*in.TableName)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer t.mu.RUnlock()
 	src, err := s.source(t, &in.readInput)
 	if err != nil {
 		return nil, err

@@ -259,6 +259,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.write(w, id, http.StatusOK, resp, contentType)
+	if raw, ok := out.(rawJSON); ok {
+		putRespBuf(raw)
+	}
 }
 
 // run calls h, turning a panic into an InternalServerError: a bug must not
@@ -298,10 +301,14 @@ func readBody(r *http.Request, buf []byte) ([]byte, error) {
 
 func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
 	h := w.Header()
-	h["Content-Type"] = []string{ctype}
-	h["X-Amzn-Requestid"] = []string{id}
-	h["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	vals := make([]string, 4) // one allocation for the four header values
+	vals[0], vals[1] = ctype, id
+	vals[2] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)
+	vals[3] = strconv.Itoa(len(body))
+	h["Content-Type"] = vals[0:1:1]
+	h["X-Amzn-Requestid"] = vals[1:2:2]
+	h["X-Amz-Crc32"] = vals[2:3:3]
+	h["Content-Length"] = vals[3:4:4]
 	w.WriteHeader(status)
 	w.Write(body)
 }

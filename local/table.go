@@ -591,11 +591,11 @@ func (s *Server) describeTable(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, unlock, err := s.readTable(*in.TableName)
+	t, err := s.readTable(*in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}
-	defer unlock()
+	defer t.mu.RUnlock()
 	return map[string]any{"Table": s.describe(t, "ACTIVE")}, nil
 }
 
@@ -710,11 +710,11 @@ func (s *Server) updateTable(c *call) (any, error) {
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil {
 		return nil, validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
-	t, unlock, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(*in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}
-	defer unlock()
+	defer t.mu.Unlock()
 	m := t.meta.clone()
 	now := epoch(c.now)
 

@@ -260,7 +260,7 @@ func numberSize(s string) int {
 	if err != nil {
 		return len(s)
 	}
-	return (d.Digits()+1)/2 + 1
+	return d.Size()
 }
 
 // keyContext says which request a key is checked for: items being written

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
@@ -51,7 +52,23 @@ type resp struct {
 	first bool
 }
 
-func newResp() *resp { return &resp{b: append(make([]byte, 0, 256), '{'), first: true} }
+var respPool = sync.Pool{New: func() any { return &resp{b: make([]byte, 0, 512)} }}
+
+// newResp returns a builder whose buffer comes from a pool; ServeHTTP
+// returns it once the response is written.
+func newResp() *resp {
+	r := respPool.Get().(*resp)
+	r.b = append(r.b[:0], '{')
+	r.first = true
+	return r
+}
+
+func putRespBuf(b rawJSON) {
+	if cap(b) > 64<<10 {
+		return // keep the pool's buffers small
+	}
+	respPool.Put(&resp{b: b[:0]})
+}
 
 func (r *resp) key(k string) {
 	if !r.first {

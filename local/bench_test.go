@@ -1,0 +1,152 @@
+package local_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynamogo/dynamo/local"
+)
+
+// discard is a minimal ResponseWriter so the benchmarks measure the handler.
+type discard struct {
+	h      http.Header
+	status int
+}
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discard) WriteHeader(s int)           { d.status = s }
+
+type bodyReader struct{ bytes.Reader }
+
+func (*bodyReader) Close() error { return nil }
+
+// caller replays requests against a handler without a network.
+type caller struct {
+	h   http.Handler
+	req *http.Request
+	w   discard
+	br  bodyReader
+}
+
+func newCaller(h http.Handler) *caller {
+	c := &caller{h: h}
+	c.req, _ = http.NewRequest("POST", "http://127.0.0.1/", nil)
+	c.req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	c.w.h = http.Header{}
+	return c
+}
+
+func (c *caller) call(tb testing.TB, action, body string) {
+	c.req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+action)
+	c.br.Reset([]byte(body))
+	c.req.Body = &c.br
+	c.req.ContentLength = int64(len(body))
+	c.w.status = 0
+	clear(c.w.h)
+	c.h.ServeHTTP(&c.w, c.req)
+	if c.w.status != 200 {
+		tb.Fatalf("%s: status %d", action, c.w.status)
+	}
+}
+
+func benchServer(b *testing.B) (*local.Server, *caller) {
+	srv, err := local.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	c.call(b, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	return srv, c
+}
+
+var payload = strings.Repeat("v", 100)
+
+func putBody(pk, sk string, n int) string {
+	return `{"TableName":"bench","Item":{"pk":{"S":"` + pk + `"},"sk":{"S":"` + sk + `"},"v":{"S":"` + payload + `"},"n":{"N":"` + strconv.Itoa(n) + `"}}}`
+}
+
+func BenchmarkPutItem(b *testing.B) {
+	_, c := benchServer(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i%10000), "s", i))
+	}
+}
+
+func BenchmarkGetItem(b *testing.B) {
+	_, c := benchServer(b)
+	for i := 0; i < 10000; i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i), "s", i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "GetItem", `{"TableName":"bench","Key":{"pk":{"S":"k`+fmt.Sprintf("%07d", i%10000)+`"},"sk":{"S":"s"}}}`)
+	}
+}
+
+func BenchmarkQuery(b *testing.B) {
+	_, c := benchServer(b)
+	for p := 0; p < 100; p++ {
+		for s := 0; s < 10; s++ {
+			c.call(b, "PutItem", putBody(fmt.Sprintf("p%03d", p), fmt.Sprintf("s%02d", s), s))
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "Query", `{"TableName":"bench","KeyConditionExpression":"pk = :p AND sk BETWEEN :a AND :b","ExpressionAttributeValues":{":p":{"S":"p`+fmt.Sprintf("%03d", i%100)+`"},":a":{"S":"s03"},":b":{"S":"s05"}}}`)
+	}
+}
+
+// BenchmarkStartup is New plus the first answered call.
+func BenchmarkStartup(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		srv, err := local.New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		newCaller(srv).call(b, "ListTables", `{}`)
+		srv.Close()
+	}
+}
+
+// TestMemoryPerMillionItems reports the heap held by one million small items
+// (the loadgen item: a 8-byte key, a 100-byte string and a number). It takes
+// several seconds, so it runs only with DYNAMO_BENCH_MEMORY=1.
+func TestMemoryPerMillionItems(t *testing.T) {
+	if testing.Short() || !envSet("DYNAMO_BENCH_MEMORY") {
+		t.Skip("set DYNAMO_BENCH_MEMORY=1 to measure")
+	}
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newCaller(srv)
+	c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	const n = 1_000_000
+	for i := 0; i < n; i++ {
+		c.call(t, "PutItem", `{"TableName":"bench","Item":{"pk":{"S":"k`+fmt.Sprintf("%07d", i)+`"},"v":{"S":"`+payload+`"},"n":{"N":"`+strconv.Itoa(i)+`"}}}`)
+	}
+	el := time.Since(start)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	used := after.HeapAlloc - before.HeapAlloc
+	t.Logf("1M items: heap %.1f MB (%.0f bytes/item), load %.1fs (%.1f µs/put)", float64(used)/1e6, float64(used)/n, el.Seconds(), el.Seconds()*1e6/n)
+	runtime.KeepAlive(srv)
+}
+
+var _ = io.EOF
