@@ -103,8 +103,10 @@ var reservedPrefixes = []string{"a", "v", "p", "pk", "sk"}
 // Condition renders c with placeholders "#<prefix><n>" / ":<prefix><n>"
 // (conventionally "c" for ConditionExpression, "f" for FilterExpression).
 func (b *Builder) Condition(c Cond, prefix string) (string, error) {
-	if !validPlaceholder(prefix) {
-		return "", errorf("condition prefix %q: want letters, digits or _", prefix)
+	// A prefix ending in a digit would make "#c1" + "0" and "#c" + "10" the
+	// same placeholder.
+	if !validPlaceholder(prefix) || prefix[len(prefix)-1] >= '0' && prefix[len(prefix)-1] <= '9' {
+		return "", errorf("condition prefix %q: want letters, digits or _, not ending in a digit", prefix)
 	}
 	if slices.Contains(reservedPrefixes, prefix) {
 		return "", errorf("condition prefix %q is reserved for the builder's own placeholders", prefix)

@@ -200,6 +200,7 @@ func TestConditionErrors(t *testing.T) {
 		{"empty and", expr.AllOf(), "c", "empty condition"},
 		{"bad prefix", expr.Exists("a"), "c-1", "condition prefix"},
 		{"empty prefix", expr.Exists("a"), "", "condition prefix"},
+		{"prefix ending in a digit", expr.Exists("a"), "c1", "not ending in a digit"},
 		{"reserved prefix", expr.Exists("a"), "v", "reserved"},
 		{"empty name", expr.Eq("", 1), "c", "empty attribute name"},
 		{"empty in", expr.OneOf("a"), "c", "IN takes 1 to 100 values, got 0"},
