@@ -11,45 +11,45 @@ import (
 // encodeAny encodes a value found in an untyped slot (an any field, a
 // []any element, a map[string]any value, Marshal's argument) by its dynamic
 // type. nil is absent.
-func encodeAny(x any) (types.AttributeValue, error) {
+func encodeAny(x any, st *encState) (types.AttributeValue, error) {
 	switch x := x.(type) {
 	case nil:
 		return nil, nil
 	case string:
-		return &types.AttributeValueMemberS{Value: x}, nil
+		return st.S(x), nil
 	case bool:
-		return &types.AttributeValueMemberBOOL{Value: x}, nil
+		return st.BOOL(x), nil
 	case int:
-		return &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(x), 10)}, nil
+		return st.N(st.str(strconv.AppendInt(st.buf(), int64(x), 10))), nil
 	case int64:
-		return &types.AttributeValueMemberN{Value: strconv.FormatInt(x, 10)}, nil
+		return st.N(st.str(strconv.AppendInt(st.buf(), x, 10))), nil
 	case float64:
-		s, err := formatFloat(x, 64)
+		b, err := appendFloat(st.buf(), x, 64)
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberN{Value: s}, nil
+		return st.N(st.str(b)), nil
 	case map[string]any:
 		if x == nil {
 			return nil, nil
 		}
-		return encodeAnyMap(x)
+		return encodeAnyMap(x, st)
 	case []any:
 		if x == nil {
 			return nil, nil
 		}
 		l := make([]types.AttributeValue, len(x))
 		for i, e := range x {
-			av, err := encodeAny(e)
+			av, err := encodeAny(e, st)
 			if err != nil {
 				return nil, withinIndex(err, i)
 			}
 			if av == nil {
-				av = &types.AttributeValueMemberNULL{Value: true}
+				av = st.NULL()
 			}
 			l[i] = av
 		}
-		return &types.AttributeValueMemberL{Value: l}, nil
+		return st.L(l), nil
 	case Raw:
 		return x.Value, nil
 	case types.AttributeValue:
@@ -61,22 +61,22 @@ func encodeAny(x any) (types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.enc(reflect.ValueOf(x))
+	return c.enc(reflect.ValueOf(x), st)
 }
 
-func encodeAnyMap(x map[string]any) (types.AttributeValue, error) {
+func encodeAnyMap(x map[string]any, st *encState) (types.AttributeValue, error) {
 	m := make(map[string]types.AttributeValue, len(x))
 	for k, e := range x {
-		av, err := encodeAny(e)
+		av, err := encodeAny(e, st)
 		if err != nil {
 			return nil, within(err, mapSeg(k))
 		}
 		if av == nil {
-			av = &types.AttributeValueMemberNULL{Value: true}
+			av = st.NULL()
 		}
 		m[k] = av
 	}
-	return &types.AttributeValueMemberM{Value: m}, nil
+	return st.M(m), nil
 }
 
 // decodeAny decodes av into the natural Go value: S string, N int64 /

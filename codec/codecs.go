@@ -26,6 +26,9 @@ type opts struct {
 	set       bool
 }
 
+// encFunc encodes v, taking attribute value members and text from st.
+type encFunc = func(v reflect.Value, st *encState) (types.AttributeValue, error)
+
 type codecKey struct {
 	t reflect.Type
 	o opts
@@ -36,7 +39,7 @@ type codecKey struct {
 // v given to dec is settable.
 type codec struct {
 	kind      Kind
-	enc       func(v reflect.Value) (types.AttributeValue, error)
+	enc       encFunc
 	dec       func(av types.AttributeValue, v reflect.Value) error
 	isZero    func(v reflect.Value) bool // unset, for keys, defaults and required
 	isEmpty   func(v reflect.Value) bool // omitted by omitempty
@@ -238,11 +241,11 @@ func userErr(err error, what string) error {
 // userCoders returns the encoder and decoder given by methods of t: our
 // Marshaler/Unmarshaler first, then aws-sdk-go-v2's, then
 // encoding.TextMarshaler/TextUnmarshaler (S, or N with the number flag).
-func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.AttributeValue, error), dec func(types.AttributeValue, reflect.Value) error) {
+func userCoders(t reflect.Type, o opts) (enc encFunc, dec func(types.AttributeValue, reflect.Value) error) {
 	pt := reflect.PointerTo(t)
 	switch {
 	case t.Implements(marshalerType):
-		enc = func(v reflect.Value) (types.AttributeValue, error) {
+		enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			av, err := v.Interface().(Marshaler).MarshalDynamo()
 			if err != nil {
 				return nil, userErr(err, "MarshalDynamo")
@@ -250,7 +253,7 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 			return av, nil
 		}
 	case pt.Implements(marshalerType):
-		enc = func(v reflect.Value) (types.AttributeValue, error) {
+		enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			av, err := addrOf(v).Interface().(Marshaler).MarshalDynamo()
 			if err != nil {
 				return nil, userErr(err, "MarshalDynamo")
@@ -258,7 +261,7 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 			return av, nil
 		}
 	case t.Implements(awsMarshalerType):
-		enc = func(v reflect.Value) (types.AttributeValue, error) {
+		enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			av, err := v.Interface().(awsMarshaler).MarshalDynamoDBAttributeValue()
 			if err != nil {
 				return nil, userErr(err, "MarshalDynamoDBAttributeValue")
@@ -266,7 +269,7 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 			return av, nil
 		}
 	case pt.Implements(awsMarshalerType):
-		enc = func(v reflect.Value) (types.AttributeValue, error) {
+		enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			av, err := addrOf(v).Interface().(awsMarshaler).MarshalDynamoDBAttributeValue()
 			if err != nil {
 				return nil, userErr(err, "MarshalDynamoDBAttributeValue")
@@ -293,7 +296,7 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 	if implementsText(t) {
 		number := o.number
 		if enc == nil {
-			enc = func(v reflect.Value) (types.AttributeValue, error) {
+			enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 				text, err := addrOf(v).Interface().(encoding.TextMarshaler).MarshalText()
 				if err != nil {
 					return nil, userErr(err, "MarshalText")
@@ -302,9 +305,9 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 					if _, err := checkNumber(string(text)); err != nil {
 						return nil, err
 					}
-					return &types.AttributeValueMemberN{Value: string(text)}, nil
+					return st.N(string(text)), nil
 				}
-				return &types.AttributeValueMemberS{Value: string(text)}, nil
+				return st.S(string(text)), nil
 			}
 		}
 		if dec == nil {
@@ -337,7 +340,7 @@ func userCoders(t reflect.Type, o opts) (enc func(reflect.Value) (types.Attribut
 func buildRaw(c *codec) {
 	c.kind = KindAny
 	c.wantsNull = true
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		av, _ := v.Field(0).Interface().(types.AttributeValue)
 		return av, nil
 	}
@@ -354,8 +357,8 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 	switch t.Kind() {
 	case reflect.Bool:
 		c.kind = KindBOOL
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			return &types.AttributeValueMemberBOOL{Value: v.Bool()}, nil
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			return st.BOOL(v.Bool()), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
@@ -367,8 +370,8 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		c.kind = KindN
 		bits := t.Bits()
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			return &types.AttributeValueMemberN{Value: strconv.FormatInt(v.Int(), 10)}, nil
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			return st.N(st.str(strconv.AppendInt(st.buf(), v.Int(), 10))), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -385,8 +388,8 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		c.kind = KindN
 		bits := t.Bits()
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			return &types.AttributeValueMemberN{Value: strconv.FormatUint(v.Uint(), 10)}, nil
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			return st.N(st.str(strconv.AppendUint(st.buf(), v.Uint(), 10))), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -403,12 +406,12 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 	case reflect.Float32, reflect.Float64:
 		c.kind = KindN
 		bits := t.Bits()
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			s, err := formatFloat(v.Float(), bits)
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			b, err := appendFloat(st.buf(), v.Float(), bits)
 			if err != nil {
 				return nil, err
 			}
-			return &types.AttributeValueMemberN{Value: s}, nil
+			return st.N(st.str(b)), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -451,12 +454,12 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		if err != nil {
 			return err
 		}
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			m, err := s.encode(v, true)
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			m, err := s.encode(v, true, st)
 			if err != nil {
 				return nil, err
 			}
-			return &types.AttributeValueMemberM{Value: m}, nil
+			return st.M(m), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			m, ok := av.(*types.AttributeValueMemberM)
@@ -472,11 +475,11 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		}
 		c.kind = elem.kind
 		et := t.Elem()
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			if v.IsNil() {
 				return nil, nil
 			}
-			return elem.enc(v.Elem())
+			return elem.enc(v.Elem(), st)
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			if v.IsNil() {
@@ -497,7 +500,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 	switch {
 	case o.binary:
 		c.kind = KindB
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			return &types.AttributeValueMemberB{Value: []byte(v.String())}, nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
@@ -509,7 +512,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 		}
 	case o.number:
 		c.kind = KindN
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			s := v.String()
 			if s == "" {
 				return nil, nil
@@ -517,7 +520,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 			if _, err := checkNumber(s); err != nil {
 				return nil, err
 			}
-			return &types.AttributeValueMemberN{Value: s}, nil
+			return st.N(s), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			if x, ok := av.(*types.AttributeValueMemberN); ok {
@@ -528,8 +531,8 @@ func buildString(c *codec, t reflect.Type, o opts) {
 		}
 	default:
 		c.kind = KindS
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-			return &types.AttributeValueMemberS{Value: v.String()}, nil
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			return st.S(v.String()), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			if x, ok := av.(*types.AttributeValueMemberS); ok {
@@ -543,7 +546,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 
 func buildBytes(c *codec, t reflect.Type) {
 	c.kind = KindB
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
@@ -563,7 +566,7 @@ func buildBytes(c *codec, t reflect.Type) {
 func buildByteArray(c *codec, t reflect.Type) {
 	c.kind = KindB
 	n := t.Len()
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		b := make([]byte, n)
 		reflect.Copy(reflect.ValueOf(b), v)
 		return &types.AttributeValueMemberB{Value: b}, nil
@@ -631,12 +634,12 @@ func buildTime(c *codec, o opts) {
 	c.isZero = func(v reflect.Value) bool { return valueAs[time.Time](v).IsZero() }
 	if o.unixtime {
 		c.kind = KindN
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			t := valueAs[time.Time](v)
 			if t.Nanosecond() != 0 {
 				return nil, errorf("time %s has fractional seconds; unixtime stores whole seconds (refusing to truncate)", t.UTC().Format(time.RFC3339Nano))
 			}
-			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}, nil
+			return st.N(st.str(strconv.AppendInt(st.buf(), t.Unix(), 10))), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -653,13 +656,12 @@ func buildTime(c *codec, o opts) {
 		return
 	}
 	c.kind = KindS
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
-		var buf [40]byte
-		b, err := appendTime(buf[:0], valueAs[time.Time](v), p)
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+		b, err := appendTime(st.buf(), valueAs[time.Time](v), p)
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberS{Value: string(b)}, nil
+		return st.S(st.str(b)), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberS)
@@ -677,7 +679,7 @@ func buildTime(c *codec, o opts) {
 
 func buildDate(c *codec) {
 	c.kind = KindS
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		d := valueAs[Date](v)
 		if d == (Date{}) {
 			return nil, nil
@@ -685,8 +687,7 @@ func buildDate(c *codec) {
 		if !d.IsValid() {
 			return nil, errorf("invalid date %d-%d-%d", d.Year, d.Month, d.Day)
 		}
-		var buf [10]byte
-		return &types.AttributeValueMemberS{Value: string(d.appendText(buf[:0]))}, nil
+		return st.S(st.str(d.appendText(st.buf()))), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberS)
@@ -710,7 +711,7 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 	digits := precisionDigits(p)
 	c.kind = KindS
 	if t == timeOfDayType {
-		c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			x := valueAs[TimeOfDay](v)
 			if !x.IsValid() {
 				return nil, errorf("invalid time of day %d:%d:%d.%d", x.Hour, x.Minute, x.Second, x.Nanosecond)
@@ -718,8 +719,7 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 			if x.Nanosecond%int(p) != 0 {
 				return nil, errorf("time of day %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
 			}
-			var buf [20]byte
-			return &types.AttributeValueMemberS{Value: string(x.appendText(buf[:0], digits))}, nil
+			return st.S(st.str(x.appendText(st.buf(), digits))), nil
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
 			x, ok := av.(*types.AttributeValueMemberS)
@@ -735,7 +735,7 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 		}
 		return
 	}
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		x := valueAs[DateTime](v)
 		if x.Date == (Date{}) {
 			return nil, nil
@@ -746,8 +746,7 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 		if x.Time.Nanosecond%int(p) != 0 {
 			return nil, errorf("date-time %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
 		}
-		var buf [32]byte
-		return &types.AttributeValueMemberS{Value: string(x.appendText(buf[:0], digits))}, nil
+		return st.S(st.str(x.appendText(st.buf(), digits))), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberS)
@@ -765,27 +764,36 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 
 func buildDecimal(c *codec) {
 	c.kind = KindN
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		d := valueAs[decimal.Decimal](v)
-		if !d.IsZero() {
-			// Check the magnitude before String, which writes every digit
-			// of a huge exponent out in full.
-			if a := int64(d.NumDigits()) - 1 + int64(d.Exponent()); a > maxAdjExp {
-				return nil, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
-			} else if a < minAdjExp {
-				return nil, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+		if b, ok, err := appendDecimal(st.buf(), d); ok {
+			if err != nil {
+				return nil, err
 			}
+			return st.N(st.str(b)), nil
 		}
-		s := d.String()
-		if _, err := checkNumber(s); err != nil {
+		// Check the magnitude before String, which writes every digit of a
+		// huge exponent out in full.
+		if a := int64(d.NumDigits()) - 1 + int64(d.Exponent()); a > maxAdjExp {
+			return nil, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
+		} else if a < minAdjExp {
+			return nil, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+		}
+		// Same canonical form as the fast path, whatever the scale.
+		pd, _ := parseDec(d.String())
+		if err := pd.check(); err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberN{Value: s}, nil
+		return st.N(pd.canonical()), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberN)
 		if !ok {
 			return mismatch(av, decimalType)
+		}
+		if coef, exp, ok := parseSmallDec(x.Value); ok {
+			setAs(v, newDecimal(coef, exp))
+			return nil
 		}
 		d, err := decimal.NewFromString(x.Value)
 		if err != nil {
@@ -795,6 +803,105 @@ func buildDecimal(c *codec) {
 		return nil
 	}
 	c.isZero = func(v reflect.Value) bool { return valueAs[decimal.Decimal](v).IsZero() }
+}
+
+// appendDecimal formats a decimal whose coefficient fits in 18 digits
+// without going through big.Int text; ok=false means use the slow path.
+func appendDecimal(b []byte, d decimal.Decimal) ([]byte, bool, error) {
+	if d.NumDigits() > 18 {
+		return b, false, nil
+	}
+	c := d.CoefficientInt64()
+	if c == 0 {
+		return append(b, '0'), true, nil
+	}
+	exp := int(d.Exponent())
+	u := uint64(c)
+	if c < 0 {
+		u = -u
+		b = append(b, '-')
+	}
+	var db [20]byte
+	D := strconv.AppendUint(db[:0], u, 10)
+	for D[len(D)-1] == '0' {
+		D = D[:len(D)-1]
+		exp++
+	}
+	switch adj := exp + len(D) - 1; {
+	case adj > maxAdjExp:
+		return b, true, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
+	case adj < minAdjExp:
+		return b, true, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+	default:
+		return appendDigits(b, D, adj), true, nil
+	}
+}
+
+// parseSmallDec parses an N whose digits fit an int64 coefficient, keeping
+// the digits as written (as decimal.NewFromString does).
+func parseSmallDec(s string) (coef int64, exp int32, ok bool) {
+	i, neg := 0, false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var u uint64
+	nd, frac, seen, point := 0, 0, false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			seen = true
+			if point {
+				frac++
+			}
+			if u != 0 || c != '0' {
+				nd++
+			}
+			if nd > 18 {
+				return 0, 0, false
+			}
+			u = u*10 + uint64(c-'0')
+		case c == '.' && !point:
+			point = true
+		default:
+			goto exponent
+		}
+	}
+exponent:
+	if !seen {
+		return 0, 0, false
+	}
+	e := 0
+	if i < len(s) {
+		if s[i] != 'e' && s[i] != 'E' {
+			return 0, 0, false
+		}
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		if i == len(s) || len(s)-i > 6 {
+			return 0, 0, false
+		}
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, 0, false
+			}
+			e = e*10 + int(c-'0')
+		}
+		if eneg {
+			e = -e
+		}
+	}
+	coef = int64(u)
+	if neg {
+		coef = -coef
+	}
+	return coef, int32(e - frac), true
 }
 
 // ---- sets ----
@@ -821,10 +928,10 @@ func elemCoderFor(t reflect.Type, o opts) (elemCoder, error) {
 		if t == numberType || o.number {
 			return elemCoder{KindNS,
 				func(v reflect.Value) (string, error) {
-					d, err := checkNumber(v.String())
-					if err != nil {
+					if _, err := checkNumber(v.String()); err != nil {
 						return "", err
 					}
+					d, _ := parseDec(v.String())
 					return d.canonical(), nil
 				},
 				func(s string, v reflect.Value) error { v.SetString(s); return nil }}, nil
@@ -877,11 +984,19 @@ func elemCoderFor(t reflect.Type, o opts) (elemCoder, error) {
 // otherwise), rejects duplicates and builds the set attribute value.
 func setAV(kind Kind, elems []string) (types.AttributeValue, error) {
 	if kind == KindNS {
-		slices.SortFunc(elems, func(a, b string) int {
-			da, _ := parseDec(a)
-			db, _ := parseDec(b)
-			return compareDec(da, db)
-		})
+		type num struct {
+			s string
+			d dec
+		}
+		nums := make([]num, len(elems))
+		for i, e := range elems {
+			d, _ := parseDec(e)
+			nums[i] = num{e, d}
+		}
+		slices.SortFunc(nums, func(a, b num) int { return compareDec(a.d, b.d) })
+		for i := range nums {
+			elems[i] = nums[i].s
+		}
 	} else {
 		slices.Sort(elems)
 	}
@@ -945,7 +1060,7 @@ func compareDec(a, b dec) int {
 
 func (d dec) sign() int {
 	switch {
-	case d.digits == "":
+	case d.nd == 0:
 		return 0
 	case d.neg:
 		return -1
@@ -972,25 +1087,46 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 	c.kind = ec.kind
 	empty := reflect.New(t.Elem()).Elem()
 	stringSet := t == reflect.TypeFor[Set[string]]() && ec.kind == KindSS
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	intSet := t == reflect.TypeFor[Set[int]]()
+	numeric := kt != numberType && !o.number && setElemOK(kt) && kt.Kind() != reflect.String
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		n := v.Len()
 		if n == 0 {
 			return nil, nil
 		}
-		elems := make([]string, 0, n)
-		if stringSet {
+		switch {
+		case stringSet:
+			elems := make([]string, 0, n)
 			for k := range v.Interface().(Set[string]) {
 				elems = append(elems, k)
 			}
-		} else {
-			it := v.MapRange()
-			for it.Next() {
-				s, err := ec.format(it.Key())
-				if err != nil {
-					return nil, err
-				}
-				elems = append(elems, s)
+			slices.Sort(elems)
+			return &types.AttributeValueMemberSS{Value: elems}, nil
+		case intSet:
+			var buf [16]int
+			vals := buf[:0]
+			for k := range v.Interface().(Set[int]) {
+				vals = append(vals, k)
 			}
+			slices.Sort(vals)
+			elems := make([]string, len(vals))
+			for i, x := range vals {
+				elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
+			}
+			return &types.AttributeValueMemberNS{Value: elems}, nil
+		case numeric:
+			return encodeNumericSet(v, kt, st)
+		}
+		elems := make([]string, 0, n)
+		it := v.MapRange()
+		k := reflect.New(kt).Elem()
+		for it.Next() {
+			k.SetIterKey(it)
+			s, err := ec.format(k)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, s)
 		}
 		return setAV(ec.kind, elems)
 	}
@@ -1003,6 +1139,18 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 			s := make(Set[string], len(elems))
 			for _, e := range elems {
 				s[e] = struct{}{}
+			}
+			v.Set(reflect.ValueOf(s))
+			return nil
+		}
+		if intSet {
+			s := make(Set[int], len(elems))
+			for _, e := range elems {
+				n, err := parseInt(e, strconv.IntSize)
+				if err != nil {
+					return err
+				}
+				s[int(n)] = struct{}{}
 			}
 			v.Set(reflect.ValueOf(s))
 			return nil
@@ -1022,9 +1170,55 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 	return nil
 }
 
+// encodeNumericSet writes a set of Go numbers as NS in numeric order.
+func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.AttributeValue, error) {
+	n := v.Len()
+	it := v.MapRange()
+	k := reflect.New(kt).Elem()
+	elems := make([]string, 0, n)
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		vals := make([]int64, 0, n)
+		for it.Next() {
+			k.SetIterKey(it)
+			vals = append(vals, k.Int())
+		}
+		slices.Sort(vals)
+		for _, x := range vals {
+			elems = append(elems, st.str(strconv.AppendInt(st.buf(), x, 10)))
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		vals := make([]uint64, 0, n)
+		for it.Next() {
+			k.SetIterKey(it)
+			vals = append(vals, k.Uint())
+		}
+		slices.Sort(vals)
+		for _, x := range vals {
+			elems = append(elems, st.str(strconv.AppendUint(st.buf(), x, 10)))
+		}
+	default:
+		bits := kt.Bits()
+		vals := make([]float64, 0, n)
+		for it.Next() {
+			k.SetIterKey(it)
+			vals = append(vals, k.Float())
+		}
+		slices.Sort(vals)
+		for _, x := range vals {
+			b, err := appendFloat(st.buf(), x, bits)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, st.str(b))
+		}
+	}
+	return &types.AttributeValueMemberNS{Value: elems}, nil
+}
+
 func buildBinarySet(c *codec) {
 	c.kind = KindBS
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		s := valueAs[BinarySet](v)
 		if len(s) == 0 {
 			return nil, nil
@@ -1061,7 +1255,7 @@ func buildSliceSet(c *codec, t reflect.Type, o opts) error {
 		return err
 	}
 	c.kind = ec.kind
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		n := v.Len()
 		if n == 0 {
 			return nil, nil
@@ -1081,13 +1275,12 @@ func buildSliceSet(c *codec, t reflect.Type, o opts) error {
 		if err != nil {
 			return err
 		}
-		s := reflect.MakeSlice(t, len(elems), len(elems))
+		newSlice(v, len(elems))
 		for i, e := range elems {
-			if err := ec.parse(e, s.Index(i)); err != nil {
+			if err := ec.parse(e, v.Index(i)); err != nil {
 				return withinIndex(err, i)
 			}
 		}
-		v.Set(s)
 		return nil
 	}
 	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
@@ -1104,35 +1297,26 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 		return err
 	}
 	et := t.Elem()
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
-		return encodeList(elem, v)
+		return encodeList(elem, v, st)
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberL)
 		if !ok {
 			return decodeSetIntoList(av, v, t, et, o)
 		}
-		n := len(x.Value)
-		s := v
-		if v.Cap() >= n && !v.IsNil() {
-			v.SetLen(n)
-		} else {
-			s = reflect.MakeSlice(t, n, n)
-		}
+		newSlice(v, len(x.Value))
 		for i, e := range x.Value {
-			ev := s.Index(i)
-			ev.SetZero()
 			if e == nil {
 				continue
 			}
-			if err := elem.decode(e, ev); err != nil {
+			if err := elem.decode(e, v.Index(i)); err != nil {
 				return withinIndex(err, i)
 			}
 		}
-		v.Set(s)
 		return nil
 	}
 	c.isZero = reflect.Value.IsNil
@@ -1140,20 +1324,33 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 	return nil
 }
 
-func encodeList(elem *codec, v reflect.Value) (types.AttributeValue, error) {
+// newSlice sets settable slice v to a new zeroed slice of length n,
+// allocating only the backing array (an empty list loads as an empty,
+// non-nil slice).
+func newSlice(v reflect.Value, n int) {
+	v.SetZero()
+	if n == 0 {
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		return
+	}
+	v.Grow(n)
+	v.SetLen(n)
+}
+
+func encodeList(elem *codec, v reflect.Value, st *encState) (types.AttributeValue, error) {
 	n := v.Len()
 	l := make([]types.AttributeValue, n)
 	for i := range n {
-		av, err := elem.enc(v.Index(i))
+		av, err := elem.enc(v.Index(i), st)
 		if err != nil {
 			return nil, withinIndex(err, i)
 		}
 		if av == nil {
-			av = &types.AttributeValueMemberNULL{Value: true}
+			av = st.NULL()
 		}
 		l[i] = av
 	}
-	return &types.AttributeValueMemberL{Value: l}, nil
+	return st.L(l), nil
 }
 
 // decodeSetIntoList lets a []T load a set attribute whose elements T can
@@ -1172,13 +1369,12 @@ func decodeSetIntoList(av types.AttributeValue, v reflect.Value, t, et reflect.T
 	if err != nil {
 		return err
 	}
-	s := reflect.MakeSlice(t, len(elems), len(elems))
+	newSlice(v, len(elems))
 	for i, e := range elems {
-		if err := ec.parse(e, s.Index(i)); err != nil {
+		if err := ec.parse(e, v.Index(i)); err != nil {
 			return withinIndex(err, i)
 		}
 	}
-	v.Set(s)
 	return nil
 }
 
@@ -1190,7 +1386,7 @@ func (b *builder) buildArray(c *codec, t reflect.Type, o opts) error {
 		return err
 	}
 	n := t.Len()
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) { return encodeList(elem, v) }
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) { return encodeList(elem, v, st) }
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberL)
 		if !ok {
@@ -1212,7 +1408,7 @@ func (b *builder) buildArray(c *codec, t reflect.Type, o opts) error {
 func buildVector(c *codec, t reflect.Type, dim int) {
 	c.kind = KindL
 	bits := t.Elem().Bits()
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
@@ -1221,15 +1417,14 @@ func buildVector(c *codec, t reflect.Type, dim int) {
 			return nil, errorf("vector has %d dimensions, field wants %d", n, dim)
 		}
 		l := make([]types.AttributeValue, n)
-		var buf [32]byte
 		for i := range n {
-			b, err := appendFloat(buf[:0], v.Index(i).Float(), bits)
+			b, err := appendFloat(st.buf(), v.Index(i).Float(), bits)
 			if err != nil {
 				return nil, withinIndex(err, i)
 			}
-			l[i] = &types.AttributeValueMemberN{Value: string(b)}
+			l[i] = st.N(st.str(b))
 		}
-		return &types.AttributeValueMemberL{Value: l}, nil
+		return st.L(l), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberL)
@@ -1239,7 +1434,8 @@ func buildVector(c *codec, t reflect.Type, dim int) {
 		if len(x.Value) != dim {
 			return errorf("vector has %d dimensions, field wants %d", len(x.Value), dim)
 		}
-		s := reflect.MakeSlice(t, dim, dim)
+		newSlice(v, dim)
+		s := v
 		for i, e := range x.Value {
 			n, ok := e.(*types.AttributeValueMemberN)
 			if !ok {
@@ -1251,7 +1447,6 @@ func buildVector(c *codec, t reflect.Type, dim int) {
 			}
 			s.Index(i).SetFloat(f)
 		}
-		v.Set(s)
 		return nil
 	}
 	c.isZero = reflect.Value.IsNil
@@ -1325,12 +1520,21 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 	}
 	et, kt := t.Elem(), t.Key()
 	anyMap := t == reflect.TypeFor[map[string]any]()
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	stringMap := t == reflect.TypeFor[map[string]string]() && !o.binary && !o.number
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
 		if anyMap {
-			return encodeAnyMap(v.Interface().(map[string]any))
+			return encodeAnyMap(v.Interface().(map[string]any), st)
+		}
+		if stringMap {
+			sm := v.Interface().(map[string]string)
+			m := make(map[string]types.AttributeValue, len(sm))
+			for k, e := range sm {
+				m[k] = st.S(e)
+			}
+			return st.M(m), nil
 		}
 		m := make(map[string]types.AttributeValue, v.Len())
 		it := v.MapRange()
@@ -1339,16 +1543,16 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 			if err != nil {
 				return nil, err
 			}
-			av, err := elem.enc(it.Value())
+			av, err := elem.enc(it.Value(), st)
 			if err != nil {
 				return nil, within(err, mapSeg(k))
 			}
 			if av == nil {
-				av = &types.AttributeValueMemberNULL{Value: true}
+				av = st.NULL()
 			}
 			m[k] = av
 		}
-		return &types.AttributeValueMemberM{Value: m}, nil
+		return st.M(m), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberM)
@@ -1361,6 +1565,21 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 				return err
 			}
 			v.Set(reflect.ValueOf(m))
+			return nil
+		}
+		if stringMap {
+			sm := make(map[string]string, len(x.Value))
+			for k, e := range x.Value {
+				switch e := e.(type) {
+				case *types.AttributeValueMemberS:
+					sm[k] = e.Value
+				case *types.AttributeValueMemberNULL, nil:
+					sm[k] = ""
+				default:
+					return within(mismatch(e, et), mapSeg(k))
+				}
+			}
+			v.Set(reflect.ValueOf(sm))
 			return nil
 		}
 		if v.IsNil() {
@@ -1390,11 +1609,11 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 func buildInterface(c *codec, t reflect.Type) {
 	c.kind = KindAny
 	empty := t.NumMethod() == 0
-	c.enc = func(v reflect.Value) (types.AttributeValue, error) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
-		return encodeAny(v.Interface())
+		return encodeAny(v.Interface(), st)
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		if empty {

@@ -294,3 +294,24 @@ func TestInterop(t *testing.T) {
 		t.Errorf("re-encoded\n%s\nwant\n%s", got, want)
 	}
 }
+
+// The decimal fast path must give decimals that behave exactly like
+// decimal.NewFromString's.
+func TestDecimalFastPath(t *testing.T) {
+	for _, s := range []string{"0", "-0", "0.00", "1", "-1", "149.95", "1.50", "-0.000123", "999999999999999999", "-999999999999999999",
+		"1E+2", "12.5e-3", "123456789012345678901234567890", "9.99E+125", "1E-130"} {
+		var d decimal.Decimal
+		if err := codec.Unmarshal(N(s), &d); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		want := decimal.RequireFromString(s)
+		if !d.Equal(want) || d.String() != want.String() || d.Exponent() != want.Exponent() {
+			t.Errorf("%s: got %s (exp %d), want %s (exp %d)", s, d, d.Exponent(), want, want.Exponent())
+		}
+		// Arithmetic must not disturb the loaded value.
+		sum := d.Add(decimal.NewFromInt(1)).Sub(decimal.NewFromInt(1))
+		if !sum.Equal(want) || !d.Equal(want) || d.Neg().Neg().String() != want.String() {
+			t.Errorf("%s: arithmetic changed the value: %s %s", s, sum, d)
+		}
+	}
+}

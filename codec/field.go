@@ -25,7 +25,9 @@ func (f *Field) EncodeAny(v any) (types.AttributeValue, error) {
 	case types.AttributeValue:
 		return x, nil
 	}
-	av, err := f.encodeAny(reflect.ValueOf(v))
+	st := getState()
+	av, err := f.encodeAny(reflect.ValueOf(v), st)
+	putState(st)
 	if err != nil {
 		return nil, within(err, f.Name)
 	}
@@ -35,23 +37,23 @@ func (f *Field) EncodeAny(v any) (types.AttributeValue, error) {
 	return av, nil
 }
 
-func (f *Field) encodeAny(rv reflect.Value) (types.AttributeValue, error) {
+func (f *Field) encodeAny(rv reflect.Value, st *encState) (types.AttributeValue, error) {
 	t := rv.Type()
 	switch {
 	case t == f.Type:
-		return f.c.enc(rv)
+		return f.c.enc(rv, st)
 	case t.Kind() == reflect.Pointer && t.Elem() == f.Type:
 		if rv.IsNil() {
 			return nil, nil
 		}
-		return f.c.enc(rv.Elem())
+		return f.c.enc(rv.Elem(), st)
 	}
 	base := f.Type
 	for base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}
 	if t == base {
-		return f.encodeBase(rv) // pointer field given a value
+		return f.encodeBase(rv, st) // pointer field given a value
 	}
 	// One element of a set or list field.
 	var elemT reflect.Type
@@ -71,16 +73,16 @@ func (f *Field) encodeAny(rv reflect.Value) (types.AttributeValue, error) {
 			if err != nil {
 				return nil, err
 			}
-			return c.enc(ev)
+			return c.enc(ev, st)
 		}
 	}
 	if base == numberType || base == decimalType {
 		if isNumeric(t) || t == numberType || t == decimalType {
-			return encodeAny(rv.Interface())
+			return encodeAny(rv.Interface(), st)
 		}
 	}
 	if cv, ok := convertExact(rv, base); ok {
-		return f.encodeBase(cv)
+		return f.encodeBase(cv, st)
 	}
 	return nil, errorf("cannot encode %s as %s", t, f.Type)
 }
@@ -118,11 +120,11 @@ func convertExact(rv reflect.Value, t reflect.Type) (reflect.Value, bool) {
 }
 
 // encodeBase encodes v, of the field's type with pointers removed.
-func (f *Field) encodeBase(v reflect.Value) (types.AttributeValue, error) {
+func (f *Field) encodeBase(v reflect.Value, st *encState) (types.AttributeValue, error) {
 	for v.Type() != f.Type {
 		p := reflect.New(v.Type())
 		p.Elem().Set(v)
 		v = p
 	}
-	return f.c.enc(v)
+	return f.c.enc(v, st)
 }

@@ -11,7 +11,9 @@ import (
 // values use their type's codec. An absent value (nil, nil pointer, empty
 // set) encodes as NULL.
 func Marshal(v any) (types.AttributeValue, error) {
-	av, err := encodeAny(v)
+	st := getState()
+	av, err := encodeAny(v, st)
+	putState(st)
 	if err != nil {
 		return nil, withinValueType(err, v)
 	}
@@ -67,7 +69,9 @@ func MarshalItem(v any) (map[string]types.AttributeValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		av, err := c.enc(rv)
+		st := getState()
+		av, err := c.enc(rv, st)
+		putState(st)
 		if err != nil || av == nil {
 			return nil, err
 		}

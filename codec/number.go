@@ -17,19 +17,25 @@ const (
 )
 
 // dec is a parsed decimal: value = digits × 10^exp, digits without leading
-// or trailing zeros ("" for zero).
+// or trailing zeros ("" for zero); nd is len(digits), also when digits was
+// not kept.
 type dec struct {
 	neg    bool
 	digits string
+	nd     int
 	exp    int
 }
 
 // adjExp is the exponent of the leading digit (scientific notation).
-func (d dec) adjExp() int { return d.exp + len(d.digits) - 1 }
+func (d dec) adjExp() int { return d.exp + d.nd - 1 }
 
 // parseDec parses DynamoDB number syntax: [+-]digits[.digits][e[+-]digits],
 // with at least one mantissa digit. It checks syntax only.
-func parseDec(s string) (dec, bool) {
+func parseDec(s string) (dec, bool) { return scanDec(s, true) }
+
+// scanDec is parseDec; without keep it leaves digits empty and does not
+// allocate.
+func scanDec(s string, keep bool) (dec, bool) {
 	var d dec
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -38,21 +44,29 @@ func parseDec(s string) (dec, bool) {
 	}
 	var buf [64]byte
 	digits := buf[:0]
+	nd, zeros := 0, 0 // significant digits so far, trailing zeros among them
 	seen, point, frac := false, false, 0
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
 			seen = true
-			if c == '0' && len(digits) == 0 {
-				if point {
-					frac++
-				}
-				continue // leading zero
-			}
-			digits = append(digits, c)
 			if point {
 				frac++
+			}
+			if c == '0' {
+				if nd == 0 {
+					continue // leading zero
+				}
+				zeros++
+			} else {
+				zeros = 0
+			}
+			nd++
+			if keep && len(digits) < cap(digits) {
+				digits = append(digits, c)
+			} else if keep {
+				digits = append(digits, c) // long: grows to the heap
 			}
 		case c == '.' && !point:
 			point = true
@@ -91,15 +105,13 @@ exponent:
 			exp = -exp
 		}
 	}
-	// Strip trailing zeros into the exponent.
-	n := len(digits)
-	for n > 0 && digits[n-1] == '0' {
-		n--
+	// Trailing zeros move into the exponent.
+	d.nd = nd - zeros
+	d.exp = exp + zeros - frac
+	if keep {
+		d.digits = string(digits[:d.nd])
 	}
-	exp += len(digits) - n - frac
-	d.digits = string(digits[:n])
-	d.exp = exp
-	if d.digits == "" {
+	if d.nd == 0 {
 		d.neg, d.exp = false, 0
 	}
 	return d, true
@@ -107,7 +119,7 @@ exponent:
 
 // checkNumber validates s as a number DynamoDB accepts and returns it parsed.
 func checkNumber(s string) (dec, error) {
-	d, ok := parseDec(s)
+	d, ok := scanDec(s, false)
 	if !ok {
 		return d, errorf("%q is not a number", s)
 	}
@@ -118,10 +130,10 @@ func checkNumber(s string) (dec, error) {
 }
 
 func (d dec) check() error {
-	if d.digits == "" {
+	if d.nd == 0 {
 		return nil
 	}
-	if len(d.digits) > maxDigits {
+	if d.nd > maxDigits {
 		return errorf("number has more than 38 significant digits")
 	}
 	if a := d.adjExp(); a > maxAdjExp {
@@ -135,18 +147,18 @@ func (d dec) check() error {
 // canonical renders d in the form formatFloat uses: plain decimal for
 // leading-digit exponents in [-7, 21), else d.dddE±x.
 func (d dec) canonical() string {
-	if d.digits == "" {
+	if d.nd == 0 {
 		return "0"
 	}
 	var b []byte
 	if d.neg {
 		b = append(b, '-')
 	}
-	return string(appendDigits(b, d.digits, d.adjExp()))
+	return string(appendDigits(b, []byte(d.digits), d.adjExp()))
 }
 
 // appendDigits writes the significand digits D with leading-digit exponent e.
-func appendDigits(b []byte, D string, e int) []byte {
+func appendDigits(b []byte, D []byte, e int) []byte {
 	switch {
 	case e >= 0 && e < 21:
 		if len(D) <= e+1 {
@@ -205,7 +217,7 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if exp > maxAdjExp || exp < minAdjExp {
 		return b, errorf("cannot store %v: outside DynamoDB's number range (1E-130 to 9.99…E+125)", f)
 	}
-	return appendDigits(b, string(D), exp), nil
+	return appendDigits(b, D, exp), nil
 }
 
 func formatFloat(f float64, bits int) (string, error) {
@@ -224,7 +236,7 @@ func intText(s string) (string, bool) {
 	if !ok || d.exp < 0 {
 		return "", false
 	}
-	if d.digits == "" {
+	if d.nd == 0 {
 		return "0", true
 	}
 	if d.exp > 40 {
@@ -252,7 +264,7 @@ func parseInt(s string, bits int) (int64, error) {
 		}
 		return 0, errorf("number %s overflows int%d", s, bits)
 	}
-	if _, ok := parseDec(s); ok {
+	if _, ok := scanDec(s, false); ok {
 		return 0, errorf("number %s is not an integer", s)
 	}
 	return 0, errorf("%q is not a number", s)
@@ -272,7 +284,7 @@ func parseUint(s string, bits int) (uint64, error) {
 		}
 		return 0, errorf("number %s overflows uint%d", s, bits)
 	}
-	if _, ok := parseDec(s); ok {
+	if _, ok := scanDec(s, false); ok {
 		return 0, errorf("number %s is not an integer", s)
 	}
 	return 0, errorf("%q is not a number", s)
@@ -281,7 +293,7 @@ func parseUint(s string, bits int) (uint64, error) {
 func parseFloat(s string, bits int) (float64, error) {
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil {
-		if _, ok := parseDec(s); ok {
+		if _, ok := scanDec(s, false); ok {
 			return 0, errorf("number %s overflows float%d", s, bits)
 		}
 		return 0, errorf("%q is not a number", s)

@@ -127,7 +127,9 @@ func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 		p.Set(v)
 		v = p
 	}
-	m, err := s.encode(v, omitNil)
+	st := getState()
+	m, err := s.encode(v, omitNil, st)
+	putState(st)
 	if err != nil {
 		return nil, withinType(err, s.Type)
 	}
@@ -169,7 +171,7 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-func (s *Struct) encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
+func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string]types.AttributeValue, error) {
 	m := make(map[string]types.AttributeValue, len(s.Fields))
 	for _, f := range s.Fields {
 		fv := f.Value(v)
@@ -185,7 +187,7 @@ func (s *Struct) encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 			continue
 		default:
 			var err error
-			if av, err = f.c.enc(fv); err != nil {
+			if av, err = f.c.enc(fv, st); err != nil {
 				return nil, within(err, f.Name)
 			}
 		}
@@ -196,7 +198,7 @@ func (s *Struct) encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 			if omitNil || f.OmitEmpty {
 				continue
 			}
-			av = &types.AttributeValueMemberNULL{Value: true}
+			av = st.NULL()
 		}
 		m[f.Name] = av
 	}
@@ -285,7 +287,9 @@ func (f *Field) Encode(fv reflect.Value) (types.AttributeValue, error) {
 	if fv.Type() != f.Type {
 		return nil, &Error{Path: f.Name, Msg: "cannot encode " + fv.Type().String() + " as " + f.Type.String()}
 	}
-	av, err := f.c.enc(fv)
+	st := getState()
+	av, err := f.c.enc(fv, st)
+	putState(st)
 	if err != nil {
 		return nil, within(err, f.Name)
 	}
@@ -584,7 +588,7 @@ func (f *Field) setDefault() error {
 	if err := f.c.decode(av, v); err != nil {
 		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
 	}
-	enc, err := f.c.enc(v)
+	enc, err := f.c.enc(v, new(encState))
 	if err != nil {
 		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
 	}

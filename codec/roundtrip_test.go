@@ -254,7 +254,7 @@ func TestRoundTripProperty(t *testing.T) {
 		// Encoding is deterministic: the same value gives the same bytes.
 		again, _ := codec.MarshalItem(v)
 		if jsItem(again) != jsItem(item) {
-			t.Fatalf("case %d: encoding not stable", i)
+			t.Fatalf("case %d: encoding not stable\n%s\n%s", i, jsItem(item), jsItem(again))
 		}
 	}
 }

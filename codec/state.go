@@ -1,0 +1,120 @@
+package codec
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// encState hands out attribute value members and text from slabs, so that
+// encoding an item costs a few allocations instead of one per attribute.
+// A member is written once, before it is handed out, and never again; the
+// unused rest of a slab goes back to the pool for the next call. Members
+// and strings of one slab may belong to different items: they share only
+// the backing array, which the garbage collector keeps while any is used.
+type encState struct {
+	s     []types.AttributeValueMemberS
+	n     []types.AttributeValueMemberN
+	m     []types.AttributeValueMemberM
+	l     []types.AttributeValueMemberL
+	bools []types.AttributeValueMemberBOOL
+	nulls []types.AttributeValueMemberNULL
+	text  []byte
+}
+
+const (
+	slabScalars = 32
+	slabOthers  = 8
+	slabText    = 1024
+	minText     = 64
+)
+
+var statePool = sync.Pool{New: func() any { return new(encState) }}
+
+func getState() *encState   { return statePool.Get().(*encState) }
+func putState(st *encState) { statePool.Put(st) }
+
+func (st *encState) S(v string) *types.AttributeValueMemberS {
+	if len(st.s) == 0 {
+		st.s = make([]types.AttributeValueMemberS, slabScalars)
+	}
+	p := &st.s[0]
+	st.s = st.s[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) N(v string) *types.AttributeValueMemberN {
+	if len(st.n) == 0 {
+		st.n = make([]types.AttributeValueMemberN, slabScalars)
+	}
+	p := &st.n[0]
+	st.n = st.n[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) M(v map[string]types.AttributeValue) *types.AttributeValueMemberM {
+	if len(st.m) == 0 {
+		st.m = make([]types.AttributeValueMemberM, slabOthers)
+	}
+	p := &st.m[0]
+	st.m = st.m[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) L(v []types.AttributeValue) *types.AttributeValueMemberL {
+	if len(st.l) == 0 {
+		st.l = make([]types.AttributeValueMemberL, slabOthers)
+	}
+	p := &st.l[0]
+	st.l = st.l[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) BOOL(v bool) *types.AttributeValueMemberBOOL {
+	if len(st.bools) == 0 {
+		st.bools = make([]types.AttributeValueMemberBOOL, slabOthers)
+	}
+	p := &st.bools[0]
+	st.bools = st.bools[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) NULL() *types.AttributeValueMemberNULL {
+	if len(st.nulls) == 0 {
+		st.nulls = make([]types.AttributeValueMemberNULL, slabOthers)
+	}
+	p := &st.nulls[0]
+	st.nulls = st.nulls[1:]
+	p.Value = true
+	return p
+}
+
+// buf returns an empty slice whose capacity is the free text of the slab;
+// append to it, then call str.
+func (st *encState) buf() []byte {
+	if cap(st.text)-len(st.text) < minText {
+		st.text = make([]byte, 0, slabText)
+	}
+	return st.text[len(st.text):len(st.text):cap(st.text)]
+}
+
+// str returns b as a string. When b was built in place from buf, the bytes
+// are taken from the slab (and never written again); otherwise, as after
+// an append outgrew it, they are copied.
+func (st *encState) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	free := st.text[len(st.text):cap(st.text)]
+	if len(free) >= len(b) && unsafe.SliceData(free) == unsafe.SliceData(b) {
+		st.text = st.text[:len(st.text)+len(b)]
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return string(b)
+}
