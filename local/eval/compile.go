@@ -129,9 +129,11 @@ type resolver struct {
 // DynamoDB's limits on one expression (developer guide, "Quotas",
 // expression parameters, and DynamoDB Local's validator).
 const (
-	maxOperators  = 300 // operators and functions
-	maxPathDepth  = 32  // elements of one document path
-	maxInOperands = 100 // the list of IN
+	maxOperators = 300 // operators and functions
+	maxPathDepth = 32  // elements of one document path
+	// IN takes at most 100 operands, the left one included, so its list
+	// holds at most 99 (observed on DynamoDB; the guide says "100 operands").
+	maxInOperands = 99
 )
 
 func (r *resolver) begin(what string) {
@@ -419,9 +421,8 @@ func (r *resolver) checkLeaf(c *cond, name string) error {
 			return r.fail("Operator or function requires a document path; operator or function: " + name)
 		}
 	case cType:
-		if c.ops[0].kind != opPath {
-			return r.fail("Operator or function requires a document path; operator or function: " + name)
-		}
+		// The first operand may be a value too (its type is then known),
+		// as DynamoDB accepts; only the type name must be a value.
 		t := c.ops[1].staticType()
 		if c.ops[1].kind != opValue || t != "S" {
 			if t == "" {

@@ -142,7 +142,7 @@ func (c *cond) eval(item Item) bool {
 	case cNotExists:
 		return lookup(item, c.ops[0].path) == nil
 	case cType:
-		v := lookup(item, c.ops[0].path)
+		v := c.ops[0].value(item)
 		return v != nil && typeOf(v) == c.typ
 	case cBeginsWith:
 		a, p := c.ops[0].value(item), c.ops[1].value(item)

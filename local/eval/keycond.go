@@ -106,6 +106,9 @@ func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 		}
 		parsed = append(parsed, kl)
 	}
+	if len(parsed) > 2 {
+		return nil, validation("Conditions can be of length 1 or 2 only")
+	}
 	kc := &KeyCond{PartitionName: hashKey}
 	found := false
 	for _, l := range parsed {

@@ -240,13 +240,16 @@ func beginsWith(a, prefix types.AttributeValue) bool {
 	return false
 }
 
-// contains: a substring of a string, an element of a set (of the set's
-// element type), or an element of a list.
+// contains: a substring of a string or a binary, an element of a set (of
+// the set's element type), or an element of a list.
 func contains(a, x types.AttributeValue) bool {
 	switch v := a.(type) {
 	case *types.AttributeValueMemberS:
 		s, ok := x.(*types.AttributeValueMemberS)
 		return ok && strings.Contains(v.Value, s.Value)
+	case *types.AttributeValueMemberB:
+		b, ok := x.(*types.AttributeValueMemberB)
+		return ok && bytes.Contains(v.Value, b.Value)
 	case *types.AttributeValueMemberSS:
 		s, ok := x.(*types.AttributeValueMemberS)
 		return ok && setHas(v.Value, s.Value, func(a, b string) bool { return a == b })
