@@ -644,6 +644,9 @@ func (b *Builder) Update(changes []Change) (string, error) {
 				return "", wrapf(err, "update of %s", c.path)
 			}
 		}
+		if c.op == opAdd || c.op == opDelete {
+			av = asSet(av, c.op == opDelete)
+		}
 		ph := placeholder(':', "v", vi)
 		if err := b.claimValue(ph, av); err != nil {
 			return "", err
@@ -669,6 +672,24 @@ func (b *Builder) Update(changes []Change) (string, error) {
 		}
 	}
 	return PrintUpdate(&u), nil
+}
+
+// asSet makes a single element the one-element set ADD and DELETE need:
+// a set field encodes a lone element as the element (for contains), and
+// DynamoDB accepts only sets there (and numbers, for ADD). A lone N stays a
+// number for ADD: that is the counter form.
+func asSet(av types.AttributeValue, del bool) types.AttributeValue {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return &types.AttributeValueMemberSS{Value: []string{v.Value}}
+	case *types.AttributeValueMemberB:
+		return &types.AttributeValueMemberBS{Value: [][]byte{v.Value}}
+	case *types.AttributeValueMemberN:
+		if del {
+			return &types.AttributeValueMemberNS{Value: []string{v.Value}}
+		}
+	}
+	return av
 }
 
 // overlap reports whether one path is a prefix of the other.

@@ -29,6 +29,8 @@ func show(av types.AttributeValue) string {
 		s := slices.Clone(v.Value)
 		slices.Sort(s)
 		return "SS:" + strings.Join(s, ",")
+	case *types.AttributeValueMemberBS:
+		return fmt.Sprintf("BS:%x", v.Value)
 	case *types.AttributeValueMemberNS:
 		s := slices.Clone(v.Value)
 		slices.Sort(s)
@@ -264,6 +266,9 @@ func TestUpdate(t *testing.T) {
 		{"add number", []expr.Change{expr.Add("n", 1)}, "ADD #a0 :v0", "#a0=n :v0=N:1"},
 		{"add set", []expr.Change{expr.Add("tags", &types.AttributeValueMemberSS{Value: []string{"x"}})}, "ADD #a0 :v0", "#a0=tags :v0=SS:x"},
 		{"delete set", []expr.Change{expr.Delete("tags", &types.AttributeValueMemberSS{Value: []string{"x"}})}, "DELETE #a0 :v0", "#a0=tags :v0=SS:x"},
+		{"add element", []expr.Change{expr.Add("tags", "x")}, "ADD #a0 :v0", "#a0=tags :v0=SS:x"},
+		{"delete elements", []expr.Change{expr.Delete("tags", "x"), expr.Delete("nums", 2), expr.Delete("bin", []byte{1})},
+			"DELETE #a0 :v0, #a1 :v1, #a2 :v2", "#a0=tags #a1=nums #a2=bin :v0=SS:x :v1=NS:2 :v2=BS:[01]"},
 		{"append", []expr.Change{expr.Append("l", []any{1})}, "SET #a0 = list_append(#a0, :v0)", "#a0=l :v0=L:[N:1]"},
 		{"prepend", []expr.Change{expr.Prepend("l", []any{1})}, "SET #a0 = list_append(:v0, #a0)", "#a0=l :v0=L:[N:1]"},
 		{"if_not_exists", []expr.Change{expr.IfNotExists("n", 0)}, "SET #a0 = if_not_exists(#a0, :v0)", "#a0=n :v0=N:0"},

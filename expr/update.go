@@ -58,10 +58,12 @@ func Decrement[A Attribute](a A, n any) Change {
 }
 
 // Add is ADD a :v: adds a number to a counter (created at 0 if missing) or
-// the elements of a set to a set.
+// the elements of a set to a set. A single string or binary element is sent
+// as a one-element set.
 func Add[A Attribute](a A, v any) Change { return Change{op: opAdd, path: pathOf(a), value: v} }
 
 // Delete is DELETE a :v: removes the elements of the set v from the set a.
+// A single element is sent as a one-element set.
 func Delete[A Attribute](a A, v any) Change { return Change{op: opDelete, path: pathOf(a), value: v} }
 
 // Append is SET a = list_append(a, :v): the elements of the list v go after
