@@ -267,9 +267,8 @@ func (s *Schema[T]) validate(c *config) error {
 		}
 		s.entity = underscore(typeName(s.typ))
 	}
-	if c.raw {
-		// Raw keys have no entity prefix; the entity name is informational.
-	} else if strings.Contains(s.entity, s.sep) {
+	// Raw keys have no entity prefix; there the name is informational.
+	if !c.raw && strings.Contains(s.entity, s.sep) {
 		return s.errf("", "entity name %q contains the key separator %q", s.entity, s.sep)
 	}
 	s.prefix = s.entity + s.sep

@@ -223,6 +223,62 @@ func TestDefinitionErrors(t *testing.T) {
 			"dynamo: schema Plain: SortKeyName given but the schema has no sort key"},
 		{"provisioned zero", func() error { return plain(schema.Provisioned(0, 5)) },
 			"dynamo: schema Plain: Provisioned(0, 5): capacity units must be at least 1"},
+		{"empty partition key name", func() error { return plain(schema.PartitionKeyName("")) },
+			"dynamo: schema Plain: PartitionKeyName: the attribute name is empty"},
+		{"LSI on the table sort key", func() error {
+			return plain(schema.SortKey("name"), schema.SortKeyName("name2"), schema.LSI("ByName", "name2"))
+		},
+			"dynamo: schema Plain: field name2: LSI ByName sort key is the table's sort key"},
+		{"too many LSIs", func() error {
+			opts := []schema.Option{schema.SortKey("name")}
+			for _, n := range []string{"L01", "L02", "L03", "L04", "L05", "L06"} {
+				opts = append(opts, schema.LSI(n, "n"))
+			}
+			return plain(opts...)
+		}, "dynamo: schema Plain: more than 5 local secondary indexes (DynamoDB's limit)"},
+		{"too many vector indexes", func() error {
+			var opts []schema.Option
+			for _, n := range []string{"V01", "V02", "V03", "V04", "V05", "V06"} {
+				opts = append(opts, schema.VectorIndex(n, "vec"))
+			}
+			return plain(opts...)
+		}, "dynamo: schema Plain: more than 5 vector indexes (DynamoDB's limit)"},
+		{"too many projected attributes in one index", func() error {
+			attrs := []string{"name", "n", "flag", "blob", "tags", "nums", "meta", "list", "vec", "other",
+				"name", "n", "flag", "blob", "tags", "nums", "meta", "list", "vec", "other", "name"}
+			return plain(schema.GSI("ByName", "name", "", schema.Include(attrs...)))
+		}, "dynamo: schema Plain: GSI ByName: 21 projected attributes; DynamoDB allows 20 per index"},
+		{"projected twice", func() error { return plain(schema.GSI("ByName", "name", "", schema.Include("n", "n"))) },
+			"dynamo: schema Plain: field n: GSI ByName projects the field twice"},
+		{"too many projected attributes in all", func() error {
+			var opts []schema.Option
+			for _, n := range []string{"G01", "G02", "G03", "G04", "G05", "G06", "G07", "G08", "G09", "G10", "G11"} {
+				opts = append(opts, schema.GSI(n, "name", "", schema.Include("n", "flag", "blob", "tags", "nums", "meta", "list", "vec", "other", "id")))
+			}
+			return plain(opts...)
+		}, "dynamo: schema Plain: the indexes project 110 non-key attributes; DynamoDB allows 100 in total"},
+		{"throughput twice", func() error {
+			return plain(schema.Provisioned(1, 1), schema.GSI("ByName", "name", "", schema.Throughput(1, 1), schema.Throughput(2, 2)))
+		}, "dynamo: schema Plain: GSI ByName: Throughput given 2 times"},
+		{"throughput zero", func() error {
+			return plain(schema.Provisioned(1, 1), schema.GSI("ByName", "name", "", schema.Throughput(0, 1)))
+		}, "dynamo: schema Plain: GSI ByName: Throughput(0, 1): capacity units must be at least 1"},
+		{"vector partition twice", func() error {
+			return plain(schema.VectorIndex("Semantic", "vec", schema.VectorPartition("name"), schema.VectorPartition("n")))
+		}, "dynamo: schema Plain: vector index Semantic: VectorPartition given 2 times; a vector index has at most one partition attribute"},
+		{"vector empty filters", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.InlineFilters())) },
+			"dynamo: schema Plain: vector index Semantic: InlineFilters needs at least one field"},
+		{"vector two projections", func() error {
+			return plain(schema.VectorIndex("Semantic", "vec", schema.VectorKeysOnly(), schema.VectorInclude("name")))
+		}, "dynamo: schema Plain: vector index Semantic: VectorKeysOnly and VectorInclude both given"},
+		{"vector key field", func() error { _, err := schema.New[Plain]("app", schema.PartitionKey("vec")); return err },
+			"dynamo: schema Plain: field vec: a partition-key field must be a scalar (S, N, B or BOOL), not L (list)"},
+		{"prefix sort key without sort key", func() error { return plain(schema.PrefixSortKey()) },
+			"dynamo: schema Plain: PrefixSortKey given but the schema has no sort key"},
+		{"raw keys with separator", func() error { return plain(schema.RawKeys(), schema.Separator("|")) },
+			"dynamo: schema Plain: Separator has no effect with RawKeys"},
+		{"nil index option", func() error { return plain(schema.GSI("ByName", "name", "", nil)) },
+			"dynamo: schema Plain: GSI ByName: nil IndexOption"},
 		{"embedded with table option", func() error { _, err := schema.Embedded[Address](schema.EntityName("a")); return err },
 			"dynamo: schema Address: option EntityName is not allowed on an embedded schema"},
 		{"embedded with key flag", func() error { _, err := schema.Embedded[KeyedAddress](); return err },
