@@ -43,12 +43,23 @@ var bench100k = sync.OnceValue(func() *partition {
 	return p
 })
 
-func benchIndex(b *testing.B, dist types.VectorDistanceFunction, p *partition) *Index {
+// benchIndex serves the shared slab with the per-row norms dist needs.
+func benchIndex(b testing.TB, dist types.VectorDistanceFunction, p *partition) *Index {
 	ix, err := New(Definition{Name: "vix", Attribute: "embedding", Dimensions: benchDims, Distance: dist, Projection: types.ProjectionTypeKeysOnly})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix.parts[""] = p
+	cp := *p
+	switch dist {
+	case types.VectorDistanceFunctionEuclidean:
+		cp.norms = make([]float64, benchRows)
+		for row := range benchRows {
+			cp.norms[row] = sumSquares(p.vecs[row*benchDims : (row+1)*benchDims])
+		}
+	case types.VectorDistanceFunctionDotProduct:
+		cp.norms = nil
+	}
+	ix.parts[""] = &cp
 	return ix
 }
 

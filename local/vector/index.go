@@ -38,7 +38,7 @@ type partition struct {
 	key   string
 	keys  []string
 	vecs  []float32
-	norms []float64 // COSINE only: |v|, computed once at write time
+	norms []float64 // computed once at write time: |v| for COSINE, |v|² for EUCLIDEAN
 	filt  []string  // len(Filters) equality keys per row; "" is absent
 	items []Item    // the projected view, without the vector attribute
 	sizes []int32   // entry size in bytes (see entrySize)
@@ -152,13 +152,16 @@ func (ix *Index) Upsert(key string, item Item) bool {
 		p.filt = append(p.filt, filt[:nf]...)
 		p.items = append(p.items, view)
 		p.sizes = append(p.sizes, size)
-		if d.Distance == types.VectorDistanceFunctionCosine {
+		if d.Distance != types.VectorDistanceFunctionDotProduct {
 			p.norms = append(p.norms, 0)
 		}
 		ix.where[key] = location{p: p, row: int32(row)}
 	}
-	if d.Distance == types.VectorDistanceFunctionCosine {
+	switch d.Distance {
+	case types.VectorDistanceFunctionCosine:
 		p.norms[row] = norm32(vec)
+	case types.VectorDistanceFunctionEuclidean:
+		p.norms[row] = sumSquares(vec)
 	}
 	ix.bytes += int64(size)
 	return true

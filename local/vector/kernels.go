@@ -56,7 +56,10 @@ func squaredDistance(q []float64, v []float32) float64 {
 }
 
 // norm32 returns the Euclidean norm of v, summed in float64.
-func norm32(v []float32) float64 {
+func norm32(v []float32) float64 { return sqrt(sumSquares(v)) }
+
+// sumSquares returns Σ v[i]², summed in float64.
+func sumSquares(v []float32) float64 {
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(v); i += 4 {
@@ -71,5 +74,16 @@ func norm32(v []float32) float64 {
 		a := float64(v[i])
 		s0 += a * a
 	}
-	return sqrt((s0 + s1) + (s2 + s3))
+	return (s0 + s1) + (s2 + s3)
+}
+
+// squaredDistanceBound bounds the rounding error of qq + vv − 2·dot(q, v)
+// as an estimate of Σ (q[i]-v[i])², where qq and vv are sumSquares of q
+// and v and all three sums are computed by the kernels above over n
+// elements. Each sum of n products (exact in float64) split over four
+// accumulators errs by at most (n/4+2)·u·Σ|terms| (u = 2⁻⁵³), |dot| is at
+// most (qq+vv)/2 by Cauchy–Schwarz, and the final two additions add 2u;
+// (n+16)·2⁻⁵² ·(qq+vv) covers it with room to spare.
+func squaredDistanceBound(n int, qq, vv float64) float64 {
+	return float64(n+16) * 0x1p-52 * (qq + vv)
 }

@@ -76,7 +76,7 @@ func CheckRequest(r *Request) error {
 	if r.Names != nil && r.Condition == nil && !r.HasProjection {
 		return validation("ExpressionAttributeNames can only be specified when using expressions")
 	}
-	if r.Values != nil && r.Condition == nil {
+	if r.Values != nil && r.Condition == nil && !r.HasProjection {
 		return validation("ExpressionAttributeValues can only be specified when using expressions")
 	}
 	if r.Names != nil && len(r.Names) == 0 {

@@ -3,6 +3,7 @@ package vector
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -150,9 +151,12 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 	for i, f := range q.Vector {
 		qv[i] = float64(f)
 	}
-	var qnorm float64
-	if d.Distance == types.VectorDistanceFunctionCosine {
+	var qnorm, qq float64
+	switch d.Distance {
+	case types.VectorDistanceFunctionCosine:
 		qnorm = norm32(q.Vector)
+	case types.VectorDistanceFunctionEuclidean:
+		qq = sumSquares(q.Vector)
 	}
 	h := heap{keys: p.keys, c: make([]cand, 0, q.TopK), k: q.TopK}
 	n := len(p.keys)
@@ -176,6 +180,18 @@ rows:
 				rank = min(max(1-dot(qv, v)/den, 0), 2)
 			}
 		case types.VectorDistanceFunctionEuclidean:
+			// Screen with qq + vv − 2q·v, which runs at the speed of a dot
+			// product, and compute the exact distance (no cancellation)
+			// only for rows that may enter the heap: a row is skipped only
+			// when even the estimate minus its error bound is worse.
+			if len(h.c) == h.k && h.c[0].rank < maxScore {
+				vv := p.norms[r]
+				est := qq + vv - 2*dot(qv, v)
+				w := h.c[0].rank
+				if est-squaredDistanceBound(dim, qq, vv) > w*w*(1+0x1p-40) {
+					continue
+				}
+			}
 			rank = saturate(sqrt(squaredDistance(qv, v)))
 		default: // DOT_PRODUCT: highest is best
 			rank = -saturate(dot(qv, v))
@@ -187,6 +203,10 @@ rows:
 	}
 	return h.sorted()
 }
+
+// maxScore is the saturation value of scores: ties at it are decided by
+// key, so the Euclidean screen (which only proves "worse") stays off.
+const maxScore = math.MaxFloat32
 
 // vectorValue is the float32 copy as a DynamoDB list of numbers.
 func vectorValue(v []float32) types.AttributeValue {
