@@ -205,9 +205,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost {
-		// DynamoDB answers a GET on / with a health text; keep it simple.
+		// DynamoDB answers a GET on / with a health line.
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
-			s.write(w, id, http.StatusOK, []byte("healthy: dynamodb.local"), "text/plain")
+			s.write(w, id, http.StatusOK, []byte("healthy: dynamodb."+s.region+".amazonaws.com "), "text/plain")
 			return
 		}
 		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})

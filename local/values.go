@@ -103,7 +103,7 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberM:
-		if depth >= maxDepth {
+		if depth > maxDepth {
 			return nil, validation("Nesting Levels have exceeded supported limits")
 		}
 		for k, e := range v.Value {
@@ -117,7 +117,7 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberL:
-		if depth >= maxDepth {
+		if depth > maxDepth {
 			return nil, validation("Nesting Levels have exceeded supported limits")
 		}
 		for i, e := range v.Value {

@@ -1,0 +1,43 @@
+// Package local is a DynamoDB-compatible server: an http.Handler that speaks
+// DynamoDB's awsJson1.0 protocol (POST /, X-Amz-Target:
+// DynamoDB_20120810.<Action>) closely enough that the AWS SDKs, the AWS CLI
+// and this module's library cannot tell it from the service for the actions
+// it implements. It is the embedded default of the project: tests, the demo
+// and `dynamo local` run against it.
+//
+//	srv, _ := local.New()
+//	defer srv.Close()
+//	http.ListenAndServe("127.0.0.1:8000", srv)
+//
+// Package dynamotest wraps it for tests.
+//
+// # Behaviour
+//
+// Requests are validated as DynamoDB validates them, in the same order, with
+// the same error types and messages (ValidationException texts are
+// DynamoDB's; the rule's source page in the AWS API reference or developer
+// guide is cited where it is subtle). Every response carries
+// x-amzn-RequestId and X-Amz-Crc32. Credentials are not checked.
+//
+// Tables and indexes are ACTIVE as soon as CreateTable or UpdateTable
+// returns: nothing is provisioned, and a new GSI is backfilled inside the
+// call. ItemCount and sizes are exact and current (DynamoDB refreshes them
+// about every six hours). Single-item writes are atomic and conditional
+// writes linearizable: each table has one lock, held while a write reads the
+// old item, checks its condition and updates the item and every index entry.
+//
+// # Layout, and where new actions go
+//
+// One file per action family: table.go (control plane), item.go (single
+// items), query.go (Query, Scan), batch.go (batches). Each action is one line
+// in the actions table of server.go and one handler method; handlers decode
+// with call.decode (or a hand-written decoder on hot paths, decode.go),
+// return a value for encoding/json or a rawJSON, or an *Error.
+//
+// All writes to a table go through (*table).apply in write.go with the table
+// locked (writeTable, or writeTables for several tables in name order — what
+// TransactWriteItems needs to be atomic across tables). Table definitions are
+// tableMeta (meta.go), persisted in the engine's catalog; it has room for
+// tags, the TTL specification and other extensions (Ext). Storage is behind
+// storage.Engine (package storage); every engine passes storagetest.
+package local
