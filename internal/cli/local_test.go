@@ -18,7 +18,9 @@ func TestLocalServesUntilCancelled(t *testing.T) {
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- runLocal(ctx, &Env{Stdout: pw, Stderr: io.Discard}, []string{"--host", "127.0.0.1", "--port", "0"}) }()
+	go func() {
+		done <- runLocal(ctx, &Env{Stdout: pw, Stderr: io.Discard}, []string{"--host", "127.0.0.1", "--port", "0"})
+	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
