@@ -25,9 +25,18 @@ func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.Quer
 		return nil, err
 	}
 	x := exprs{expr.NewBuilder(s)}
-	key, err := keyCondition(op, s, v, c, x)
+	key, keyNames, err := keyCondition(op, s, v, c, x)
 	if err != nil {
 		return nil, err
+	}
+	if c.filterSet {
+		// "A filter expression cannot contain partition key or sort key
+		// attributes" (developer guide, Query.FilterExpression).
+		for _, name := range keyNames {
+			if name != "" && mentions(c.filter, name) {
+				return nil, fieldErr(op, name, "a Query filter cannot use the key attributes; put the condition in the sort-key option")
+			}
+		}
 	}
 	in := &dynamodb.QueryInput{
 		TableName:              aws.String(s.Table()),
@@ -172,7 +181,7 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 }
 
 // keyCondition renders Query's KeyConditionExpression (R-6).
-func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, error) {
+func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, error) {
 	d := s.Describe()
 	var (
 		pkName, skName string // attributes of the key read
@@ -185,12 +194,12 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 		pkName, skName = s.KeyNames()
 		var err error
 		if pk, err = s.PartitionValue(v); err != nil {
-			return nil, wrap(op, err)
+			return nil, [2]string{}, wrap(op, err)
 		}
 		if skName != "" {
 			prefix, complete, err := s.SortPrefix(v)
 			if err != nil && (c.sort == nil) {
-				return nil, wrap(op, err)
+				return nil, [2]string{}, wrap(op, err)
 			}
 			if d.RawKeys {
 				if fs := s.SortFields(); len(fs) == 1 {
@@ -210,11 +219,11 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 		idx := findIndex(d, c.index) // checked by checkRead
 		k, err := s.IndexKey(v, c.index)
 		if err != nil {
-			return nil, wrap(op, err)
+			return nil, [2]string{}, wrap(op, err)
 		}
 		pkName, pk = k.PKName, k.PK
 		if pk == nil {
-			return nil, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
+			return nil, [2]string{}, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
 		}
 		skName, skField = idx.SK, idx.SK
 		if k.SK != nil {
@@ -228,21 +237,21 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	if c.sort != nil {
 		sop, svals = c.sort.op, nil
 		if sop != expr.KeyNone && skName == "" {
-			return nil, errorf(op, "a sort-key condition on a key without a sort key")
+			return nil, [2]string{}, errorf(op, "a sort-key condition on a key without a sort key")
 		}
 		for _, val := range c.sort.vals {
 			av, err := sortValue(op, s, skName, skField, sop, val)
 			if err != nil {
-				return nil, err
+				return nil, [2]string{}, err
 			}
 			svals = append(svals, av)
 		}
 	}
 	text, err := x.b.KeyCondition(pkName, pk, skName, sop, svals...)
 	if err != nil {
-		return nil, wrap(op, err)
+		return nil, [2]string{}, wrap(op, err)
 	}
-	return aws.String(text), nil
+	return aws.String(text), [2]string{pkName, skName}, nil
 }
 
 // sortValue encodes an explicit sort-key value: the composed string for a
@@ -275,4 +284,65 @@ func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop 
 		return nil, fieldErr(op, field, "sort-key value %T cannot be encoded", v)
 	}
 	return av, nil
+}
+
+// mentions reports whether c refers to the top-level attribute name, by a
+// path in the tree or through the names of a raw condition.
+func mentions(c expr.Cond, name string) bool {
+	switch c := c.(type) {
+	case *expr.Compare:
+		return operandMentions(c.L, name) || operandMentions(c.R, name)
+	case *expr.Between:
+		return operandMentions(c.X, name) || operandMentions(c.Lo, name) || operandMentions(c.Hi, name)
+	case *expr.In:
+		if operandMentions(c.X, name) {
+			return true
+		}
+		for _, o := range c.List {
+			if operandMentions(o, name) {
+				return true
+			}
+		}
+	case *expr.CondFunc:
+		for _, o := range c.Args {
+			if operandMentions(o, name) {
+				return true
+			}
+		}
+	case *expr.And:
+		for _, sub := range c.Conds {
+			if mentions(sub, name) {
+				return true
+			}
+		}
+	case *expr.Or:
+		for _, sub := range c.Conds {
+			if mentions(sub, name) {
+				return true
+			}
+		}
+	case *expr.Not:
+		return mentions(c.Cond, name)
+	case *expr.Raw:
+		for _, n := range c.Names {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func operandMentions(o expr.Operand, name string) bool {
+	switch o := o.(type) {
+	case expr.Path:
+		return len(o) > 0 && !o[0].IsIndex && o[0].Name == name
+	case *expr.Func:
+		for _, a := range o.Args {
+			if operandMentions(a, name) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -222,6 +222,15 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.SearchVectors(Docs, "Nope", []float32{1, 2, 3})
 			return err
 		}, `no vector index "Nope"`},
+		{"filter on the partition key", func() error {
+			_, err := request.Query(Orders, Order{UserID: "u"}, request.Filter(expr.AllOf(expr.Gt("total", 1), expr.BeginsWith("sk", "2024"))))
+			return err
+		}, "field sk: a Query filter cannot use the key attributes"},
+		{"raw filter on an index key", func() error {
+			_, err := request.Query(Orders, Order{Status: "paid"}, request.Index("StatusIndex"),
+				request.Filter(expr.RawCond("#s <> :s", map[string]string{"#s": "status"}, map[string]any{"s": "x"})))
+			return err
+		}, "field status: a Query filter cannot use the key attributes"},
 		{"filter error", func() error {
 			_, err := request.Query(Orders, Order{UserID: "u"}, request.Filter(expr.OneOf("status")))
 			return err
