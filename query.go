@@ -225,6 +225,9 @@ func (t *Table[T]) scanInput(op string, opts []ScanOption, streaming bool) (*dyn
 	if p.maxConcurrency > 0 && p.segments == 0 {
 		return nil, p, invalidf(op, "MaxConcurrency without Segments")
 	}
+	if p.segments > 1 && len(in.ExclusiveStartKey) > 0 {
+		return nil, p, invalidf(op, "StartAfter/StartKey with Segments: a parallel scan starts every segment at its beginning")
+	}
 	return in, p, nil
 }
 

@@ -282,6 +282,7 @@ func TestParallelScan(t *testing.T) {
 			{dynamo.Segments(0)},
 			{dynamo.MaxConcurrency(2)},
 			{dynamo.Segments(2), dynamo.Segment(0, 2)},
+			{dynamo.Segments(2), dynamo.StartKey(map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "x"}})},
 		} {
 			if _, err := orders.ScanAll(ctx, opts...); !errors.Is(err, dynamo.ErrValidation) {
 				t.Errorf("%v: err = %v", opts, err)
