@@ -1,6 +1,7 @@
 package vector_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -176,5 +177,30 @@ func TestBackfill(t *testing.T) {
 	})
 	if n != 2 || ix.Len() != 2 {
 		t.Fatalf("Backfill indexed %d (Len %d), want 2", n, ix.Len())
+	}
+}
+
+// The server persists table metadata as JSON (durable mode): a Definition
+// must survive the round trip.
+func TestDefinitionJSONRoundTrip(t *testing.T) {
+	hash := types.SearchSchemaElement{AttributeName: aws.String("tenant"), SearchSchemaElementType: types.SearchSchemaElementTypeHash}
+	d, err := vector.FromSDK(sdkIndex("vix", "embedding", 3, hash), tableDefs, "pk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back vector.Definition
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(back)
+	if string(again) != string(data) || back.Partition != d.Partition || *back.SearchSchema[0].AttributeName != "tenant" {
+		t.Fatalf("round trip:\n%s\n%s", data, again)
+	}
+	if _, err := vector.New(back); err != nil {
+		t.Fatal(err)
 	}
 }
