@@ -218,6 +218,14 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3})
 			return err
 		}, "partitioned by tenant"},
+		{"search filter outside the search schema", func() error {
+			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3}, request.Filter(expr.AllOf(expr.Eq("tenant", "t"), expr.Eq("title", "x"))))
+			return err
+		}, "field title: index Semantic can filter only on its partition attribute and inline filters"},
+		{"search filter nested", func() error {
+			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3}, request.Filter(expr.AllOf(expr.Eq("tenant", "t"), expr.Eq(expr.Attr("lang", "x"), "y"))))
+			return err
+		}, "cannot use nested attributes (lang.x)"},
 		{"search unknown index", func() error {
 			_, err := request.SearchVectors(Docs, "Nope", []float32{1, 2, 3})
 			return err

@@ -2,6 +2,7 @@ package request
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,9 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 		return nil, fieldErr(op, vi.Partition, "index %s is partitioned by %s: the filter must include an equality on it", index, vi.Partition)
 	}
 	if c.filterSet {
+		if err := searchAttrs(op, vi, c.filter); err != nil {
+			return nil, err
+		}
 		if in.SearchConditionExpression, err = x.cond(op, c.filter, "f"); err != nil {
 			return nil, err
 		}
@@ -110,4 +114,60 @@ func fixesAttr(c expr.Cond, attr string) bool {
 		}
 	}
 	return false
+}
+
+// searchAttrs checks that the filter names only top-level attributes of the
+// index's search schema: "SearchConditionExpression must not contain any
+// attributes that is not in SearchSchema" and "cannot have conditions on
+// nested attributes" (SearchVectors errors, vector-search reference). The
+// operators allowed are left to the service, whose rules are still moving.
+func searchAttrs(op string, vi *schema.VectorIndexSpec, c expr.Cond) error {
+	var bad error
+	var walkOp func(o expr.Operand)
+	walkOp = func(o expr.Operand) {
+		switch o := o.(type) {
+		case expr.Path:
+			if bad != nil || len(o) == 0 {
+				return
+			}
+			name := o[0].Name
+			if len(o) > 1 {
+				bad = fieldErr(op, name, "search filters cannot use nested attributes (%s)", o)
+			} else if name != vi.Partition && !slices.Contains(vi.Filters, name) {
+				bad = fieldErr(op, name, "index %s can filter only on its partition attribute and inline filters", vi.Name)
+			}
+		case *expr.Func:
+			for _, a := range o.Args {
+				walkOp(a)
+			}
+		}
+	}
+	var walk func(c expr.Cond)
+	walk = func(c expr.Cond) {
+		switch c := c.(type) {
+		case *expr.Compare:
+			walkOp(c.L)
+			walkOp(c.R)
+		case *expr.Between:
+			walkOp(c.X)
+		case *expr.In:
+			walkOp(c.X)
+		case *expr.CondFunc:
+			for _, a := range c.Args {
+				walkOp(a)
+			}
+		case *expr.And:
+			for _, sub := range c.Conds {
+				walk(sub)
+			}
+		case *expr.Or:
+			for _, sub := range c.Conds {
+				walk(sub)
+			}
+		case *expr.Not:
+			walk(c.Cond)
+		}
+	}
+	walk(c)
+	return bad
 }
