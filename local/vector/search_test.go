@@ -454,3 +454,23 @@ func TestClusteredNeighboursFarFromOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A search allocates per hit, never per candidate.
+func TestSearchAllocationsDoNotGrowWithTheIndex(t *testing.T) {
+	allocs := func(rows int) float64 {
+		ix := mustIndex(t, def(types.VectorDistanceFunctionEuclidean, 16))
+		r := rand.New(rand.NewPCG(uint64(rows), 1))
+		for i := range rows {
+			ix.Upsert(keyOf(i), vector.Item{"pk": s(keyOf(i)), "embedding": vec(randVec(r, 16)...)})
+		}
+		q := &vector.Query{Vector: randVec(r, 16), TopK: 5}
+		return testing.AllocsPerRun(20, func() {
+			if _, err := ix.Search(q); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if small, large := allocs(50), allocs(5000); large != small {
+		t.Errorf("allocations per search: %v with 50 rows, %v with 5000", small, large)
+	}
+}
