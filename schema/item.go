@@ -31,11 +31,12 @@ func (s *Schema[T]) Fields() []*codec.Field { return s.st.Fields }
 func (s *Schema[T]) Field(attr string) *codec.Field { return s.st.Field(attr) }
 
 // PartitionFields returns the fields the partition key is built from, in
-// key order.
-func (s *Schema[T]) PartitionFields() []*codec.Field { return fieldsOf(s.pk) }
+// key order. The slice must not be modified.
+func (s *Schema[T]) PartitionFields() []*codec.Field { return s.pkFields }
 
-// SortFields returns the fields the sort key is built from, in key order.
-func (s *Schema[T]) SortFields() []*codec.Field { return fieldsOf(s.sk) }
+// SortFields returns the fields the sort key is built from, in key order
+// (none when the table has no sort key). The slice must not be modified.
+func (s *Schema[T]) SortFields() []*codec.Field { return s.skFields }
 
 func fieldsOf(ks []keyField) []*codec.Field {
 	out := make([]*codec.Field, len(ks))

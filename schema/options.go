@@ -81,7 +81,7 @@ func EntityName(name string) Option {
 func EntityFrom(parent Entity) Option {
 	return func(c *config) {
 		c.once("EntityFrom")
-		if parent == nil {
+		if parent == nil || isNilPointer(parent) {
 			c.entityNil = true
 			return
 		}

@@ -26,9 +26,10 @@ type Schema[T any] struct {
 	raw, prefixSK      bool
 	omitNil            bool
 
-	pk, sk   []keyField
-	keyAttrs map[string]bool // attributes feeding the table key
-	required []*codec.Field
+	pk, sk             []keyField
+	pkFields, skFields []*codec.Field
+	keyAttrs           map[string]bool // attributes feeding the table key
+	required           []*codec.Field
 
 	indexes   []*Index
 	indexKeys map[string]indexKeys
@@ -204,6 +205,7 @@ func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error
 			s.required = append(s.required, f)
 		}
 	}
+	s.pkFields, s.skFields = fieldsOf(s.pk), fieldsOf(s.sk)
 	s.describe(&c)
 	return s, nil
 }

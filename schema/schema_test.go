@@ -211,6 +211,8 @@ func TestDefinitionErrors(t *testing.T) {
 			"dynamo: schema Plain: EntityName and EntityFrom both given; use one"},
 		{"entity from nil", func() error { return plain(schema.EntityFrom(nil)) },
 			"dynamo: schema Plain: EntityFrom(nil)"},
+		{"entity from nil schema", func() error { var parent *schema.Schema[Order]; return plain(schema.EntityFrom(parent)) },
+			"dynamo: schema Plain: EntityFrom(nil)"},
 		{"option twice", func() error { return plain(schema.Separator("|"), schema.Separator("/")) },
 			"dynamo: schema Plain: option Separator given 2 times"},
 		{"nil option", func() error { return plain(nil) },
