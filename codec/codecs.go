@@ -232,8 +232,9 @@ func addrOf(v reflect.Value) reflect.Value {
 }
 
 func userErr(err error, what string) error {
-	if _, ok := err.(*Error); ok {
-		return err
+	if e, ok := err.(*Error); ok {
+		c := *e // paths are added in place: never touch the caller's error
+		return &c
 	}
 	return &Error{Msg: what + ": " + err.Error(), Err: err}
 }

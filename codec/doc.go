@@ -11,14 +11,19 @@
 //	`dynamo:"name,flag,flag=value"`   `dynamo:"-"` skips the field
 //
 // Flags: pk, sk (key parts, used by package schema), required (encoding a
-// zero value is an error), omitempty (zero values are omitted too),
-// default=V (a zero value encodes as V and a missing attribute loads as V;
-// V cannot contain a comma), dim=N (vector length), precision=s|ms|us|ns
-// (times), unixtime (time.Time as N epoch seconds, for TTL attributes),
-// number (a string or encoding.TextMarshaler type stored as N), binary (a
-// string stored as B, a Set[string] as BS), set (a slice stored as
-// SS/NS/BS). An unknown flag, or a flag on a type it does not apply to, is
-// an error from StructOf naming the type and field.
+// zero value is an error; loading never checks it, so old items still
+// read), omitempty (zero values and empty strings, slices and maps are
+// omitted too), default=V (a zero value encodes as V and a missing
+// attribute loads as V; V is parsed as the field's type when the plan is
+// built, cannot contain a comma, and applies to S, N and BOOL fields),
+// dim=N (vector length), precision=s|ms|us|ns (times), unixtime (time.Time
+// as N epoch seconds, for TTL attributes), number (a string or
+// encoding.TextMarshaler type stored as N), binary (a string stored as B, a
+// Set[string] as BS), set (a slice stored as SS/NS/BS; accepted and
+// redundant on Set types). An unknown flag, a flag on a type it does not
+// apply to, or a bad default is an error from StructOf naming the type and
+// field. Two fields with the same attribute name at the same depth are an
+// error too (encoding/json would drop both silently).
 //
 // # Types
 //
@@ -87,6 +92,11 @@
 // outside 0000-9999. Loading accepts any RFC 3339 text, with any offset and
 // any number of fraction digits, and returns UTC.
 //
+// Number is written as given once validated; decimal.Decimal and floats
+// are written in one canonical form (no trailing zeros, plain notation for
+// leading-digit exponents in [-7, 21), else E notation), so that equal
+// values encode to equal bytes.
+//
 // # Untyped values
 //
 // In an any slot: string → S, integers and floats → N, bool → BOOL, nil →
@@ -96,6 +106,26 @@
 // data, never an attribute value. Loading into any gives string, the number
 // rules above, []byte, bool, nil, map[string]any, []any, Set[string],
 // number sets and BinarySet; structs come back as maps.
+//
+// A []byte in an untyped slot is B: in Go the type says it is binary (the
+// guess the seed warns about is between text and binary in one Elixir
+// type), and B loads back into any as []byte, so untyped values round-trip.
+//
+// # Marshalers
+//
+// A type's own methods win over its kind: Marshaler/Unmarshaler, then
+// aws-sdk-go-v2 attributevalue's MarshalDynamoDBAttributeValue and
+// UnmarshalDynamoDBAttributeValue, then encoding.TextMarshaler with
+// TextUnmarshaler. Pointer receivers work on addressable values (and on a
+// copy otherwise). Unmarshalers also receive NULL; everything else loads
+// NULL as the zero value. Nested structs always omit their absent fields.
+//
+// # Performance
+//
+// Encoding takes attribute value members and formatted text from slabs
+// shared across calls (a pooled state), so an item costs a handful of
+// allocations: its maps, lists and set slices. Members handed out are
+// never written again; distinct values never share a member.
 //
 // # Errors
 //

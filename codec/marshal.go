@@ -44,7 +44,8 @@ func Unmarshal(av types.AttributeValue, out any) error {
 }
 
 // MarshalItem encodes a struct (by its plan, nil fields omitted) or a
-// map[string]T as an item.
+// map[string]T as an item. A map[string]types.AttributeValue is returned
+// as it is.
 func MarshalItem(v any) (map[string]types.AttributeValue, error) {
 	rv := reflect.ValueOf(v)
 	t := rv.Type()

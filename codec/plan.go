@@ -584,13 +584,19 @@ func (f *Field) setDefault() error {
 	default:
 		return errorf("default= is not supported for %s fields", f.Kind)
 	}
+	msg := func(err error) string {
+		if e, ok := err.(*Error); ok {
+			return e.Msg
+		}
+		return err.Error()
+	}
 	v := reflect.New(f.Type).Elem()
 	if err := f.c.decode(av, v); err != nil {
-		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
+		return errorf("bad default %q: %s", f.Default, msg(err))
 	}
 	enc, err := f.c.enc(v, new(encState))
 	if err != nil {
-		return errorf("bad default %q: %s", f.Default, err.(*Error).Msg)
+		return errorf("bad default %q: %s", f.Default, msg(err))
 	}
 	f.defaultAV = enc
 	return nil
