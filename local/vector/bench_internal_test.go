@@ -201,3 +201,28 @@ func BenchmarkSearchSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpsert768 is the index's share of a PutItem with a 768-dimension
+// vector: Check (the server's validation call) plus Upsert.
+func BenchmarkUpsert768(b *testing.B) {
+	ix, _ := New(Definition{Name: "vix", Attribute: "embedding", Dimensions: benchDims, Distance: types.VectorDistanceFunctionCosine, Projection: types.ProjectionTypeAll, TableKeys: []string{"pk"}})
+	r := rand.New(rand.NewPCG(4, 4))
+	l := make([]types.AttributeValue, benchDims)
+	for j := range l {
+		l[j] = &types.AttributeValueMemberN{Value: FormatFloat32(float32(r.NormFloat64()))}
+	}
+	item := Item{"pk": &types.AttributeValueMemberS{Value: "k"}, "embedding": &types.AttributeValueMemberL{Value: l}}
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("k%04d", i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := ix.Check(item); err != nil {
+			b.Fatal(err)
+		}
+		ix.Upsert(keys[i%len(keys)], item)
+		i++
+	}
+}

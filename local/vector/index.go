@@ -237,7 +237,7 @@ func parseVector(av types.AttributeValue, dst []float32) bool {
 		if !ok {
 			return false
 		}
-		f, syntax, inRange := parseFloat32(n.Value)
+		f, syntax, inRange := parseStoredFloat32(n.Value)
 		if !syntax || !inRange {
 			return false
 		}

@@ -86,6 +86,25 @@ func parseFloat32(s string) (f float32, syntax, inRange bool) {
 	return float32(v), true, true
 }
 
+// parseStoredFloat32 is parseFloat32 for numbers of an item the server has
+// already validated as DynamoDB numbers: a plain decimal goes straight to
+// strconv (which would also take "Inf", "NaN" and hex floats, hence the
+// character check); anything else takes the full path.
+func parseStoredFloat32(s string) (f float32, syntax, inRange bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '-', c == '+', c == 'e', c == 'E':
+		default:
+			return parseFloat32(s)
+		}
+	}
+	v, err := strconv.ParseFloat(s, 32)
+	if err == nil {
+		return float32(v), true, true
+	}
+	return parseFloat32(s)
+}
+
 // FormatFloat32 is the text of an index's float32 copy of a vector element
 // as SearchVectors returns it: the shortest decimal that reads back as the
 // same float32, always with a fractional part ("1" comes back as "1.0"),

@@ -70,7 +70,7 @@ func (ix *Index) checkVector(av types.AttributeValue) error {
 		if !ok {
 			return validation(fmt.Sprintf("One or more parameter values were invalid. Invalid type for parameter %s[%d], Expected: 32-bit floating point number, Actual: %s. IndexName: %s", d.Attribute, i, typeName(e), d.Name))
 		}
-		if _, syntax, inRange := parseFloat32(n.Value); !syntax || !inRange {
+		if _, syntax, inRange := parseStoredFloat32(n.Value); !syntax || !inRange {
 			return validation(fmt.Sprintf("One or more parameter values were invalid. Invalid value for parameter %s[%d], Value: %s is outside valid range [-3.4028235E38, 3.4028235E38]. IndexName: %s", d.Attribute, i, n.Value, d.Name))
 		}
 	}
