@@ -26,8 +26,13 @@ const maxListIndex = 1<<31 - 1
 // function that does not exist or is used in the wrong place, an expression
 // that is empty or too large. Msg is DynamoDB's ValidationException message,
 // e.g. `Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "="`.
+// Pos is the byte offset in the expression of what the error is about (the
+// offending token, the reserved word, the function), or -1 when it is about
+// the expression as a whole; DynamoDB's message does not carry it, tools
+// such as a CLI checker can point at it.
 type SyntaxError struct {
 	Msg string
+	Pos int
 }
 
 func (e *SyntaxError) Error() string { return e.Msg }
@@ -107,21 +112,27 @@ type parser struct {
 	i      int
 	depth  int
 	update bool // the update grammar: its functions, + and -
+	top    bool // parsing what may be the whole value of a SET action
 	noted
 }
 
 // noted holds the deferred errors, each the first of its kind.
 type noted struct {
-	parens, function, misused, reserved string
+	parens, function, misused, reserved notice
+}
+
+type notice struct {
+	msg string
+	pos int32
 }
 
 func newParser(s, what string, update bool) (*parser, error) {
 	if len(s) > MaxExpressionSize {
 		return nil, &SyntaxError{"Invalid " + what +
-			": Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(len(s))}
+			": Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(len(s)), -1}
 	}
 	if strings.TrimLeft(s, " \t\r\n") == "" {
-		return nil, &SyntaxError{"Invalid " + what + ": The expression can not be empty;"}
+		return nil, &SyntaxError{"Invalid " + what + ": The expression can not be empty;", -1}
 	}
 	p := &parser{src: s, what: what, update: update}
 	p.toks = lex(s, make([]token, 0, len(s)/3+2))
@@ -141,16 +152,17 @@ func (p *parser) run(parse func()) (err error) {
 		}
 	}()
 	parse()
-	for _, m := range [...]string{p.parens, p.function, p.misused, p.reserved} {
-		if m != "" {
-			return &SyntaxError{"Invalid " + p.what + ": " + m}
+	for _, n := range [...]notice{p.parens, p.function, p.misused, p.reserved} {
+		if n.msg != "" {
+			return &SyntaxError{"Invalid " + p.what + ": " + n.msg, int(n.pos)}
 		}
 	}
 	return nil
 }
 
+// fail fails at the current token.
 func (p *parser) fail(msg string) {
-	panic(&SyntaxError{"Invalid " + p.what + ": " + msg})
+	panic(&SyntaxError{"Invalid " + p.what + ": " + msg, int(p.tok().pos)})
 }
 
 // syntax fails at the current token. DynamoDB quotes the token and the text
@@ -213,9 +225,11 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
-func note(slot *string, msg string) {
-	if *slot == "" {
-		*slot = msg
+// note records msg about the token at pos unless the slot holds an
+// earlier one.
+func note(slot *notice, msg string, pos int32) {
+	if slot.msg == "" {
+		*slot = notice{msg, pos}
 	}
 }
 
@@ -284,7 +298,7 @@ func (p *parser) primary() (expr.Cond, bool) {
 		p.expect(")")
 		p.leave()
 		if grouped {
-			note(&p.parens, "The expression has redundant parentheses;")
+			note(&p.parens, "The expression has redundant parentheses;", t.pos)
 		}
 		return c, true
 	case t.kind == tIdent && p.peek(1).kind == tPunct && p.text(p.peek(1)) == "(":
@@ -293,7 +307,7 @@ func (p *parser) primary() (expr.Cond, bool) {
 			p.i++
 			args := p.args()
 			if p.atTail() {
-				note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name)
+				note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name, t.pos)
 				return p.tail(&expr.Func{Name: name, Args: args}), false
 			}
 			return &expr.CondFunc{Name: name, Args: args}, false
@@ -301,7 +315,7 @@ func (p *parser) primary() (expr.Cond, bool) {
 		op, _ := p.operand()
 		if !p.atTail() {
 			// size(x) alone, or an unknown function: not a condition.
-			note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name)
+			note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name, t.pos)
 			f := op.(*expr.Func)
 			return &expr.CondFunc{Name: f.Name, Args: f.Args}, false
 		}
@@ -433,7 +447,7 @@ func (p *parser) operand() (op expr.Operand, paren bool) {
 			p.expect(")")
 			p.leave()
 			if inner {
-				note(&p.parens, "The expression has redundant parentheses;")
+				note(&p.parens, "The expression has redundant parentheses;", t.pos)
 			}
 			return op, true
 		}
@@ -445,25 +459,27 @@ func (p *parser) operand() (op expr.Operand, paren bool) {
 // call parses a function call used as an operand and notes the errors for a
 // function that is unknown or not allowed here.
 func (p *parser) call() expr.Operand {
-	name := p.text(p.tok())
+	t := p.tok()
+	name := p.text(t)
 	p.i++
+	top := p.top
+	p.top = false // function arguments are never the whole SET value
 	args := p.args()
-	if p.update {
-		for _, a := range args {
-			p.onlyTopLevel(a)
-		}
-	}
+	p.top = top
 	switch {
 	case p.update && updateFuncs[name]:
 	case p.update && (conditionFuncs[name] || name == "size"):
-		note(&p.function, "The function is not allowed in an update expression; function: "+name)
+		note(&p.function, "The function is not allowed in an update expression; function: "+name, t.pos)
 	case !p.update && name == "size":
 	case !p.update && conditionFuncs[name]:
-		note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name)
+		note(&p.misused, "The function is not allowed to be used this way in an expression; function: "+name, t.pos)
 	case !p.update && updateFuncs[name]:
-		note(&p.function, "The function is not allowed in a condition expression; function: "+name)
+		note(&p.function, "The function is not allowed in a condition expression; function: "+name, t.pos)
 	default:
-		note(&p.function, "Invalid function name; function: "+name)
+		note(&p.function, "Invalid function name; function: "+name, t.pos)
+	}
+	if p.update && name == "list_append" && !top {
+		note(&p.misused, "The function is not allowed to be used this way in an expression; function: list_append", t.pos)
 	}
 	return &expr.Func{Name: name, Args: args}
 }
@@ -516,7 +532,7 @@ func (p *parser) pathName() expr.PathElem {
 			}
 		}
 		if IsReserved(name) {
-			note(&p.reserved, "Attribute name is a reserved keyword; reserved keyword: "+name)
+			note(&p.reserved, "Attribute name is a reserved keyword; reserved keyword: "+name, t.pos)
 		}
 		p.i++
 		return expr.PathElem{Name: name}
@@ -563,7 +579,9 @@ func (p *parser) action(clause int, u *expr.UpdateAST) {
 	switch clauses[clause] {
 	case "SET":
 		p.expect("=")
+		p.top = true
 		v, _ := p.setValue()
+		p.top = false
 		u.Set = append(u.Set, expr.SetAction{Path: path, Value: v})
 	case "REMOVE":
 		u.Remove = append(u.Remove, path)
@@ -584,10 +602,15 @@ func (p *parser) action(clause int, u *expr.UpdateAST) {
 
 // setValue parses the right-hand side of a SET action: an operand, or
 // operand + operand, or operand - operand. A parenthesised + or - may not be
-// an operand of another one.
+// an operand of another one. list_append is allowed only as the whole value
+// (list_append(if_not_exists(l, :empty), :v) is fine, the other way round
+// or list_append(...) + :n is not), which p.top tracks.
 func (p *parser) setValue() (expr.Operand, bool) {
+	top := p.top
+	p.top = top && !p.arithFollows()
 	l, paren := p.operand()
 	if !p.punct("+") && !p.punct("-") {
+		p.top = top
 		return l, paren
 	}
 	if _, ok := l.(*expr.Arith); ok {
@@ -595,22 +618,61 @@ func (p *parser) setValue() (expr.Operand, bool) {
 	}
 	op := p.src[p.tok().pos]
 	p.i++
+	p.top = false
 	r, _ := p.operand()
+	p.top = top
 	if _, ok := r.(*expr.Arith); ok {
 		p.i--
 		p.syntax()
 	}
-	p.onlyTopLevel(l)
-	p.onlyTopLevel(r)
 	return &expr.Arith{Op: op, L: l, R: r}, false
 }
 
-// onlyTopLevel notes list_append used inside another function or as an
-// operand of + or -: DynamoDB accepts it only as the whole value of a SET
-// action (list_append(if_not_exists(l, :empty), :v) is fine, the other way
-// round is not).
-func (p *parser) onlyTopLevel(o expr.Operand) {
-	if f, ok := o.(*expr.Func); ok && f.Name == "list_append" {
-		note(&p.misused, "The function is not allowed to be used this way in an expression; function: list_append")
+// arithFollows reports whether the operand starting at the current token
+// is followed by + or -. It skips the operand's tokens without parsing
+// them: a parenthesised group, a function call, a path or a value.
+func (p *parser) arithFollows() bool {
+	j := p.i
+	skipGroup := func() { // p.toks[j] is "("
+		depth := 0
+		for ; j < len(p.toks) && p.toks[j].kind != tEOF; j++ {
+			if p.toks[j].kind != tPunct {
+				continue
+			}
+			switch p.text(p.toks[j]) {
+			case "(":
+				depth++
+			case ")":
+				if depth--; depth == 0 {
+					j++
+					return
+				}
+			}
+		}
 	}
+	isPunct := func(k int, s string) bool {
+		return p.toks[k].kind == tPunct && p.text(p.toks[k]) == s
+	}
+	switch t := p.toks[j]; {
+	case isPunct(j, "("):
+		skipGroup()
+	case t.kind == tIdent && isPunct(j+1, "("):
+		j++
+		skipGroup()
+	case t.kind == tValue:
+		j++
+	case t.kind == tIdent || t.kind == tName:
+		for j++; j < len(p.toks); {
+			switch {
+			case isPunct(j, "."):
+				j += 2
+			case isPunct(j, "["):
+				j += 3
+			default:
+				goto done
+			}
+		}
+	done:
+	}
+	return j < len(p.toks) && (isPunct(j, "+") || isPunct(j, "-"))
 }

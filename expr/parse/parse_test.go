@@ -281,3 +281,34 @@ func TestIsReserved(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorPositions(t *testing.T) {
+	tests := []struct {
+		in  string
+		pos int
+		fn  func(string) error
+	}{
+		{"a = :v AND", 10, condErr},
+		{"a != :v", 2, condErr},
+		{"a = :v AND status = :s", 11, condErr},
+		{"a = :v OR foo(b) = :v", 10, condErr},
+		{"a = :v OR ((b = :v))", 10, condErr},
+		{"", -1, condErr},
+		{"SET a = :v, b = list_append(list_append(:a, :b), :c)", 28, updErr},
+		{"SET a = :v SET b = :v", 11, updErr},
+	}
+	for _, tt := range tests {
+		err := tt.fn(tt.in)
+		se, ok := err.(*SyntaxError)
+		if !ok {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		if se.Pos != tt.pos {
+			t.Errorf("%q: Pos = %d, want %d (%s)", tt.in, se.Pos, tt.pos, se.Msg)
+		}
+	}
+}
+
+func condErr(s string) error { _, err := Condition(s); return err }
+func updErr(s string) error  { _, err := Update(s); return err }
