@@ -297,7 +297,8 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if itemSize(it) > maxItemSize {
 					return nil, validation("Item size has exceeded the maximum allowed size")
 				}
-				o.item, o.keyAV = it, keyOf(m, it)
+				o.item = compactItem(it)
+				o.keyAV = keyOf(m, o.item)
 			} else {
 				k := Item(wr.DeleteRequest.Key)
 				if k == nil {

@@ -218,6 +218,7 @@ func (s *Server) putItem(c *call) (any, error) {
 	} else if !ok {
 		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
+	item = compactItem(item)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 	if err := t.apply(key, old, item, mt); err != nil {
 		return nil, err
