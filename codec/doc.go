@@ -54,6 +54,10 @@
 //
 // # Absent and zero
 //
+// Empty strings and binaries are written: DynamoDB accepts them outside
+// keys (package schema rejects them in key parts). Empty lists and maps are
+// written too, and load back as empty, non-nil values.
+//
 // nil pointers, nil slices and maps, empty sets, nil interfaces, the empty
 // Number and the zero Date/DateTime are absent: Struct.Encode omits them
 // (omitNil) or writes NULL, and inside lists and maps they are NULL. Every
@@ -91,6 +95,11 @@
 // than the field's precision is an error, never truncated, and so is a year
 // outside 0000-9999. Loading accepts any RFC 3339 text, with any offset and
 // any number of fraction digits, and returns UTC.
+//
+// TimeOfDay and DateTime have no zone; they are written with exactly the
+// precision's fraction digits (none by default: "15:04:05",
+// "2006-01-02T15:04:05") and load from text with 0 to 9 fraction digits
+// and no offset (an offset is an error: use time.Time for instants).
 //
 // Number is written as given once validated; decimal.Decimal and floats
 // are written in one canonical form (no trailing zeros, plain notation for
