@@ -13,7 +13,17 @@
 // whose parent does not exist — fails when the update is applied.
 //
 // Conditions never fail on an item: comparing values of different types is
-// simply false. Numbers compare and add exactly (internal/numbers).
+// simply false, a missing attribute is equal to nothing and unequal (<>) to
+// everything. Numbers compare and add exactly (internal/numbers); strings
+// and binaries compare bytewise, strings as UTF-8; size() of a string counts
+// its UTF-8 bytes.
+//
+// Where the developer guide is silent or wrong, the behaviour follows what
+// DynamoDB answers (as recorded by test suites run against it): contains()
+// works on binaries and lists, attribute_type() and begins_with() accept
+// values as first operand, IN takes at most 99 values, list_append may only
+// be the whole value of a SET action, and REMOVE of a nested path whose
+// parent is missing fails.
 //
 // Errors are *Error with Type "ValidationException" and DynamoDB's message.
 package eval

@@ -118,8 +118,11 @@ func (c *Compiled) UpdatedAttributes(item Item) Item {
 // keyAttrs are the table's key attribute names, which no action may touch.
 // updated lists the top-level attributes the expression acts on, in the
 // order written (SET, REMOVE, ADD, DELETE), for ReturnValues UPDATED_OLD and
-// UPDATED_NEW. Every right-hand side is evaluated against item as it was
-// before the update, as in DynamoDB.
+// UPDATED_NEW (UpdatedAttributes gives DynamoDB's nested form). Every
+// right-hand side is evaluated against item as it was before the update, and
+// list indexes name the elements as they were before it, as in DynamoDB.
+// newItem shares the values the update did not touch with item: treat both
+// as immutable.
 func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated []string, err error) {
 	u := c.update
 	if u == nil {
