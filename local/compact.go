@@ -11,7 +11,8 @@ import (
 // returns the item with them. The decoder packs the strings of a request
 // into shared chunks of at least 512 bytes, so without this a stored small
 // item would keep its request's whole chunk alive. It rewrites the decoded
-// values in place: call it only on items fresh from the request.
+// values in place (with the same content): call it with the table locked
+// for writing.
 func compactItem(it Item) Item {
 	n := 0
 	for k, v := range it {

@@ -376,6 +376,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if size > maxItemSize {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
+	// Rewriting shared values in place is safe: their content is unchanged
+	// and no reader runs while the table is locked for writing.
+	nu = compactItem(nu)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 	if err := t.apply(key, old, nu, mt); err != nil {
 		return nil, err

@@ -414,6 +414,10 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 	if in.TableClass != "" {
 		m.TableClass = string(in.TableClass)
 	}
+	// Tags are kept for ListTagsOfResource (part 2 validates them).
+	for _, tg := range in.Tags {
+		m.Tags = append(m.Tags, tagMeta{Key: aws.ToString(tg.Key), Value: aws.ToString(tg.Value)})
+	}
 	return m, nil
 }
 
@@ -482,6 +486,10 @@ func checkProjectionConstraints(cs *constraints, p *types.Projection, path strin
 	}
 	if p.NonKeyAttributes != nil && len(p.NonKeyAttributes) == 0 {
 		cs.add("[]", path+".nonKeyAttributes", "Member must have length greater than or equal to 1")
+	}
+	// API_Projection.html: at most 20 NonKeyAttributes per index.
+	if len(p.NonKeyAttributes) > 20 {
+		cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes", "Member must have length less than or equal to 20")
 	}
 }
 

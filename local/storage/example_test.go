@@ -1,0 +1,24 @@
+package storage_test
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// Keys encoded with AppendKey sort as DynamoDB orders key values: numbers
+// numerically, not as text.
+func ExampleAppendKey() {
+	c, _ := storage.NewMemory().Collection("scores")
+	for _, n := range []string{"10", "-2.5", "9", "100"} {
+		k, _ := storage.AppendKey(nil, &types.AttributeValueMemberN{Value: n})
+		c.Put(k, storage.Item{"n": &types.AttributeValueMemberN{Value: n}})
+	}
+	c.Ascend(nil, nil, func(_ []byte, it storage.Item) bool {
+		fmt.Print(it["n"].(*types.AttributeValueMemberN).Value, " ")
+		return true
+	})
+	fmt.Println()
+	// Output: -2.5 9 10 100
+}
