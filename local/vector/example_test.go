@@ -33,13 +33,13 @@ func Example() {
 	put("doc#4", "globex", "Other tenant", 1, 0, 0)
 
 	// A SearchVectors request as the server decodes it.
-	cond, _ := vector.ParseCondition("tenant = :t")
+	cond := "tenant = :t"
 	req := &vector.Request{
-		IndexName:    "ByMeaning",
-		SearchVector: nums(1, 0, 0),
-		TopK:         2,
-		Condition:    cond,
-		Values:       vector.Item{":t": s("acme")},
+		IndexName:           "ByMeaning",
+		SearchVector:        nums(1, 0, 0),
+		TopK:                2,
+		ConditionExpression: &cond,
+		Values:              vector.Item{":t": s("acme")},
 	}
 	if err := vector.CheckRequest(req); err != nil {
 		panic(err)

@@ -53,11 +53,7 @@ func FuzzSearchVectors(f *testing.F) {
 		for _, e := range strings.Split(vecText, ",") {
 			r.SearchVector = append(r.SearchVector, &types.AttributeValueMemberN{Value: e})
 		}
-		c, err := vector.ParseCondition(cond)
-		if err != nil {
-			return
-		}
-		r.Condition = c
+		r.ConditionExpression = &cond
 		if err := vector.CheckRequest(r); err != nil {
 			return
 		}

@@ -27,15 +27,20 @@ func ParseCondition(text string) (expr.Cond, error) {
 	return c, nil
 }
 
-// Request is the part of a SearchVectors request this package validates.
-// The server decodes the JSON, parses SearchConditionExpression with
-// expr/parse and fills Condition (nil when the member is absent).
+// Request is the part of a SearchVectors request this package validates,
+// as the server decodes it from JSON.
 type Request struct {
-	IndexName     string
-	SearchVector  []types.AttributeValue
-	TopK          int32
-	Condition     expr.Cond // parsed SearchConditionExpression, or nil
-	HasProjection bool      // ProjectionExpression is present
+	IndexName    string
+	SearchVector []types.AttributeValue
+	TopK         int32
+
+	// SearchConditionExpression as sent (nil when absent). CheckRequest
+	// parses it, in its place in the validation order, into Condition; a
+	// caller holding an already parsed tree sets Condition instead.
+	ConditionExpression *string
+	Condition           expr.Cond
+
+	HasProjection bool // ProjectionExpression is present
 	Names         map[string]string
 	Values        map[string]types.AttributeValue
 }
@@ -45,7 +50,7 @@ type Request struct {
 // (spec/vector-search.md, section 5 item 2):
 //
 //	CheckRequest: request-model constraints → TopK range → names/values
-//	  without an expression → undefined names/values → comparators
+//	  without an expression → syntax → undefined names/values → comparators
 //	(server: table lookup → ResourceNotFoundException; index lookup and
 //	  readiness → "The table does not have the specified index: <name>")
 //	Prepare: vector elements → dimensions → SearchSchema membership →
@@ -55,7 +60,8 @@ type Request struct {
 //	  placeholders)
 
 // CheckRequest validates what needs no table: request-model constraints,
-// the TopK range and the condition's shape. The error is an [*Error].
+// the TopK range, the condition's syntax (it parses ConditionExpression)
+// and shape. The error is an [*Error].
 func CheckRequest(r *Request) error {
 	// Request-model errors: the search plane's form names the member in
 	// PascalCase and echoes no value (captured for IndexName and
@@ -73,10 +79,11 @@ func CheckRequest(r *Request) error {
 		return validation(fmt.Sprintf("Provided TopK value '%d' is out of valid range. The value must be between 1 and 100 inclusive", r.TopK))
 	}
 	// As Query words them ("Expression attribute names" in the developer guide).
-	if r.Names != nil && r.Condition == nil && !r.HasProjection {
+	hasCond := r.Condition != nil || r.ConditionExpression != nil
+	if r.Names != nil && !hasCond && !r.HasProjection {
 		return validation("ExpressionAttributeNames can only be specified when using expressions")
 	}
-	if r.Values != nil && r.Condition == nil && !r.HasProjection {
+	if r.Values != nil && !hasCond && !r.HasProjection {
 		return validation("ExpressionAttributeValues can only be specified when using expressions")
 	}
 	if r.Names != nil && len(r.Names) == 0 {
@@ -84,6 +91,13 @@ func CheckRequest(r *Request) error {
 	}
 	if r.Values != nil && len(r.Values) == 0 {
 		return validation("ExpressionAttributeValues must not be empty")
+	}
+	if r.Condition == nil && r.ConditionExpression != nil {
+		c, err := ParseCondition(*r.ConditionExpression)
+		if err != nil {
+			return err
+		}
+		r.Condition = c
 	}
 	if r.Condition == nil {
 		return nil
@@ -298,6 +312,11 @@ func (r *Request) CheckUnused(projectionNames ...string) error {
 	usedV := make(map[string]bool, len(r.Values))
 	for _, n := range projectionNames {
 		usedN[n] = true
+	}
+	if r.Condition == nil && r.ConditionExpression != nil {
+		if c, err := ParseCondition(*r.ConditionExpression); err == nil {
+			r.Condition = c
+		}
 	}
 	if r.Condition != nil {
 		walkOperands(r.Condition, func(o expr.Operand) {

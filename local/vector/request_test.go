@@ -13,11 +13,7 @@ func request(t *testing.T, cond string, names map[string]string, values vector.I
 	t.Helper()
 	r := &vector.Request{IndexName: "schema", SearchVector: nums(1, 0, 0), TopK: 5, Names: names, Values: values}
 	if cond != "" {
-		c, err := vector.ParseCondition(cond)
-		if err != nil {
-			t.Fatalf("parse %q: %v", cond, err)
-		}
-		r.Condition = c
+		r.ConditionExpression = &cond
 	}
 	return r
 }
@@ -77,10 +73,10 @@ func TestSearchVectorsValidation(t *testing.T) {
 			want: "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression"},
 		{name: "two paths", cond: "tenant = category",
 			want: "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression"},
-		{name: "syntax error", cond: "", mutate: func(r *vector.Request) {
-			_, err := vector.ParseCondition("tenant =")
-			wantErr(t, err, `Invalid SearchConditionExpression: Syntax error; token: "<EOF>", near: "="`)
-		}, values: nil, want: "SearchConditionExpression must be provided when SearchSchema has a HASH key"},
+		{name: "syntax error", cond: "tenant =", values: acme, want: `Invalid SearchConditionExpression: Syntax error; token: "<EOF>", near: "="`},
+		{name: "TopK before syntax", mutate: func(r *vector.Request) { r.TopK = 200 }, cond: "tenant =", values: acme,
+			want: "Provided TopK value '200' is out of valid range. The value must be between 1 and 100 inclusive"},
+		{name: "syntax before undefined values", cond: "tenant = :x AND", values: acme, want: `Invalid SearchConditionExpression: Syntax error; token: "<EOF>", near: "AND"`},
 		{name: "element not a number", mutate: func(r *vector.Request) { r.SearchVector = []types.AttributeValue{n("1"), s("0"), n("0")} }, cond: "tenant = :t", values: acme,
 			want: "Search vector contains invalid values. All values in the search vector must be a 32-bit floating-point number attribute"},
 		{name: "wrapped in L", mutate: func(r *vector.Request) { r.SearchVector = []types.AttributeValue{vec(1, 0, 0)} }, cond: "tenant = :t", values: acme,
