@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,9 +122,9 @@ type cond struct {
 // repeated operands, then its own rules.
 type resolver struct {
 	in                    *Input
-	what                  string // the expression being resolved, for messages
-	ops                   int    // operators and functions seen in it
-	usedNames, usedValues map[string]bool
+	what                  string   // the expression being resolved, for messages
+	ops                   int      // operators and functions seen in it
+	usedNames, usedValues []string // distinct placeholders used, few
 }
 
 // DynamoDB's limits on one expression (developer guide, "Quotas",
@@ -169,7 +170,9 @@ func (r *resolver) path(p expr.Path) (path, error) {
 			if !ok {
 				return nil, r.fail("An expression attribute name used in the document path is not defined; attribute name: " + name)
 			}
-			r.usedNames[name] = true
+			if !slices.Contains(r.usedNames, name) {
+				r.usedNames = append(r.usedNames, name)
+			}
 			name = real
 		}
 		out[i] = step{name: name}
@@ -185,7 +188,9 @@ func (r *resolver) value(v *expr.Value) (types.AttributeValue, error) {
 		}
 		return nil, r.fail("An expression attribute value used in expression is not defined; attribute value: " + v.Placeholder)
 	}
-	r.usedValues[v.Placeholder] = true
+	if !slices.Contains(r.usedValues, v.Placeholder) {
+		r.usedValues = append(r.usedValues, v.Placeholder)
+	}
 	return av, nil
 }
 

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,24 +60,36 @@ func Compile(in Input) (*Compiled, error) {
 		}
 		return &Compiled{}, nil
 	}
-	for _, k := range sortedKeys(in.Names) {
+	// Each map is checked in key order, so that the first bad entry is the
+	// same one every time.
+	if k, msg := firstBad(in.Names, func(k string, v string) string {
 		if !validPlaceholder(k, '#') {
-			return nil, validation(`ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`)
+			return `ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`
 		}
-		if in.Names[k] == "" {
-			return nil, validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k)
+		if v == "" {
+			return "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k
 		}
+		return ""
+	}); k != "" {
+		return nil, validation(msg)
 	}
-	for _, k := range sortedKeys(in.Values) {
+	if k, msg := firstBad(in.Values, func(k string, v types.AttributeValue) string {
 		if !validPlaceholder(k, ':') {
-			return nil, validation(`ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`)
+			return `ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`
 		}
-		if msg := checkValue(in.Values[k]); msg != "" {
-			return nil, validation("ExpressionAttributeValues contains invalid value: " + msg + " for key " + k)
+		if msg := checkValue(v); msg != "" {
+			return "ExpressionAttributeValues contains invalid value: " + msg + " for key " + k
 		}
+		return ""
+	}); k != "" {
+		return nil, validation(msg)
 	}
 
-	r := &resolver{in: &in, usedNames: map[string]bool{}, usedValues: map[string]bool{}}
+	r := &resolver{in: &in}
+	if len(in.Names)+len(in.Values) > 0 {
+		used := make([]string, 0, len(in.Names)+len(in.Values))
+		r.usedNames, r.usedValues = used[:0:len(in.Names)], used[len(in.Names):len(in.Names)]
+	}
 	c := &Compiled{}
 	var err error
 	if in.KeyCondition != nil {
@@ -165,6 +178,20 @@ func validPlaceholder(k string, prefix byte) bool {
 	return true
 }
 
+// firstBad returns the smallest key of m whose entry check rejects, with
+// check's message; "" when all pass. It allocates only on failure.
+func firstBad[V any](m map[string]V, check func(string, V) string) (key, msg string) {
+	for k, v := range m {
+		if (key == "" || k < key) && check(k, v) != "" {
+			key = k
+		}
+	}
+	if key == "" {
+		return "", ""
+	}
+	return key, check(key, m[key])
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -174,10 +201,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func unusedKeys[V any](m map[string]V, used map[string]bool) string {
+func unusedKeys[V any](m map[string]V, used []string) string {
+	if len(used) == len(m) {
+		return "" // used holds distinct keys of m
+	}
 	var unused []string
 	for _, k := range sortedKeys(m) {
-		if !used[k] {
+		if !slices.Contains(used, k) {
 			unused = append(unused, k)
 		}
 	}
