@@ -1,21 +1,37 @@
-// Package cli implements the dynamo command: a subcommand dispatcher and one
-// file per subcommand. cmd/dynamo only calls Main.
 package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
+)
+
+// Exit codes of the dynamo command.
+const (
+	ExitOK      = 0 // success
+	ExitFailure = 1 // the command failed (service error, missing table, refused deletion, …)
+	ExitUsage   = 2 // bad command line: unknown command or flag, missing or extra argument
 )
 
 // Command is one subcommand.
 type Command struct {
 	Name    string
 	Summary string
+	// Usage is the synopsis after "dynamo <name>", e.g. "NAME [--force]".
+	Usage string
+	// Help is the long description printed by `dynamo help <name>`, before
+	// the flags.
+	Help string
+	// Flags returns a fresh flag set of the command, for help; nil when
+	// the command has no flags.
+	Flags func() *flag.FlagSet
 	// Run executes the command with its arguments (after the name). It
 	// returns when ctx is cancelled (SIGINT/SIGTERM) or the work is done.
 	Run func(ctx context.Context, env *Env, args []string) error
@@ -23,7 +39,35 @@ type Command struct {
 
 // Env is the command's I/O.
 type Env struct {
+	Stdin          io.Reader // nil reads nothing (EOF)
 	Stdout, Stderr io.Writer
+	// IsTerminal reports whether the user sits at an interactive terminal
+	// (prompts and progress are shown). Nil detects it from Stdin and
+	// Stderr when they are character devices.
+	IsTerminal func() bool
+}
+
+func (e *Env) terminal() bool {
+	if e.IsTerminal != nil {
+		return e.IsTerminal()
+	}
+	return isCharDevice(e.Stdin) && isCharDevice(e.Stderr)
+}
+
+func isCharDevice(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func (e *Env) stdin() io.Reader {
+	if e.Stdin == nil {
+		return strings.NewReader("")
+	}
+	return e.Stdin
 }
 
 var commands = map[string]*Command{}
@@ -32,38 +76,85 @@ var commands = map[string]*Command{}
 func Register(c *Command) { commands[c.Name] = c }
 
 // Main runs the command line args (without the program name) and returns
-// the process exit code.
+// the process exit code (ExitOK, ExitFailure or ExitUsage).
 func Main(args []string, env *Env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(env.Stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(env.Stdout)
+		return ExitOK
+	case "help":
+		return help(env, args[1:])
 	}
 	c := commands[args[0]]
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "dynamo: unknown command %q\n", args[0])
+		fmt.Fprintf(env.Stderr, "dynamo: unknown command %q (run 'dynamo help' for the list)\n", args[0])
 		usage(env.Stderr)
-		return 2
+		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := c.Run(ctx, env, args[1:]); err != nil {
-		if err == errUsage {
-			return 2
-		}
-		fmt.Fprintf(env.Stderr, "dynamo %s: %v\n", c.Name, err)
-		return 1
+	err := c.Run(ctx, env, args[1:])
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errHelp):
+		commandHelp(env.Stdout, c)
+		return ExitOK
+	case errors.Is(err, errUsage):
+		return ExitUsage
 	}
-	return 0
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "dynamo %s: %s (run 'dynamo help %s')\n", c.Name, ue.msg, c.Name)
+		return ExitUsage
+	}
+	fmt.Fprintf(env.Stderr, "dynamo %s: %s\n", c.Name, oneLine(errorText(err)))
+	return ExitFailure
 }
 
-// errUsage reports a usage error already printed by the flag package.
-var errUsage = fmt.Errorf("usage")
+// errUsage reports a usage error already printed.
+var errUsage = errors.New("usage")
+
+// errHelp asks Main to print the command's help (-h, --help).
+var errHelp = errors.New("help")
+
+// usageError is a bad command line; Main prints it on one line with a hint
+// and exits ExitUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// oneLine keeps a failure on one line of stderr.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "\r", "")
+	return strings.ReplaceAll(s, "\n", "; ")
+}
+
+func help(env *Env, args []string) int {
+	if len(args) == 0 {
+		usage(env.Stdout)
+		return ExitOK
+	}
+	c := commands[args[0]]
+	if c == nil || len(args) > 1 {
+		fmt.Fprintf(env.Stderr, "dynamo help: unknown command %q (run 'dynamo help' for the list)\n", strings.Join(args, " "))
+		return ExitUsage
+	}
+	commandHelp(env.Stdout, c)
+	return ExitOK
+}
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: dynamo <command> [flags]")
+	fmt.Fprintln(w, "usage: dynamo <command> [arguments] [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
@@ -73,4 +164,28 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].Summary)
 	}
+	fmt.Fprint(w, `
+Commands that talk to DynamoDB use the standard AWS configuration
+(environment, shared config and credentials files, AWS_PROFILE, SSO,
+AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint, --region and --profile.
+
+exit codes: 0 success, 1 failure, 2 usage error.
+run 'dynamo help <command>' for a command's flags.
+`)
+}
+
+func commandHelp(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "usage: dynamo %s %s\n\n", c.Name, c.Usage)
+	if c.Help != "" {
+		fmt.Fprintln(w, strings.TrimSpace(c.Help))
+		fmt.Fprintln(w)
+	}
+	if c.Flags == nil {
+		return
+	}
+	fs := c.Flags()
+	fmt.Fprintln(w, "flags:")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }

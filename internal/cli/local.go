@@ -14,23 +14,44 @@ import (
 )
 
 func init() {
-	Register(&Command{Name: "local", Summary: "serve a local DynamoDB-compatible endpoint (in memory)", Run: runLocal})
+	Register(&Command{
+		Name:    "local",
+		Summary: "serve a local DynamoDB-compatible endpoint (in memory)",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000]",
+		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
+Once listening it prints "dynamo local listening on http://HOST:PORT";
+point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
+checked, but the SDKs want some).`,
+		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
+		Run:   runLocal,
+	})
+}
+
+type localOpts struct {
+	host, region, account string
+	port                  int
+}
+
+func localFlags() (*flag.FlagSet, *localOpts) {
+	o := &localOpts{}
+	fs := newFlagSet("local")
+	fs.StringVar(&o.host, "host", "127.0.0.1", "address to listen on")
+	fs.IntVar(&o.port, "port", 8000, "port to listen on (0 picks a free one)")
+	fs.StringVar(&o.region, "region", "us-east-1", "region used in ARNs")
+	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
+	return fs, o
 }
 
 func runLocal(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("local", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	host := fs.String("host", "127.0.0.1", "address to listen on")
-	port := fs.Int("port", 8000, "port to listen on (0 picks a free one)")
-	region := fs.String("region", "us-east-1", "region used in ARNs")
-	account := fs.String("account", "000000000000", "account id used in ARNs")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	fs, o := localFlags()
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "dynamo local: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
 	}
+	host, port, region, account := &o.host, &o.port, &o.region, &o.account
 	srv, err := local.New(local.WithRegion(*region), local.WithAccountID(*account))
 	if err != nil {
 		return err

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func init() {
+	Register(&Command{
+		Name:    "delete-table",
+		Summary: "delete a table, after confirmation",
+		Usage:   "NAME [--force] [--no-wait] [--output text|json] [flags]",
+		Help: `Shows the table's approximate item count (DynamoDB refreshes it about every
+six hours) and, on a terminal, asks you to type the table name to confirm.
+Without a terminal it refuses unless --force is given. It then deletes the
+table and waits until it is gone (unless --no-wait), and prints
+"deleted table NAME".`,
+		Flags: func() *flag.FlagSet { fs, _ := deleteTableFlags(); return fs },
+		Run:   runDeleteTable,
+	})
+}
+
+type deleteTableOpts struct {
+	aws     awsFlags
+	output  outputFlag
+	force   bool
+	noWait  bool
+	timeout time.Duration
+}
+
+func deleteTableFlags() (*flag.FlagSet, *deleteTableOpts) {
+	o := &deleteTableOpts{}
+	fs := newFlagSet("delete-table")
+	o.aws.register(fs)
+	o.output.register(fs)
+	fs.BoolVar(&o.force, "force", false, "delete without asking for confirmation")
+	fs.BoolVar(&o.noWait, "no-wait", false, "return once DeleteTable is accepted, without waiting until the table is gone")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "how long to wait until the table is gone")
+	return fs, o
+}
+
+// errNotConfirmed is a declined confirmation: nothing was deleted.
+var errNotConfirmed = errors.New("not confirmed; nothing was deleted")
+
+func runDeleteTable(ctx context.Context, env *Env, args []string) error {
+	fs, o := deleteTableFlags()
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usagef("missing table NAME")
+	case len(pos) > 1:
+		return usagef("unexpected argument %q", pos[1])
+	}
+	if o.timeout <= 0 {
+		return usagef("--timeout must be positive")
+	}
+	name := pos[0]
+	terminal := env.terminal()
+	if !o.force && !terminal {
+		return fmt.Errorf("refusing to delete table %s without confirmation: not a terminal (pass --force)", name)
+	}
+	_, client, err := o.aws.open(ctx)
+	if err != nil {
+		return err
+	}
+	out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
+	if err != nil {
+		return err
+	}
+	count := aws.ToInt64(out.Table.ItemCount)
+	if o.output == "text" || !o.force {
+		fmt.Fprintf(env.Stderr, "table %s: about %d items (%s)\n", name, count, out.Table.TableStatus)
+	}
+	if !o.force {
+		fmt.Fprintf(env.Stderr, "type the table name to delete it: ")
+		line, err := bufio.NewReader(env.stdin()).ReadString('\n')
+		if err != nil && line == "" {
+			fmt.Fprintln(env.Stderr)
+			return errNotConfirmed
+		}
+		if strings.TrimSpace(line) != name {
+			return errNotConfirmed
+		}
+	}
+	if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &name}); err != nil {
+		return err
+	}
+	status := "DELETING"
+	if !o.noWait {
+		p := &progress{w: env.Stderr, on: terminal}
+		err := waitGone(ctx, client, name, o.timeout, p)
+		p.done()
+		if err != nil {
+			return err
+		}
+		status = "DELETED"
+	}
+	if o.output == "json" {
+		return writeJSON(env.Stdout, tableJSON{TableName: name, TableStatus: status, ItemCount: &count})
+	}
+	if status == "DELETED" {
+		fmt.Fprintf(env.Stdout, "deleted table %s\n", name)
+	} else {
+		fmt.Fprintf(env.Stdout, "deleting table %s\n", name)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func init() {
+	Register(&Command{
+		Name:    "list-tables",
+		Summary: "list the tables of the account and region",
+		Usage:   "[--name-contains STR] [--output text|json] [flags]",
+		Help: `Lists every table, following ListTables pagination. Text output is one
+name per line (nothing when there are none; "no tables" goes to stderr);
+json output is an array of names.`,
+		Flags: func() *flag.FlagSet { fs, _ := listTablesFlags(); return fs },
+		Run:   runListTables,
+	})
+}
+
+type listTablesOpts struct {
+	aws      awsFlags
+	output   outputFlag
+	contains string
+}
+
+func listTablesFlags() (*flag.FlagSet, *listTablesOpts) {
+	o := &listTablesOpts{}
+	fs := newFlagSet("list-tables")
+	o.aws.register(fs)
+	o.output.register(fs)
+	fs.StringVar(&o.contains, "name-contains", "", "only tables whose name contains this text (case-sensitive)")
+	return fs, o
+}
+
+func runListTables(ctx context.Context, env *Env, args []string) error {
+	fs, o := listTablesFlags()
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	_, client, err := o.aws.open(ctx)
+	if err != nil {
+		return err
+	}
+	names := []string{}
+	p := dynamodb.NewListTablesPaginator(client, &dynamodb.ListTablesInput{})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		for _, n := range page.TableNames {
+			if strings.Contains(n, o.contains) {
+				names = append(names, n)
+			}
+		}
+	}
+	if o.output == "json" {
+		return writeJSON(env.Stdout, names)
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(env.Stderr, "no tables")
+	}
+	for _, n := range names {
+		fmt.Fprintln(env.Stdout, n)
+	}
+	return nil
+}
