@@ -16,9 +16,13 @@
 //
 // Errors are *SyntaxError carrying DynamoDB's ValidationException text for
 // what is wrong with the text itself: syntax, reserved words used as names,
-// redundant parentheses, unknown or misplaced functions, an empty or too
-// large expression. Deep nesting is capped (MaxDepth), so no input can
-// exhaust the stack.
+// redundant parentheses, unknown or misplaced functions (list_append only as
+// the whole value of a SET action, size() only as an operand, the condition
+// functions only as conditions), an empty or too large expression. When an
+// expression has several such problems, the one reported is the one DynamoDB
+// reports: a syntax error first, then redundant parentheses, then function
+// names, then misplaced functions, then reserved words. Deep nesting is
+// capped (MaxDepth), so no input can exhaust the stack.
 //
 // expr.Print renders a parsed tree as canonical text, and parsing that text
 // gives the same tree back.
