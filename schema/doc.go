@@ -106,7 +106,10 @@
 //
 // Dump encodes a value as a complete item: every declared field (nil ones
 // left out, or written as NULL with OmitNil(false); defaults applied;
-// required fields checked) plus the generated keys. Load decodes an item:
+// required fields checked) plus the generated keys; a secondary-index key
+// field holding an empty string or binary is left out, because DynamoDB
+// rejects empty index keys (the item is then not in that index). Load
+// decodes an item:
 // undeclared attributes are ignored, missing ones take their defaults, and
 // key fields missing from the item, as in items read through a KEYS_ONLY or
 // INCLUDE index or a vector search, are recovered by splitting the generated

@@ -83,7 +83,9 @@ func (s *Schema[T]) IsKeyAttr(attr string) bool { return s.keyAttrs[attr] }
 // Dump encodes v as a complete item: every declared field (nil ones omitted,
 // or written as NULL with OmitNil(false); defaults applied) plus the
 // generated key attributes. A required field that is unset and has no
-// default, and an incomplete key, are errors.
+// default, and an incomplete key, are errors. A secondary-index key field
+// holding an empty string or binary is left out (DynamoDB rejects empty
+// index keys), so the item is not in that index.
 func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	if s.embedded {
 		return nil, s.errf("", "an embedded schema cannot be stored as a top-level item")
@@ -120,7 +122,26 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 			return nil, s.errf(f.Name, "required field is unset")
 		}
 	}
-	return s.st.Encode(rv, s.omitNil)
+	item, err := s.st.Encode(rv, s.omitNil)
+	if err != nil {
+		return nil, err
+	}
+	// DynamoDB rejects an empty string or binary as a secondary index key,
+	// and an empty key value means "unset" here: leave the attribute out,
+	// so that the item is simply not in that index (a sparse index).
+	for _, f := range s.sparse {
+		switch v := item[f.Name].(type) {
+		case *types.AttributeValueMemberS:
+			if v.Value == "" {
+				delete(item, f.Name)
+			}
+		case *types.AttributeValueMemberB:
+			if len(v.Value) == 0 {
+				delete(item, f.Name)
+			}
+		}
+	}
+	return item, nil
 }
 
 // Load decodes an item into a T. Attributes that are not declared fields

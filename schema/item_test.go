@@ -431,3 +431,28 @@ func TestMarshalerKeyField(t *testing.T) {
 	_, err = schema.New[Note]("app", schema.GSI("ByOwner", "owner", ""))
 	wantErr(t, err, "dynamo: schema Note: field owner: GSI ByOwner partition key must be of type S, N or B, not any")
 }
+
+// An empty string cannot be a GSI key in DynamoDB; Dump leaves it out so
+// the item is just not in the index (a sparse index), instead of writing an
+// item DynamoDB would reject.
+func TestDumpSparseIndexKeys(t *testing.T) {
+	type Ticket struct {
+		ID       string `dynamo:"id,pk"`
+		Assignee string `dynamo:"assignee"`
+		Rank     int    `dynamo:"rank"`
+		Note     string `dynamo:"note"`
+	}
+	s := schema.Must[Ticket]("app", schema.GSI("ByAssignee", "assignee", "rank"))
+	it, err := s.Dump(Ticket{ID: "t1"})
+	if err != nil || item(it) != "id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
+		t.Fatalf("Dump = %s, %v", item(it), err)
+	}
+	it, err = s.Dump(Ticket{ID: "t1", Assignee: "ann"})
+	if err != nil || item(it) != "assignee=S:ann id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
+		t.Fatalf("Dump = %s, %v", item(it), err)
+	}
+	got, err := s.Load(map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "t1"}})
+	if err != nil || got != (Ticket{ID: "t1"}) {
+		t.Fatalf("Load = %+v, %v", got, err)
+	}
+}

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -30,6 +31,7 @@ type Schema[T any] struct {
 	pkFields, skFields []*codec.Field
 	keyAttrs           map[string]bool // attributes feeding the table key
 	required           []*codec.Field
+	sparse             []*codec.Field // S and B index key fields: empty values are left out
 
 	indexes   []*Index
 	indexKeys map[string]indexKeys
@@ -428,6 +430,12 @@ func (s *Schema[T]) validate(c *config) error {
 		nonKey += len(ix.NonKeyAttributes)
 		s.indexes = append(s.indexes, ix)
 		s.indexKeys[ix.Name] = keys
+		for _, src := range []keySource{keys.pk, keys.sk} {
+			if src.field != nil && !s.keyAttrs[src.field.f.Name] && !slices.Contains(s.sparse, src.field.f) &&
+				(src.field.f.Kind == codec.KindS || src.field.f.Kind == codec.KindB) {
+				s.sparse = append(s.sparse, src.field.f)
+			}
+		}
 	}
 	if nonKey > maxNonKeyTotal {
 		return s.errf("", "the indexes project %d non-key attributes; DynamoDB allows %d in total", nonKey, maxNonKeyTotal)
