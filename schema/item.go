@@ -126,9 +126,11 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 	if err != nil {
 		return nil, err
 	}
-	// DynamoDB rejects an empty string or binary as a secondary index key,
-	// and an empty key value means "unset" here: leave the attribute out,
-	// so that the item is simply not in that index (a sparse index).
+	// DynamoDB rejects an empty string or binary as the value of an index
+	// key attribute (API reference, PutItem: S and B key attributes of a
+	// table or index need a length greater than zero), and an empty key
+	// value means "unset" here: leave the attribute out, so that the item is
+	// simply not in that index (a sparse index).
 	for _, f := range s.sparse {
 		switch v := item[f.Name].(type) {
 		case *types.AttributeValueMemberS:
