@@ -18,6 +18,9 @@ type Error struct {
 	// request asked for ReturnValuesOnConditionCheckFailure ALL_OLD.
 	Item map[string]any `json:"-"`
 	item []byte
+	// members are extra members of the error body, already encoded with a
+	// leading comma (TransactionCanceledException's CancellationReasons).
+	members []byte
 }
 
 func (e *Error) Error() string { return e.Type + ": " + e.Message }

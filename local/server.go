@@ -325,6 +325,7 @@ func (s *Server) writeError(w http.ResponseWriter, id string, e *Error) {
 		b = append(b, `,"Item":`...)
 		b = append(b, e.item...)
 	}
+	b = append(b, e.members...)
 	b = append(b, '}')
 	s.write(w, id, e.status(), b, contentType)
 }
