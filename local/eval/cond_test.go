@@ -126,7 +126,10 @@ func TestConditionEval(t *testing.T) {
 		{expr: "contains(s, pk)", item: Item{"s": sv("user u#1"), "pk": sv("u#1")}, want: true},
 		// size: bytes of UTF-8 for strings, bytes for binaries, element counts
 		{expr: "size(s) = :n", vals: vals{":n": nv("11")}, want: true},
-		{expr: "size(m.e) = :n", vals: vals{":n": nv("2")}, want: true},
+		{expr: "size(m.e) = :n", vals: vals{":n": nv("1")}, want: true},                          // é: one UTF-16 unit
+		{expr: "size(u) = :n", vals: vals{":n": nv("3")}, item: Item{"u": sv("é𝄞")}, want: true}, // 1 + a surrogate pair
+		{expr: "size(u) = :n", vals: vals{":n": nv("6")}, item: Item{"u": sv("é𝄞")}, want: false},
+		{expr: "n BETWEEN f AND :v", vals: vals{":v": nv("1")}, want: false}, // lo > hi from the item: false, no error
 		{expr: "size(b) = :n", vals: vals{":n": nv("3")}, want: true},
 		{expr: "size(tags) = :n", vals: vals{":n": nv("2")}, want: true},
 		{expr: "size(l) = :n", vals: vals{":n": nv("3")}, want: true},

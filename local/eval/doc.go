@@ -16,7 +16,7 @@
 // simply false, a missing attribute is equal to nothing and unequal (<>) to
 // everything. Numbers compare and add exactly (internal/numbers); strings
 // and binaries compare bytewise, strings as UTF-8; size() of a string counts
-// its UTF-8 bytes.
+// UTF-16 code units, as DynamoDB does.
 //
 // Where the developer guide is silent or wrong, the behaviour follows what
 // DynamoDB answers (as recorded by test suites run against it): contains()

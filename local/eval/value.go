@@ -203,14 +203,15 @@ func numEqual(a, b string) bool {
 	return ok && c == 0
 }
 
-// size is DynamoDB's size(): the length of a string in bytes of UTF-8 (a
-// DynamoDB string is stored as UTF-8, and its size is counted in those bytes
-// everywhere else too), of a binary in bytes, and the number of elements of
-// a set, list or map. Numbers, booleans and NULL have no size.
+// size is DynamoDB's size(): the length of a string in UTF-16 code units
+// (as a Java string counts it: size("é𝄞") is 3, verified against DynamoDB,
+// although items store strings as UTF-8), of a binary in bytes, and the
+// number of elements of a set, list or map. Numbers, booleans and NULL have
+// no size.
 func size(av types.AttributeValue) (int, bool) {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
-		return len(v.Value), true
+		return utf16Len(v.Value), true
 	case *types.AttributeValueMemberB:
 		return len(v.Value), true
 	case *types.AttributeValueMemberSS:
@@ -342,4 +343,22 @@ func numMsg(err error) string {
 		return ne.Msg
 	}
 	return err.Error()
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			n = 0
+			for _, r := range s {
+				n++
+				if r >= 0x10000 {
+					n++ // a surrogate pair
+				}
+			}
+			return n
+		}
+	}
+	return n
 }
