@@ -360,9 +360,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if base == nil {
 		base = cloneItem(keyItem)
 	}
-	nu, updated := base, []string(nil)
+	nu := base
 	if in.UpdateExpression != nil {
-		if nu, updated, err = ex.Update(base, m.keyNames()); err != nil {
+		if nu, _, err = ex.Update(base, m.keyNames()); err != nil {
 			return nil, evalError(err)
 		}
 	}
@@ -391,24 +391,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 	case "ALL_NEW":
 		attrs = nu
 	case "UPDATED_OLD":
-		attrs = pick(old, updated)
+		attrs = ex.UpdatedAttributes(old)
 	case "UPDATED_NEW":
-		attrs = pick(nu, updated)
+		attrs = ex.UpdatedAttributes(nu)
 	}
 	return s.finishWrite(t, &in.writeOptions, attrs, mt, keyItem)
-}
-
-func pick(it Item, names []string) Item {
-	if it == nil {
-		return nil
-	}
-	out := Item{}
-	for _, n := range names {
-		if v, ok := it[n]; ok {
-			out[n] = v
-		}
-	}
-	return out
 }
 
 // --- GetItem ---

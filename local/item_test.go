@@ -129,3 +129,20 @@ func TestConditionalWrites(t *testing.T) {
 		t.Fatalf("created item = %v", out.Item)
 	}
 }
+
+// UPDATED_NEW returns only the paths the update acts on, nested ones inside
+// their maps (API_UpdateItem.html, ReturnValues).
+func TestUpdatedNewNestedPath(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "nest")
+	put(t, c, "nest", item{"pk": S("a"), "m": &types.AttributeValueMemberM{Value: item{"x": N("1"), "y": N("2")}}, "other": S("o")})
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("nest"), Key: item{"pk": S("a")},
+		UpdateExpression: aws.String("SET m.x = :v"), ExpressionAttributeValues: item{":v": N("10")}, ReturnValues: types.ReturnValueUpdatedNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := out.Attributes["m"].(*types.AttributeValueMemberM)
+	if len(out.Attributes) != 1 || !ok || len(m.Value) != 1 || sval(m.Value["x"]) != "10" {
+		t.Fatalf("UPDATED_NEW = %#v", out.Attributes)
+	}
+}

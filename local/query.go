@@ -179,6 +179,14 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 	return p, ferr
 }
 
+// keyNames are the key attributes of the table or index read.
+func (src *source) keyNames() []string {
+	if src.rng.Name == "" {
+		return []string{src.hash.Name}
+	}
+	return []string{src.hash.Name, src.rng.Name}
+}
+
 // lastKey is the LastEvaluatedKey of an item read: the table key and, for
 // an index, the index key.
 func (src *source) lastKey(it Item) Item {
@@ -297,6 +305,9 @@ func (s *Server) query(c *call) (any, error) {
 	}
 	kc, err := ex.KeyCondition(src.hash.Name, src.rng.Name)
 	if err != nil {
+		return nil, evalError(err)
+	}
+	if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
 		return nil, evalError(err)
 	}
 	if !hasType(kc.Partition, src.hash.Type) {

@@ -162,6 +162,8 @@ func TestQueryValidation(t *testing.T) {
 			"ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"},
 		{dynamodb.QueryInput{TableName: aws.String("nums"), Limit: aws.Int32(0), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": S("x")}},
 			"1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("sk > :z"), ExpressionAttributeValues: item{":p": S("x"), ":z": N("0")}},
+			"Filter Expression can only contain non-primary key attributes: Primary key attribute: sk"},
 		{dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": S("x")}, ExclusiveStartKey: item{"pk": S("x")}},
 			"The provided starting key is invalid: The provided key element does not match the schema"},
 	}
