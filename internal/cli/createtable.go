@@ -41,18 +41,18 @@ terminal) unless --no-wait, and prints "created table NAME (STATUS)".`,
 }
 
 type createTableOpts struct {
-	aws          awsFlags
-	output       outputFlag
-	schemas      stringList
-	pk, sk       string
-	noSK         bool
-	keyType      string
-	billing      string
-	read, write  int64
-	noWait       bool
-	dryRun       bool
-	timeout      time.Duration
-	fs           *flag.FlagSet
+	aws         awsFlags
+	output      outputFlag
+	schemas     stringList
+	pk, sk      string
+	noSK        bool
+	keyType     string
+	billing     string
+	read, write int64
+	noWait      bool
+	dryRun      bool
+	timeout     time.Duration
+	fs          *flag.FlagSet
 }
 
 type stringList []string

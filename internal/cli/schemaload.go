@@ -108,9 +108,10 @@ func loadSchemas(ctx context.Context, env *Env, args []string) (*dynamodb.Create
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, "go", "run", "./"+filepath.Base(dir))
 	cmd.Dir = modDir
+	cmd.Env = append(os.Environ(), "GOTRACEBACK=none") // a panicking Must: its message, not every goroutine
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
+		msg := loaderMessage(stderr.String())
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return nil, fmt.Errorf("run the go command: %w", err)
@@ -126,6 +127,23 @@ func loadSchemas(ctx context.Context, env *Env, args []string) (*dynamodb.Create
 		return nil, fmt.Errorf("loading the schemas: unexpected output of the loader: %w", err)
 	}
 	return in, nil
+}
+
+// loaderMessage keeps what matters of the loader's stderr: the panic of a
+// schema declared with Must, or the compiler's errors, without the go
+// command's trailing "exit status N".
+func loaderMessage(stderr string) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if msg, ok := strings.CutPrefix(l, "panic: "); ok {
+			return "a schema panicked: " + strings.TrimPrefix(strings.TrimSuffix(msg, " [recovered]"), "dynamo: ")
+		}
+		if strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "# ") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
 }
 
 // schemaErrorExit is the loader's exit code when CreateTableInput fails
@@ -162,42 +180,18 @@ func schemaProgram(refs []*schemaRef) []byte {
 	return b.Bytes()
 }
 
-// resolvePackages asks the go command where the packages are.
+// resolvePackages asks the go command where each package is (one call per
+// pattern: go list prints a package once however many patterns name it).
 func resolvePackages(ctx context.Context, refs []*schemaRef) error {
-	pkgs := make([]string, 0, len(refs))
-	for _, r := range refs {
-		pkgs = append(pkgs, r.pkg)
-	}
-	args := append([]string{"list", "-e", "-f",
-		"{{.ImportPath}}\t{{.Dir}}\t{{with .Module}}{{.Dir}}{{end}}\t{{.Name}}\t{{join .GoFiles \",\"}}\t{{with .Error}}{{.Err}}{{end}}"}, pkgs...)
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("--schema: go list: %s", msg)
-	}
-	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
-	// go list prints each distinct package once, in argument order.
 	byPattern := map[string][]string{}
-	i := 0
 	for _, r := range refs {
-		if _, ok := byPattern[r.pkg]; ok {
-			continue
-		}
-		if i >= len(lines) {
-			return fmt.Errorf("--schema %s: go list printed no package", r.arg)
-		}
-		byPattern[r.pkg] = strings.Split(lines[i], "\t")
-		i++
-	}
-	for _, r := range refs {
-		f := byPattern[r.pkg]
-		if len(f) != 6 {
-			return fmt.Errorf("--schema %s: unexpected go list output %q", r.arg, strings.Join(f, " "))
+		f, ok := byPattern[r.pkg]
+		if !ok {
+			var err error
+			if f, err = goList(ctx, r.pkg); err != nil {
+				return fmt.Errorf("--schema %s: %w", r.arg, err)
+			}
+			byPattern[r.pkg] = f
 		}
 		if f[5] != "" {
 			return fmt.Errorf("--schema %s: %s", r.arg, f[5])
@@ -208,6 +202,29 @@ func resolvePackages(ctx context.Context, refs []*schemaRef) error {
 		}
 	}
 	return nil
+}
+
+func goList(ctx context.Context, pattern string) ([]string, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-f",
+		"{{.ImportPath}}\t{{.Dir}}\t{{with .Module}}{{.Dir}}{{end}}\t{{.Name}}\t{{join .GoFiles \",\"}}\t{{with .Error}}{{.Err}}{{end}}", "--", pattern)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("go list: %s", msg)
+	}
+	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		return nil, fmt.Errorf("%s names %d packages, want one", pattern, len(lines))
+	}
+	f := strings.Split(lines[0], "\t")
+	if len(f) != 6 {
+		return nil, fmt.Errorf("unexpected go list output %q", lines[0])
+	}
+	return f, nil
 }
 
 // findVar finds the package-level variable the reference names: a variable
