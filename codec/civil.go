@@ -225,6 +225,12 @@ func ParseDateTime(s string) (DateTime, error) {
 }
 
 func appendPad(b []byte, n, width int) []byte {
+	switch {
+	case width == 2 && n >= 0 && n < 100:
+		return append(b, byte('0'+n/10), byte('0'+n%10))
+	case width == 4 && n >= 0 && n < 10000:
+		return append(b, byte('0'+n/1000), byte('0'+n/100%10), byte('0'+n/10%10), byte('0'+n%10))
+	}
 	if n < 0 {
 		b = append(b, '-')
 		n = -n

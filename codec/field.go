@@ -10,7 +10,9 @@ import (
 // update values: v of the field's type or a pointer to it; for set and list
 // fields also a single element (so contains(tags, "x") works); numbers of
 // another Go type when the conversion is exact; strings into named string
-// types; Raw and types.AttributeValue as they are. nil and absent values
+// types, and as wire text into other S fields (time.Time, Date, …: a
+// prefix like "2024-06" for begins_with or ranges); a Number into N
+// fields; Raw and types.AttributeValue as they are. nil and absent values
 // encode as NULL. Anything else is an error naming the field.
 func (f *Field) EncodeAny(v any) (types.AttributeValue, error) {
 	null := &types.AttributeValueMemberNULL{Value: true}
@@ -83,6 +85,15 @@ func (f *Field) encodeAny(rv reflect.Value, st *encState) (types.AttributeValue,
 	}
 	if cv, ok := convertExact(rv, base); ok {
 		return f.encodeBase(cv, st)
+	}
+	// Wire text for fields whose Go type is not a string: a time, date or
+	// text-marshalled S field compared with a prefix such as "2024-06", an
+	// N field given an exact Number.
+	switch {
+	case f.Kind == KindS && t.Kind() == reflect.String:
+		return st.S(rv.String()), nil
+	case f.Kind == KindN && t == numberType:
+		return encodeAny(rv.Interface(), st)
 	}
 	return nil, errorf("cannot encode %s as %s", t, f.Type)
 }

@@ -286,7 +286,11 @@ func TestFieldEncodeAny(t *testing.T) {
 		{"p", (*string)(nil), `{"NULL":true}`},
 		{"p", nil, `{"NULL":true}`},
 		{"when", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), `{"S":"2024-01-01T00:00:00Z"}`},
-		{"when", "2024", `error: dynamo: when: cannot encode string as time.Time`},
+		{"when", "2024-06", `{"S":"2024-06"}`},
+		{"when", 1700000000, `error: dynamo: when: cannot encode int as time.Time`},
+		{"ver", codec.Number("12"), `{"N":"12"}`},
+		{"ver", codec.Number("x"), `error: dynamo: ver: "x" is not a number`},
+		{"ver", "12", `error: dynamo: ver: cannot encode string as int64`},
 		{"blob", "hi", `{"B":"aGk="}`},
 		{"tags", codec.Raw{Value: &types.AttributeValueMemberN{Value: "1"}}, `{"N":"1"}`},
 	}
