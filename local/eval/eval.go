@@ -3,6 +3,7 @@ package eval
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -62,7 +63,12 @@ func Compile(in Input) (*Compiled, error) {
 	}
 	// Each map is checked in key order, so that the first bad entry is the
 	// same one every time.
+	// Messages as DynamoDB gives them, quirks included (the values variant of
+	// "too long" has no size); the length is checked before the syntax.
 	if k, msg := firstBad(in.Names, func(k string, v string) string {
+		if len(k) > maxPlaceholder {
+			return "ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: " + strconv.Itoa(len(k))
+		}
 		if !validPlaceholder(k, '#') {
 			return `ExpressionAttributeNames contains invalid key: Syntax error; key: "` + k + `"`
 		}
@@ -74,6 +80,9 @@ func Compile(in Input) (*Compiled, error) {
 		return nil, validation(msg)
 	}
 	if k, msg := firstBad(in.Values, func(k string, v types.AttributeValue) string {
+		if len(k) > maxPlaceholder {
+			return "ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;"
+		}
 		if !validPlaceholder(k, ':') {
 			return `ExpressionAttributeValues contains invalid key: Syntax error; key: "` + k + `"`
 		}
@@ -164,6 +173,10 @@ func (c *Compiled) HasFilter() bool       { return c.filter != nil }
 func (c *Compiled) HasKeyCondition() bool { return c.keyCondition != nil }
 func (c *Compiled) HasUpdate() bool       { return c.update != nil }
 func (c *Compiled) HasProjection() bool   { return c.projection != nil }
+
+// maxPlaceholder is the longest ExpressionAttributeNames or
+// ExpressionAttributeValues key DynamoDB accepts, in bytes, prefix included.
+const maxPlaceholder = 255
 
 func validPlaceholder(k string, prefix byte) bool {
 	if len(k) < 2 || k[0] != prefix {
