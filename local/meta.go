@@ -2,6 +2,7 @@ package local
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"sync"
 
@@ -228,33 +229,39 @@ func (s *Server) writeTable(name string) (*table, error) {
 
 // writeTables locks several tables for writing, in name order so concurrent
 // multi-table writers (BatchWriteItem, TransactWriteItems) cannot deadlock.
-// Every name must exist; duplicates are locked once.
+// The tables are looked up before any is locked: DeleteTable holds the
+// server lock while it waits for a table's, so taking the server lock with a
+// table locked could deadlock. Every name must exist; duplicates count once.
 func (s *Server) writeTables(names []string) (map[string]*table, func(), error) {
 	sorted := append([]string(nil), names...)
 	sort.Strings(sorted)
-	locked := make([]*table, 0, len(sorted))
-	unlock := func() {
-		for i := len(locked) - 1; i >= 0; i-- {
-			locked[i].mu.Unlock()
+	sorted = slices.Compact(sorted)
+	ts := make([]*table, len(sorted))
+	s.mu.RLock()
+	for i, n := range sorted {
+		ts[i] = s.tables[n]
+	}
+	s.mu.RUnlock()
+	for _, t := range ts {
+		if t == nil {
+			return nil, nil, notFound("")
 		}
 	}
-	out := make(map[string]*table, len(sorted))
-	for _, n := range sorted {
-		if out[n] != nil {
-			continue
+	locked := 0
+	unlock := func() {
+		for i := locked - 1; i >= 0; i-- {
+			ts[i].mu.Unlock()
 		}
-		t, err := s.lookup(n)
-		if err != nil {
-			unlock()
-			return nil, nil, err
-		}
+	}
+	out := make(map[string]*table, len(ts))
+	for i, t := range ts {
 		t.mu.Lock()
-		locked = append(locked, t)
+		locked++
 		if t.deleted {
 			unlock()
 			return nil, nil, notFound("")
 		}
-		out[n] = t
+		out[sorted[i]] = t
 	}
 	return out, unlock, nil
 }
