@@ -82,7 +82,7 @@ func ExampleCompiled_KeyCondition() {
 	}
 	fmt.Println(kc.PartitionName, kc.SortName, kc.SortOp)
 	fmt.Println(kc.Matches(&types.AttributeValueMemberS{Value: "2024-06-17#o1"}))
-	_, err = c.KeyCondition("gpk", "")
+	_, err = c.KeyCondition("gpk", "gsk")
 	fmt.Println(err)
 	// Output:
 	// pk sk BEGINS_WITH

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strconv"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
@@ -65,8 +67,12 @@ type keyLeaf struct {
 // table or index queried: hashKey and rangeKey ("" when it has none). It
 // fails with DynamoDB's messages for anything but an equality on the
 // partition key and one optional sort key condition (=, <, <=, >, >=,
-// BETWEEN, begins_with). Whether the values' types match the key
-// attributes' types is for the caller, who knows them.
+// BETWEEN, begins_with): first the shape of each condition in the order
+// written (operator, nested paths), then repeated keys, then the number of
+// conditions, then the key schema. Whether the values' types match the key
+// attributes' types is for the caller, who knows them ("One or more
+// parameter values were invalid: Condition parameter type does not match
+// schema type").
 func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 	if c.keyCondition == nil {
 		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
@@ -101,13 +107,14 @@ func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 		}
 		for _, p := range parsed {
 			if p.name == kl.name {
-				return nil, validation("KeyConditionExpressions must only contain one condition per key")
+				return nil, validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
 			}
 		}
 		parsed = append(parsed, kl)
 	}
-	if len(parsed) > 2 {
-		return nil, validation("Conditions can be of length 1 or 2 only")
+	if keys := 1 + min(len(rangeKey), 1); len(parsed) > keys {
+		return nil, validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
+			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(keys) + ")")
 	}
 	kc := &KeyCond{PartitionName: hashKey}
 	found := false
@@ -179,14 +186,14 @@ func keyLeafOf(l *cond) (keyLeaf, error) {
 		case opValue:
 			kl.vals = append(kl.vals, o.val)
 		default:
-			return kl, validation("KeyConditionExpressions cannot contain nested operations")
+			return kl, validation("Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations")
 		}
 	}
 	if pathOp == nil {
 		return kl, validation("Invalid condition in KeyConditionExpression: No key attribute specified")
 	}
 	if len(pathOp.path) != 1 {
-		return kl, validation("KeyConditionExpressions cannot have conditions on nested attributes")
+		return kl, validation("Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes")
 	}
 	if (l.kind == cBetween || l.kind == cBeginsWith) && l.ops[0] != pathOp {
 		return kl, validation("Invalid condition in KeyConditionExpression: No key attribute specified")
