@@ -490,3 +490,45 @@ func TestKeySizeLimits(t *testing.T) {
 	_, err = raw.PrimaryKey(RawItem{ID: 1, Name: long[:1025]})
 	wantErr(t, err, "dynamo: schema RawItem: field name: sort key is 1025 bytes; DynamoDB allows at most 1024")
 }
+
+// Defaults of number and bool key fields are used in their encoded form.
+func TestKeyDefaultsOfEveryKind(t *testing.T) {
+	type Versioned struct {
+		ID     string `dynamo:"id,pk"`
+		V      int    `dynamo:"v,sk,default=007"`
+		Active bool   `dynamo:"active,sk,default=true"`
+	}
+	s := schema.Must[Versioned]("app")
+	k, err := s.PrimaryKey(Versioned{ID: "x"})
+	if got := key(t, k, err); got != "pk=S:versioned#x sk=S:7#true" {
+		t.Fatal(got)
+	}
+	k, err = s.PrimaryKey(Versioned{ID: "x", V: 2})
+	if got := key(t, k, err); got != "pk=S:versioned#x sk=S:2#true" {
+		t.Fatal(got)
+	}
+}
+
+func TestVectorIndexReflection(t *testing.T) {
+	s := schema.Must[Doc]("docs",
+		schema.VectorIndex("Semantic", "embedding", schema.Euclidean(), schema.VectorPartition("tenant"),
+			schema.InlineFilters("year"), schema.VectorProjectAll()),
+	)
+	vx, ok := s.VectorIndex("Semantic")
+	if !ok || vx.Attribute != "embedding" || vx.Dimensions != 3 || vx.Distance != "EUCLIDEAN" ||
+		vx.Partition != "tenant" || vx.PartitionType != "S" || len(vx.Filters) != 1 || vx.FilterTypes[0] != "N" ||
+		vx.Projection != "ALL" || vx.NonKeyAttributes != nil {
+		t.Fatalf("VectorIndex = %+v, %v", vx, ok)
+	}
+	if _, ok := s.VectorIndex("Nope"); ok {
+		t.Fatal("VectorIndex(Nope) found")
+	}
+	if _, ok := s.Index("Semantic"); ok {
+		t.Fatal("Index finds a vector index")
+	}
+	_, err := s.IndexKey(Doc{Tenant: "t"}, "Semantic")
+	wantErr(t, err, "dynamo: schema Doc: Semantic is a vector index; it has no key")
+	if len(s.VectorIndexes()) != 1 || len(s.Describe().VectorIndexes) != 1 {
+		t.Fatal("VectorIndexes")
+	}
+}
