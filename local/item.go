@@ -219,11 +219,11 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
 	item = compactItem(item)
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(key, old, item, mt); err != nil {
+	oldSize := itemSize(old)
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
+	if err := t.applySized(key, old, item, oldSize, size, mt); err != nil {
 		return nil, err
 	}
-	mt.table = writeUnits(max(size, itemSize(old)))
 	var attrs Item
 	if str(in.ReturnValues) == "ALL_OLD" {
 		attrs = old
@@ -379,11 +379,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 	// Rewriting shared values in place is safe: their content is unchanged
 	// and no reader runs while the table is locked for writing.
 	nu = compactItem(nu)
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(key, old, nu, mt); err != nil {
+	oldSize := itemSize(old)
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
+	if err := t.applySized(key, old, nu, oldSize, size, mt); err != nil {
 		return nil, err
 	}
-	mt.table = writeUnits(max(size, itemSize(old)))
 	var attrs Item
 	switch str(in.ReturnValues) {
 	case "ALL_OLD":

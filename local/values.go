@@ -256,6 +256,30 @@ func valueSize(av types.AttributeValue) int {
 }
 
 func numberSize(s string) int {
+	// Fast path for plain decimals (stored numbers are canonical): count the
+	// digits between the first and last nonzero ones.
+	first, last, digits, plain := -1, -1, 0, true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '1' && c <= '9':
+			if first < 0 {
+				first = digits
+			}
+			last = digits
+			digits++
+		case c == '0':
+			digits++
+		case c == '-' && i == 0, c == '.':
+		default:
+			plain = false
+		}
+	}
+	if plain && digits <= 38 {
+		if first < 0 {
+			return 1 // zero
+		}
+		return (last-first+1+1)/2 + 1
+	}
 	d, err := numbers.Parse(s)
 	if err != nil {
 		return len(s)

@@ -11,8 +11,14 @@ import (
 // the item, every index entry and the size counters together.
 
 // apply replaces the item stored under key (old, nil if absent) with nu (nil
-// deletes), maintaining every index, and charges the index writes to mt.
+// deletes), maintaining every index, and charges the index writes to mt (the
+// caller charges the table's own write).
 func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
+	return t.applySized(key, old, nu, itemSize(old), itemSize(nu), mt)
+}
+
+// applySized is apply with the item sizes already known.
+func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *meter) error {
 	m := t.meta
 	if nu == nil {
 		if old == nil {
@@ -21,15 +27,12 @@ func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
 		if _, _, err := t.items.Delete(key); err != nil {
 			return err
 		}
-		t.size -= int64(itemSize(old))
-	} else {
-		if _, _, err := t.items.Put(key, nu); err != nil {
-			return err
-		}
-		t.size += int64(itemSize(nu))
-		if old != nil {
-			t.size -= int64(itemSize(old))
-		}
+	} else if _, _, err := t.items.Put(key, nu); err != nil {
+		return err
+	}
+	t.size += int64(newSize - oldSize)
+	if len(t.indexes) == 0 {
+		return nil
 	}
 	var ob, nb []byte
 	for _, ix := range t.indexes {
