@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec"
@@ -180,5 +181,43 @@ func TestEncodeAPIErrors(t *testing.T) {
 	}
 	if _, err := codec.StructOf(nil); err == nil {
 		t.Error("StructOf(nil) accepted")
+	}
+}
+
+type audit struct {
+	By string    `dynamo:"by"`
+	At time.Time `dynamo:"at,precision=s"`
+}
+
+type withHidden struct {
+	audit
+	*hiddenPtr
+	ID string `dynamo:"id"`
+}
+
+type hiddenPtr struct {
+	Note string `dynamo:"note"`
+}
+
+// Exported fields of unexported embedded structs are promoted, as in
+// encoding/json; through a nil unexported pointer they cannot be set.
+func TestUnexportedEmbedded(t *testing.T) {
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	item, err := codec.MarshalItem(withHidden{audit: audit{"ann", at}, ID: "1"})
+	if err != nil || jsItem(item) != `{"at":{"S":"2024-01-01T00:00:00Z"},"by":{"S":"ann"},"id":{"S":"1"}}` {
+		t.Fatalf("MarshalItem = %s, %v", jsItem(item), err)
+	}
+	var back withHidden
+	if err := codec.UnmarshalItem(item, &back); err != nil || back.By != "ann" || !back.At.Equal(at) {
+		t.Errorf("UnmarshalItem = %+v, %v", back, err)
+	}
+	item["note"] = S("n")
+	err = codec.UnmarshalItem(item, &back)
+	if err == nil || !strings.Contains(err.Error(), "withHidden.note: cannot set embedded pointer to unexported struct codec_test.hiddenPtr") {
+		t.Errorf("nil unexported pointer: %v", err)
+	}
+	back.hiddenPtr = &hiddenPtr{}
+	if err := codec.UnmarshalItem(item, &back); err != nil || back.Note != "n" {
+		t.Errorf("set unexported pointer: %+v, %v", back, err)
 	}
 }
