@@ -43,7 +43,6 @@ var knownErrors = []string{
 	`Syntax error; token: "`,
 	"The expression can not be empty;",
 	"Expression size has exceeded the maximum allowed size; expression size: ",
-	"The expression is nested too deeply; maximum depth: ",
 	"The expression has redundant parentheses;",
 	"Attribute name is a reserved keyword; reserved keyword: ",
 	"Invalid function name; function: ",

@@ -12,11 +12,13 @@ import (
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-expression-parameters
 const MaxExpressionSize = 4096
 
-// MaxDepth caps the nesting of parentheses, NOT and function calls. DynamoDB
-// documents no such limit (its 4 KB size limit bounds nesting on its own);
-// the cap keeps the recursive-descent parser, and every tree walk after it,
-// far from any stack limit. It is far above anything written by hand.
-const MaxDepth = 256
+// MaxDepth caps the nesting of parentheses, NOT and function calls. No
+// expression within MaxExpressionSize can reach it (every level takes at
+// least one byte), so what DynamoDB answers for deeply nested input is what
+// this parser answers: redundant parentheses for (((a = :v))), too many
+// operators for NOT NOT ... a = :v, an invalid function name for f(f(...)).
+// It stays as a guard on the recursion should the size limit ever be lifted.
+const MaxDepth = MaxExpressionSize
 
 // maxListIndex is the largest list index DynamoDB accepts in a document path.
 const maxListIndex = 1<<31 - 1

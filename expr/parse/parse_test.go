@@ -138,17 +138,31 @@ func TestLimits(t *testing.T) {
 	if _, err := Condition(ok); err != nil {
 		t.Errorf("4096 bytes: %v", err)
 	}
-	deep := strings.Repeat("(", 2000) + "a = :v" + strings.Repeat(")", 2000)
-	if _, err := Condition(deep); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+	// Deep nesting within the size limit gets DynamoDB's own answers, fast
+	// and without exhausting the stack.
+	deep := strings.Repeat("(", 2046) + "a<b" + strings.Repeat(")", 2046)
+	if _, err := Condition(deep); err == nil || err.Error() != "Invalid ConditionExpression: The expression has redundant parentheses;" {
 		t.Errorf("deep parens: %v", err)
 	}
+	open := strings.Repeat("(", MaxExpressionSize)
+	if _, err := Condition(open); err == nil || !strings.Contains(err.Error(), `Syntax error; token: "<EOF>"`) {
+		t.Errorf("unclosed parens: %v", err)
+	}
 	nots := strings.Repeat("NOT ", 1000) + "a = :v"
-	if _, err := Condition(nots); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
-		t.Errorf("deep NOT: %v", err)
+	if c, err := Condition(nots); err != nil || expr.Print(c) != nots {
+		t.Errorf("deep NOT: %v", err) // eval rejects it: more than 300 operators
+	}
+	calls := "a < " + strings.Repeat("f(", 1355) + "b" + strings.Repeat(")", 1355)
+	if _, err := Condition(calls); err == nil || err.Error() != "Invalid ConditionExpression: Invalid function name; function: f" {
+		t.Errorf("deep calls: %v", err)
 	}
 	sizes := strings.Repeat("size(", 600) + "a" + strings.Repeat(")", 600) + " = :v"
-	if _, err := Condition(sizes); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
-		t.Errorf("deep size: %v", err)
+	if _, err := Condition(sizes); err != nil {
+		t.Errorf("deep size: %v", err) // eval rejects it: size of a number
+	}
+	upd := "SET a = " + strings.Repeat("(", 2000) + ":v" + strings.Repeat(")", 2000)
+	if _, err := Update(upd); err == nil || err.Error() != "Invalid UpdateExpression: The expression has redundant parentheses;" {
+		t.Errorf("deep update parens: %v", err)
 	}
 	// Nesting within the cap parses, with the redundant-parentheses check.
 	nested := "a = :v"

@@ -246,3 +246,31 @@ func TestLimitsAccepted(t *testing.T) {
 		}
 	}
 }
+
+// Deeply nested expressions within the size limit get DynamoDB's answers
+// (as recorded against DynamoDB by ScyllaDB's Alternator tests).
+func TestDeepExpressions(t *testing.T) {
+	const ce = "Invalid ConditionExpression: "
+	orChain := func(depth int) string {
+		return "a<b " + strings.Repeat("or (a<b ", depth) + strings.Repeat(")", depth)
+	}
+	if _, err := Compile(Input{Condition: str(orChain(149))}); err != nil {
+		t.Errorf("299 operators: %v", err)
+	}
+	tests := []struct{ cond, want string }{
+		{orChain(454), ce + "The expression contains too many operators; operator count: 301"},
+		{strings.Repeat("not ", 1000) + "a<b", ce + "The expression contains too many operators; operator count: 301"},
+		{strings.Repeat("(", 2046) + "a<b" + strings.Repeat(")", 2046), ce + "The expression has redundant parentheses;"},
+		{"a < " + strings.Repeat("f(", 1355) + "b" + strings.Repeat(")", 1355), ce + "Invalid function name; function: f"},
+		{"a < " + strings.Repeat("size(", 680) + "b" + strings.Repeat(")", 680),
+			ce + "Incorrect operand type for operator or function; operator or function: size, operand type: N"},
+		{"a<b " + strings.Repeat("and (a<b ", 20000) + strings.Repeat(")", 20000),
+			ce + "Expression size has exceeded the maximum allowed size; expression size: 200004"},
+	}
+	for _, tt := range tests {
+		_, err := Compile(Input{Condition: str(tt.cond)})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%.40q...: %v, want %q", tt.cond, err, tt.want)
+		}
+	}
+}
