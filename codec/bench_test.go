@@ -103,3 +103,29 @@ func BenchmarkMarshalAny(b *testing.B) {
 		}
 	}
 }
+
+// Allocation counts are part of the codec's contract with its callers;
+// this guards them against regressions (the race detector changes them).
+func TestAllocations(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under the race detector and coverage")
+	}
+	item, _ := codec.MarshalItem(&benchOrder)
+	nested, _ := codec.MarshalItem(&benchNestedItem)
+	var o Order
+	var n benchNested
+	for _, tt := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"marshal Order", 5, func() { _, _ = codec.MarshalItem(&benchOrder) }},
+		{"unmarshal Order", 3, func() { _ = codec.UnmarshalItem(item, &o) }},
+		{"marshal nested", 20, func() { _, _ = codec.MarshalItem(&benchNestedItem) }},
+		{"unmarshal nested", 8, func() { _ = codec.UnmarshalItem(nested, &n) }},
+	} {
+		if got := testing.AllocsPerRun(200, tt.f); got > tt.max {
+			t.Errorf("%s: %.1f allocs, want at most %.0f", tt.name, got, tt.max)
+		}
+	}
+}
