@@ -156,3 +156,37 @@ func ExampleDate() {
 	// 2024-02-29 08:30:00.25 2024-02-29T08:30:00.25
 	// 2024-02-29T08:30:00.25Z
 }
+
+func ExampleField_EncodeAny() {
+	type Order struct {
+		Tags     codec.Set[string] `dynamo:"tags"`
+		Version  int64             `dynamo:"version"`
+		PlacedAt time.Time         `dynamo:"placed_at,precision=s"`
+	}
+	s, _ := codec.StructOf(reflect.TypeFor[Order]())
+	for _, c := range []struct {
+		attr string
+		v    any
+	}{
+		{"tags", "vip"},                  // one element of a set: contains(tags, :v)
+		{"tags", codec.NewSet("a", "b")}, // the whole set: ADD tags :v
+		{"version", 1},                   // an untyped constant converts exactly
+		{"placed_at", time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)},
+		{"placed_at", "2024-06"}, // wire text: begins_with(placed_at, :v)
+		{"version", 1.5},
+	} {
+		av, err := s.Field(c.attr).EncodeAny(c.v)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(js(av))
+	}
+	// Output:
+	// {"S":"vip"}
+	// {"SS":["a","b"]}
+	// {"N":"1"}
+	// {"S":"2024-06-01T00:00:00Z"}
+	// {"S":"2024-06"}
+	// dynamo: version: cannot encode float64 as int64
+}
