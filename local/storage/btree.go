@@ -1,7 +1,5 @@
 package storage
 
-import "sort"
-
 // btree is an ordered map from string keys to items: a classic B-tree (after
 // the algorithm of github.com/google/btree) specialised to one entry type so
 // lookups compare strings directly, without interfaces or callbacks.
@@ -32,8 +30,16 @@ type node struct {
 // find returns the index of the first entry whose key is >= key, and whether
 // that entry's key equals key.
 func (n *node) find(key string) (int, bool) {
-	i := sort.Search(len(n.items), func(i int) bool { return n.items[i].key >= key })
-	return i, i < len(n.items) && n.items[i].key == key
+	lo, hi := 0, len(n.items)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if n.items[m].key < key {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(n.items) && n.items[lo].key == key
 }
 
 func insertEntryAt(s []entry, i int, e entry) []entry {
