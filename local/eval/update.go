@@ -124,6 +124,19 @@ func (c *Compiled) UpdatedAttributes(item Item) Item {
 // newItem shares the values the update did not touch with item: treat both
 // as immutable.
 func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated []string, err error) {
+	return c.apply(item, keyAttrs, false)
+}
+
+// UpdateMissing is Update for an item that does not exist yet: key holds
+// just its key attributes, which the new item starts from. It differs from
+// Update(key, ...) in one point DynamoDB is lenient about: REMOVE of a
+// nested path whose parent is missing is ignored rather than an error,
+// since there is nothing to remove it from.
+func (c *Compiled) UpdateMissing(key Item, keyAttrs []string) (newItem Item, updated []string, err error) {
+	return c.apply(key, keyAttrs, true)
+}
+
+func (c *Compiled) apply(item Item, keyAttrs []string, missing bool) (Item, []string, error) {
 	u := c.update
 	if u == nil {
 		return item, nil, nil
@@ -136,6 +149,7 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 	}
 	values := make([]types.AttributeValue, len(u.set))
 	for i, a := range u.set {
+		var err error
 		if values[i], err = setValue(item, a.value); err != nil {
 			return nil, nil, err
 		}
@@ -173,7 +187,7 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 	removes := slices.Clone(u.remove)
 	slices.SortStableFunc(removes, func(a, b path) int { return comparePaths(b, a) })
 	for _, p := range removes {
-		if err := remove(out, p); err != nil {
+		if err := remove(out, p); err != nil && !(missing && err == errInvalidPath) {
 			return nil, nil, err
 		}
 	}

@@ -223,3 +223,34 @@ func TestUpdatedAttributesProjection(t *testing.T) {
 		t.Error("no update expression, yet updated attributes")
 	}
 }
+
+func TestUpdateMissing(t *testing.T) {
+	c, err := Compile(Input{Update: str("SET a = :v REMOVE x.y, z[0], w")})
+	if err == nil {
+		t.Fatal("unused :v accepted")
+	}
+	c, err = Compile(Input{Update: str("SET a = :v REMOVE x.y, z[0], w"), Values: vals{":v": sv("new")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := Item{"pk": sv("k")}
+	got, _, err := c.UpdateMissing(key, []string{"pk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Item{"pk": sv("k"), "a": sv("new")}); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %s", dump(got))
+	}
+	if len(key) != 1 {
+		t.Error("UpdateMissing modified the key it was given")
+	}
+	// On an existing item the same REMOVE is an error, as in DynamoDB.
+	if _, _, err := c.Update(key, []string{"pk"}); err == nil || err.Error() != "The document path provided in the update expression is invalid for update" {
+		t.Errorf("Update: %v", err)
+	}
+	// SET of a nested path under a missing parent fails either way.
+	c, _ = Compile(Input{Update: str("SET x.y = :v"), Values: vals{":v": sv("new")}})
+	if _, _, err := c.UpdateMissing(key, []string{"pk"}); err == nil {
+		t.Error("SET x.y on a new item accepted")
+	}
+}
