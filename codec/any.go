@@ -38,6 +38,10 @@ func encodeAny(x any, st *encState) (types.AttributeValue, error) {
 		if x == nil {
 			return nil, nil
 		}
+		if err := st.enter(); err != nil {
+			return nil, err
+		}
+		defer st.leave()
 		l := make([]types.AttributeValue, len(x))
 		for i, e := range x {
 			av, err := encodeAny(e, st)
@@ -65,6 +69,10 @@ func encodeAny(x any, st *encState) (types.AttributeValue, error) {
 }
 
 func encodeAnyMap(x map[string]any, st *encState) (types.AttributeValue, error) {
+	if err := st.enter(); err != nil {
+		return nil, err
+	}
+	defer st.leave()
 	m := make(map[string]types.AttributeValue, len(x))
 	for k, e := range x {
 		av, err := encodeAny(e, st)
@@ -83,7 +91,12 @@ func encodeAnyMap(x map[string]any, st *encState) (types.AttributeValue, error) 
 // float64 / Number (see anyNumber), B []byte, BOOL bool, NULL nil,
 // M map[string]any, L []any, SS Set[string], NS Set[int64] / Set[float64] /
 // Set[Number], BS BinarySet.
-func decodeAny(av types.AttributeValue) (any, error) {
+func decodeAny(av types.AttributeValue) (any, error) { return decodeAnyDepth(av, 0) }
+
+func decodeAnyDepth(av types.AttributeValue, depth int) (any, error) {
+	if depth > maxNesting {
+		return nil, errorf("attribute value nests deeper than %d levels (a cycle?)", maxNesting)
+	}
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
 		return x.Value, nil
@@ -96,11 +109,11 @@ func decodeAny(av types.AttributeValue) (any, error) {
 	case *types.AttributeValueMemberNULL:
 		return nil, nil
 	case *types.AttributeValueMemberM:
-		return decodeAnyMap(x.Value)
+		return decodeAnyMapDepth(x.Value, depth+1)
 	case *types.AttributeValueMemberL:
 		l := make([]any, len(x.Value))
 		for i, e := range x.Value {
-			v, err := decodeAny(e)
+			v, err := decodeAnyDepth(e, depth+1)
 			if err != nil {
 				return nil, withinIndex(err, i)
 			}
@@ -124,9 +137,13 @@ func decodeAny(av types.AttributeValue) (any, error) {
 }
 
 func decodeAnyMap(in map[string]types.AttributeValue) (map[string]any, error) {
+	return decodeAnyMapDepth(in, 0)
+}
+
+func decodeAnyMapDepth(in map[string]types.AttributeValue, depth int) (map[string]any, error) {
 	m := make(map[string]any, len(in))
 	for k, e := range in {
-		v, err := decodeAny(e)
+		v, err := decodeAnyDepth(e, depth)
 		if err != nil {
 			return nil, within(err, mapSeg(k))
 		}

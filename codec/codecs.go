@@ -480,6 +480,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			if v.IsNil() {
 				return nil, nil
 			}
+			if err := st.enter(); err != nil {
+				return nil, err
+			}
+			defer st.leave()
 			return elem.enc(v.Elem(), st)
 		}
 		c.dec = func(av types.AttributeValue, v reflect.Value) error {
@@ -1339,6 +1343,10 @@ func newSlice(v reflect.Value, n int) {
 }
 
 func encodeList(elem *codec, v reflect.Value, st *encState) (types.AttributeValue, error) {
+	if err := st.enter(); err != nil {
+		return nil, err
+	}
+	defer st.leave()
 	n := v.Len()
 	l := make([]types.AttributeValue, n)
 	for i := range n {
@@ -1526,6 +1534,10 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		if v.IsNil() {
 			return nil, nil
 		}
+		if err := st.enter(); err != nil {
+			return nil, err
+		}
+		defer st.leave()
 		if anyMap {
 			return encodeAnyMap(v.Interface().(map[string]any), st)
 		}

@@ -221,3 +221,37 @@ func TestUnexportedEmbedded(t *testing.T) {
 		t.Errorf("set unexported pointer: %+v, %v", back, err)
 	}
 }
+
+// Cyclic values are errors, not stack overflows.
+func TestCycles(t *testing.T) {
+	n := &Node{Name: "a"}
+	n.Next = n
+	_, err := codec.MarshalItem(n)
+	if err == nil || !strings.Contains(err.Error(), "nests deeper than 1000 levels (a cycle?)") {
+		t.Errorf("pointer cycle: %v", err)
+	}
+	m := map[string]any{}
+	m["self"] = m
+	if _, err := codec.Marshal(m); err == nil || !strings.Contains(err.Error(), "a cycle?") {
+		t.Errorf("map cycle: %v", err)
+	}
+	l := []any{nil}
+	l[0] = l
+	if _, err := codec.Marshal(l); err == nil || !strings.Contains(err.Error(), "a cycle?") {
+		t.Errorf("list cycle: %v", err)
+	}
+	self := &types.AttributeValueMemberL{}
+	self.Value = []types.AttributeValue{self}
+	var a any
+	if err := codec.Unmarshal(self, &a); err == nil || !strings.Contains(err.Error(), "a cycle?") {
+		t.Errorf("attribute value cycle: %v", err)
+	}
+	// Deep but finite nesting within DynamoDB's limit is fine.
+	var deep any = "leaf"
+	for range 31 {
+		deep = map[string]any{"n": deep}
+	}
+	if _, err := codec.Marshal(deep); err != nil {
+		t.Error(err)
+	}
+}

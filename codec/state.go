@@ -21,7 +21,23 @@ type encState struct {
 	bools []types.AttributeValueMemberBOOL
 	nulls []types.AttributeValueMemberNULL
 	text  []byte
+	depth int // pointers, lists and maps entered: stops cycles
 }
+
+// maxNesting bounds how deep a value may nest, far beyond DynamoDB's own
+// limit (32 levels), so that a cyclic Go value is an error, not a stack
+// overflow.
+const maxNesting = 1000
+
+func (st *encState) enter() error {
+	st.depth++
+	if st.depth > maxNesting {
+		return errorf("value nests deeper than %d levels (a cycle?)", maxNesting)
+	}
+	return nil
+}
+
+func (st *encState) leave() { st.depth-- }
 
 const (
 	slabScalars = 32
