@@ -232,3 +232,35 @@ func ExampleError() {
 	}
 	// Output: validation_error PutItem false
 }
+
+func ExampleRepo_Transact() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	accts := dynamo.Bind(repo, Accts)
+	_, _ = accts.Put(ctx, Acct{ID: "a", Balance: 10})
+	_, _ = accts.Put(ctx, Acct{ID: "b"})
+
+	move := func(amount int) error {
+		return repo.Transact(ctx, []dynamo.TxOp{
+			accts.TxUpdate(Acct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", amount)},
+				dynamo.If(dynamo.Ge("balance", amount)), dynamo.ReturnOldOnConditionFail()),
+			accts.TxUpdate(Acct{ID: "b"}, []dynamo.Change{dynamo.Increment("balance", amount)}),
+		})
+	}
+	fmt.Println(move(7))
+
+	err := move(7)
+	var e *dynamo.Error
+	if errors.As(err, &e) && e.Type == dynamo.TypeTransactionCanceled {
+		for i, r := range e.CancellationReasons {
+			fmt.Println(i, r.Code)
+		}
+		fmt.Println("balance was", e.CancellationReasons[0].Value.(Acct).Balance)
+	}
+	// Output:
+	// <nil>
+	// 0 ConditionalCheckFailed
+	// 1 None
+	// balance was 3
+}

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/dynamotest"
 )
 
 type Doc struct {
@@ -77,5 +81,56 @@ func TestSearchVectorsCanned(t *testing.T) {
 	}
 	if search.count("SearchVectors") != before {
 		t.Errorf("invalid searches were sent")
+	}
+}
+
+func TestSearchVectorsLocal(t *testing.T) {
+	srv := dynamotest.NewServer(t)
+	in, err := dynamo.CreateTableInput(Docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Client().CreateTable(context.Background(), in); err != nil {
+		t.Skipf("the local server cannot create the vector table yet: %v", err)
+	}
+	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint(srv.URL), dynamo.WithCredentials("dynamotest", "dynamotest", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := dynamo.Bind(repo, Docs)
+	ctx := context.Background()
+	for _, d := range []Doc{
+		{Tenant: "t1", ID: "near", Lang: "en", Title: "Near", Embedding: []float32{1, 0, 0}},
+		{Tenant: "t1", ID: "mid", Lang: "en", Title: "Mid", Embedding: []float32{0.6, 0.8, 0}},
+		{Tenant: "t1", ID: "far", Lang: "en", Title: "Far", Embedding: []float32{-1, 0, 0}},
+		{Tenant: "t1", ID: "de", Lang: "de", Title: "De", Embedding: []float32{1, 0, 0}},
+		{Tenant: "t2", ID: "other", Lang: "en", Title: "Other", Embedding: []float32{1, 0, 0}},
+	} {
+		if _, err := docs.Put(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var res dynamo.SearchResults[Doc]
+	// Vector indexes are eventually consistent: poll briefly.
+	for range 50 {
+		res, err = docs.SearchVectors(ctx, "Semantic", []float32{1, 0, 0}, dynamo.TopK(2),
+			dynamo.Filter(dynamo.AllOf(dynamo.Eq("tenant", "t1"), dynamo.Eq("lang", "en"))))
+		var e *dynamo.Error
+		if errors.As(err, &e) && e.AWSCode == "UnknownOperationException" {
+			t.Skip("the local server does not serve SearchVectors yet")
+		}
+		if err == nil && len(res.Results) == 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 2 || res.Results[0].Item.ID != "near" || res.Results[1].Item.ID != "mid" {
+		t.Fatalf("results = %+v", res.Results)
+	}
+	if r := res.Results[0]; r.Item.Tenant != "t1" || r.Item.Title != "Near" || r.Score > 0.001 {
+		t.Errorf("best = %+v", r)
 	}
 }
