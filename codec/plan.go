@@ -69,7 +69,6 @@ type Field struct {
 	Binary    bool // tag flag binary
 	AsSet     bool // tag flag set
 
-	owner     *Struct
 	o         opts
 	c         *codec
 	defaultAV types.AttributeValue
@@ -546,7 +545,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 			PK: c.ti.pk, SK: c.ti.sk, Required: c.ti.required, OmitEmpty: c.ti.omitEmpty,
 			Default: c.ti.def, HasDefault: c.ti.hasDefault, Dim: c.ti.o.dim,
 			Precision: c.ti.o.precision, UnixTime: c.ti.o.unixtime, Number: c.ti.o.number,
-			Binary: c.ti.o.binary, AsSet: c.ti.o.set, owner: s, o: c.ti.o,
+			Binary: c.ti.o.binary, AsSet: c.ti.o.set, o: c.ti.o,
 		}
 		if err := checkFlags(c.sf.Type, c.ti.o); err != nil {
 			return nil, within(err, f.Name)
