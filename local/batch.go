@@ -294,6 +294,9 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if err := m.checkIndexKeys(it); err != nil {
 					return nil, err
 				}
+				if err := t.checkVectors(it); err != nil {
+					return nil, err
+				}
 				if itemSize(it) > maxItemSize {
 					return nil, validation("Item size has exceeded the maximum allowed size")
 				}

@@ -201,6 +201,9 @@ func (s *Server) putItem(c *call) (any, error) {
 	if err := m.checkIndexKeys(item); err != nil {
 		return nil, err
 	}
+	if err := t.checkVectors(item); err != nil {
+		return nil, err
+	}
 	size := itemSize(item)
 	if size > maxItemSize {
 		return nil, validation("Item size has exceeded the maximum allowed size")
@@ -360,9 +363,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if base == nil {
 		base = cloneItem(keyItem)
 	}
-	nu := base
+	nu, updated := base, []string(nil)
 	if in.UpdateExpression != nil {
-		if nu, _, err = ex.Update(base, m.keyNames()); err != nil {
+		if nu, updated, err = ex.Update(base, m.keyNames()); err != nil {
 			return nil, evalError(err)
 		}
 	}
@@ -370,6 +373,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 		return nil, err
 	}
 	if err := m.checkIndexKeys(nu); err != nil {
+		return nil, err
+	}
+	if err := t.checkVectorUpdate(nu, updated); err != nil {
 		return nil, err
 	}
 	size := itemSize(nu)

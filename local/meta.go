@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/storage"
+	"github.com/dynamogo/dynamo/local/vector"
 )
 
 // Item is one item as the server handles it.
@@ -34,6 +35,8 @@ type tableMeta struct {
 	Stream             *streamMeta  `json:"stream,omitempty"`
 	DeletionProtection bool         `json:"deletionProtection,omitempty"`
 	TableClass         string       `json:"tableClass,omitempty"`
+
+	Vectors []vector.Definition `json:"vectors,omitempty"` // vector indexes (search.go)
 
 	Tags []tagMeta                  `json:"tags,omitempty"` // TagResource (part 2)
 	TTL  *ttlMeta                   `json:"ttl,omitempty"`  // UpdateTimeToLive (part 2)
@@ -80,9 +83,10 @@ type table struct {
 	mu      sync.RWMutex
 	meta    *tableMeta
 	items   storage.Collection
-	indexes []*index // aligned with meta.Indexes
-	size    int64    // TableSizeBytes
-	deleted bool     // set by DeleteTable; holders of a stale pointer see ResourceNotFound
+	indexes []*index   // aligned with meta.Indexes
+	size    int64      // TableSizeBytes
+	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
+	vectors vector.Set // aligned with meta.Vectors (search.go)
 }
 
 type index struct {
@@ -117,6 +121,7 @@ func (m *tableMeta) clone() *tableMeta {
 		c.Indexes[i] = &x
 	}
 	c.Tags = append([]tagMeta(nil), m.Tags...)
+	c.Vectors = append([]vector.Definition(nil), m.Vectors...)
 	if m.Stream != nil {
 		s := *m.Stream
 		c.Stream = &s
@@ -184,6 +189,9 @@ func (s *Server) openTable(m *tableMeta) (*table, error) {
 			return nil, err
 		}
 		t.indexes = append(t.indexes, &index{meta: im, coll: c})
+	}
+	if err := t.openVectors(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

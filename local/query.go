@@ -299,6 +299,9 @@ func (s *Server) query(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
+	if err := t.vectorIndexRead(in.IndexName, true); err != nil {
+		return nil, err
+	}
 	src, err := s.source(t, &in.readInput)
 	if err != nil {
 		return nil, err
@@ -332,7 +335,11 @@ func (s *Server) query(c *call) (any, error) {
 			return nil, err
 		}
 		if bytes.Compare(k, start) < 0 || (end != nil && bytes.Compare(k, end) >= 0) {
-			if kc.SortOp == "" || !bytes.HasPrefix(k, start[:partitionPrefixLen(k)]) {
+			p, _, err := partitionBounds(kc.Partition)
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.HasPrefix(k, p) {
 				return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
 			}
 			return nil, validation("The provided starting key does not match the range key predicate")
@@ -353,20 +360,6 @@ func (s *Server) query(c *call) (any, error) {
 		return nil, err
 	}
 	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
-}
-
-// partitionPrefixLen is the length of the hash and partition part of a
-// storage key.
-func partitionPrefixLen(k []byte) int {
-	for i := 8; i+1 < len(k); i++ {
-		if k[i] == 0 && k[i+1] == 1 {
-			return i + 2
-		}
-		if k[i] == 0 {
-			i++ // escaped zero
-		}
-	}
-	return len(k)
 }
 
 // sortBounds turns a key condition into the [start, end) range of storage
@@ -492,6 +485,9 @@ func (s *Server) scan(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
+	if err := t.vectorIndexRead(in.IndexName, false); err != nil {
+		return nil, err
+	}
 	src, err := s.source(t, &in.readInput)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,9 @@ type Server struct {
 	mu     sync.RWMutex // guards tables (the map; each table has its own lock)
 	tables map[string]*table
 
+	tokens tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
+	sweep  sweeper    // the TTL sweeper (ttl.go)
+
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
 	closed   atomic.Bool
@@ -79,6 +82,7 @@ func New(opts ...Option) (*Server, error) {
 	if err := s.loadTables(); err != nil {
 		return nil, err
 	}
+	s.startSweeper()
 	return s, nil
 }
 
@@ -88,6 +92,7 @@ func (s *Server) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	s.stopSweeper()
 	if s.ownEngine {
 		return s.engine.Close()
 	}
@@ -123,6 +128,18 @@ var actions = map[string]handler{
 	// batches (batch.go)
 	"BatchGetItem":   (*Server).batchGetItem,
 	"BatchWriteItem": (*Server).batchWriteItem,
+	// transactions (transact.go)
+	"TransactWriteItems": (*Server).transactWriteItems,
+	"TransactGetItems":   (*Server).transactGetItems,
+	// time to live (ttl.go)
+	"UpdateTimeToLive":   (*Server).updateTimeToLive,
+	"DescribeTimeToLive": (*Server).describeTimeToLive,
+	// tags (tags.go)
+	"TagResource":        (*Server).tagResource,
+	"UntagResource":      (*Server).untagResource,
+	"ListTagsOfResource": (*Server).listTagsOfResource,
+	// vector search (search.go)
+	"SearchVectors": (*Server).searchVectors,
 }
 
 // call is one request being served.

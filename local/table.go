@@ -90,9 +90,10 @@ type (
 		GlobalSecondaryIndexes    []gsiOut `json:",omitempty"`
 		ItemCount                 int64
 		KeySchema                 []keySchemaOut
-		LatestStreamArn           string   `json:",omitempty"`
-		LatestStreamLabel         string   `json:",omitempty"`
-		LocalSecondaryIndexes     []lsiOut `json:",omitempty"`
+		LatestStreamArn           string           `json:",omitempty"`
+		LatestStreamLabel         string           `json:",omitempty"`
+		LocalSecondaryIndexes     []lsiOut         `json:",omitempty"`
+		VectorIndexes             []vectorIndexOut `json:",omitempty"` // search.go
 		ProvisionedThroughput     throughputOut
 		StreamSpecification       *streamSpecOut `json:",omitempty"`
 		TableArn                  string
@@ -155,6 +156,7 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
 	}
+	d.VectorIndexes = t.describeVectors(d.TableArn)
 	if m.Stream != nil {
 		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 		d.LatestStreamLabel = m.Stream.Label
@@ -262,6 +264,7 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
 		}
 	}
+	vectorConstraints(&cs, in.VectorIndexes, "vectorIndexes")
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
@@ -353,6 +356,7 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
 		}
 	}
+	markVectorAttrs(used, in.VectorIndexes)
 	delete(used, "")
 	if len(used) != len(defs) {
 		if in.GlobalSecondaryIndexes == nil && in.LocalSecondaryIndexes == nil {
@@ -414,9 +418,11 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 	if in.TableClass != "" {
 		m.TableClass = string(in.TableClass)
 	}
-	// Tags are kept for ListTagsOfResource (part 2 validates them).
-	for _, tg := range in.Tags {
-		m.Tags = append(m.Tags, tagMeta{Key: aws.ToString(tg.Key), Value: aws.ToString(tg.Value)})
+	if m.Tags, err = createTags(in.Tags); err != nil {
+		return nil, err
+	}
+	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -715,7 +721,7 @@ func (s *Server) updateTable(c *call) (any, error) {
 	}
 	if in.ProvisionedThroughput == nil && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
-		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil {
+		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
 		return nil, validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
 	t, err := s.writeTable(*in.TableName)
@@ -898,6 +904,11 @@ func (s *Server) updateTable(c *call) (any, error) {
 		}
 	}
 
+	vu, err := t.updateVectors(in.VectorIndexUpdates, m, in.AttributeDefinitions)
+	if err != nil {
+		return nil, err
+	}
+
 	// Build the new index set, then commit.
 	var indexes []*index
 	for _, im := range m.Indexes {
@@ -922,6 +933,7 @@ func (s *Server) updateTable(c *call) (any, error) {
 		s.engine.Drop(indexCollection(m.Name, n))
 	}
 	t.meta, t.indexes = m, indexes
+	t.commitVectors(vu)
 	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
 }
 

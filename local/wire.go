@@ -134,11 +134,12 @@ type capacityUnits struct {
 type consumedCapacity struct {
 	TableName              string
 	CapacityUnits          float64
-	ReadCapacityUnits      float64                  `json:",omitempty"`
-	WriteCapacityUnits     float64                  `json:",omitempty"`
-	Table                  *capacityUnits           `json:",omitempty"`
-	GlobalSecondaryIndexes map[string]capacityUnits `json:",omitempty"`
-	LocalSecondaryIndexes  map[string]capacityUnits `json:",omitempty"`
+	ReadCapacityUnits      float64                   `json:",omitempty"`
+	WriteCapacityUnits     float64                   `json:",omitempty"`
+	Table                  *capacityUnits            `json:",omitempty"`
+	GlobalSecondaryIndexes map[string]capacityUnits  `json:",omitempty"`
+	LocalSecondaryIndexes  map[string]capacityUnits  `json:",omitempty"`
+	VectorIndexes          map[string]vectorCapacity `json:",omitempty"` // search.go
 }
 
 // meter accumulates the units of one call on one table.
@@ -147,6 +148,7 @@ type meter struct {
 	write   bool
 	table   float64
 	indexes map[string]float64
+	vectors map[string]float64 // VectorWriteRequestBytes by index (search.go)
 }
 
 func (m *meter) on() bool { return m.mode == "TOTAL" || m.mode == "INDEXES" }
@@ -181,6 +183,7 @@ func (m *meter) result(t *tableMeta) *consumedCapacity {
 	} else {
 		c.ReadCapacityUnits = total
 	}
+	c.VectorIndexes = m.vectorResult()
 	if m.mode == "INDEXES" {
 		tu := split(m.table)
 		c.Table = &tu

@@ -31,6 +31,7 @@ func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *m
 		return err
 	}
 	t.size += int64(newSize - oldSize)
+	t.syncVectors(key, old, nu, mt)
 	if len(t.indexes) == 0 {
 		return nil
 	}

@@ -1,0 +1,636 @@
+package local
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dynamogo/dynamo/local/eval"
+)
+
+// TransactWriteItems and TransactGetItems (API_TransactWriteItems.html,
+// API_TransactGetItems.html, transaction-apis.html).
+//
+// A transaction locks every table it names, in name order (writeTables),
+// for its whole run: it reads every item, evaluates every condition and
+// update against the state before the transaction, and then either applies
+// every write (items, indexes, vector indexes) or none. Transactions are
+// therefore serializable with each other and with single-item writes, and
+// atomic with the indexes. Where DynamoDB's optimistic scheme cancels a
+// transaction that meets a concurrent one (TransactionConflict), this server
+// makes the later writer wait for the lock instead: every interleaving it
+// allows is one DynamoDB allows, so no conflict can arise and none is
+// reported.
+
+const (
+	maxTransactItems = 100
+	maxTransactBytes = 4 << 20
+	maxTokenLength   = 36
+	tokenWindow      = 10 * time.Minute
+
+	msgTxDuplicate = "Transaction request cannot include multiple operations on one item"
+	msgTxOneAction = "TransactItems can only contain one of Check, Put, Update or Delete"
+)
+
+// txOp is the union of the members of ConditionCheck, Put, Update, Delete
+// and Get (API_TransactWriteItem.html, API_TransactGetItem.html).
+type txOp struct {
+	TableName                           *string
+	Key                                 itemJSON
+	Item                                itemJSON
+	ConditionExpression                 *string
+	UpdateExpression                    *string
+	ProjectionExpression                *string
+	ExpressionAttributeNames            map[string]string
+	ExpressionAttributeValues           itemJSON
+	ReturnValuesOnConditionCheckFailure *string
+}
+
+type transactWriteItem struct {
+	ConditionCheck *txOp
+	Put            *txOp
+	Update         *txOp
+	Delete         *txOp
+}
+
+type transactWriteInput struct {
+	TransactItems               []*transactWriteItem
+	ReturnConsumedCapacity      *string
+	ReturnItemCollectionMetrics *string
+	ClientRequestToken          *string
+}
+
+// txWrite is one action of a transaction being run.
+type txWrite struct {
+	kind    string // ConditionCheck, Put, Update or Delete
+	op      *txOp
+	ex      *eval.Compiled
+	t       *table
+	key     []byte
+	keyItem Item
+	old, nu Item
+	updated []string
+}
+
+// cancellationReason is one entry of CancellationReasons
+// (API_CancellationReason.html): Code None for an action that would have
+// succeeded.
+type cancellationReason struct {
+	Code    string
+	Message string      `json:",omitempty"`
+	Item    itemJSONOut `json:",omitempty"`
+}
+
+// transactionCanceled is the TransactionCanceledException listing a reason
+// per action, in request order.
+func transactionCanceled(reasons []cancellationReason) *Error {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		codes[i] = r.Code
+	}
+	b, _ := json.Marshal(reasons)
+	e := &Error{
+		Type:    "TransactionCanceledException",
+		Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]",
+	}
+	e.members = append([]byte(`,"CancellationReasons":`), b...)
+	return e
+}
+
+func (s *Server) transactWriteItems(c *call) (any, error) {
+	var in transactWriteInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	switch {
+	case in.TransactItems == nil:
+		cs.add(nil, "transactItems", ruleNotNull)
+	case len(in.TransactItems) == 0:
+		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
+	case len(in.TransactItems) > maxTransactItems:
+		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
+	}
+	for i, ti := range in.TransactItems {
+		if ti == nil {
+			continue
+		}
+		p := fmt.Sprintf("transactItems.%d.member", i+1)
+		if o := ti.ConditionCheck; o != nil {
+			o.constraints(&cs, p+".conditionCheck", true)
+			if o.ConditionExpression == nil {
+				cs.add(nil, p+".conditionCheck.conditionExpression", ruleNotNull)
+			}
+		}
+		if o := ti.Put; o != nil {
+			o.constraints(&cs, p+".put", false)
+			if o.Item == nil {
+				cs.add(nil, p+".put.item", ruleNotNull)
+			}
+		}
+		if o := ti.Update; o != nil {
+			o.constraints(&cs, p+".update", true)
+			if o.UpdateExpression == nil {
+				cs.add(nil, p+".update.updateExpression", ruleNotNull)
+			}
+		}
+		if o := ti.Delete; o != nil {
+			o.constraints(&cs, p+".delete", true)
+		}
+	}
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
+	if tok := in.ClientRequestToken; tok != nil {
+		if len(*tok) < 1 {
+			cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
+		} else if len(*tok) > maxTokenLength {
+			cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
+		}
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+
+	// Everything that needs no item: one action per element, values,
+	// expressions, the aggregate size.
+	writes := make([]*txWrite, len(in.TransactItems))
+	size := 0
+	for i, ti := range in.TransactItems {
+		w, err := ti.prepare()
+		if err != nil {
+			return nil, err
+		}
+		writes[i] = w
+		size += itemSize(Item(w.op.Item)) + itemSize(Item(w.op.Key))
+	}
+	if size > maxTransactBytes {
+		// The limit is documented (API_TransactWriteItems.html); the
+		// service's wording is not captured.
+		return nil, validation("Transaction size has exceeded the maximum allowed size of 4 MB")
+	}
+
+	// Idempotency: a token seen with the same request within the window
+	// answers as before without applying anything again.
+	var fp [32]byte
+	tok := str(in.ClientRequestToken)
+	if tok != "" {
+		var err error
+		if fp, err = fingerprint(c.body); err != nil {
+			return nil, err
+		}
+		done, err := s.tokens.begin(tok, fp, c.now)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return s.replayTransaction(writes, &in)
+		}
+	}
+	out, err := s.runTransaction(writes, &in)
+	if tok != "" {
+		s.tokens.end(tok, err == nil, s.now())
+	}
+	return out, err
+}
+
+func (o *txOp) constraints(cs *constraints, path string, key bool) {
+	cs.name(o.TableName, path+".tableName", true)
+	if key && o.Key == nil {
+		cs.add(nil, path+".key", ruleNotNull)
+	}
+	cs.enum(o.ReturnValuesOnConditionCheckFailure, path+".returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
+}
+
+// prepare checks one element of TransactItems and compiles its expressions.
+func (ti *transactWriteItem) prepare() (*txWrite, error) {
+	if ti == nil {
+		return nil, validation(msgTxOneAction)
+	}
+	w := &txWrite{}
+	n := 0
+	for kind, o := range map[string]*txOp{"ConditionCheck": ti.ConditionCheck, "Put": ti.Put, "Update": ti.Update, "Delete": ti.Delete} {
+		if o != nil {
+			w.kind, w.op = kind, o
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, validation(msgTxOneAction)
+	}
+	o := w.op
+	for _, it := range []Item{Item(o.Item), Item(o.Key), Item(o.ExpressionAttributeValues)} {
+		if err := checkValues(it); err != nil {
+			return nil, err
+		}
+	}
+	in := eval.Input{Condition: o.ConditionExpression, Names: o.ExpressionAttributeNames, Values: o.ExpressionAttributeValues}
+	if w.kind == "Update" {
+		in.Update = o.UpdateExpression
+	}
+	ex, err := compile(in)
+	if err != nil {
+		return nil, err
+	}
+	w.ex = ex
+	return w, nil
+}
+
+func txTableNames(writes []*txWrite) []string {
+	names := make([]string, len(writes))
+	for i, w := range writes {
+		names[i] = *w.op.TableName
+	}
+	return names
+}
+
+// resolve locks the tables and checks every action's key against its
+// table; the caller calls unlock.
+func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
+	tables, unlock, err := s.writeTables(txTableNames(writes))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, w := range writes {
+		w.t = tables[*w.op.TableName]
+		m := w.t.meta
+		if w.kind == "Put" {
+			it := Item(w.op.Item)
+			err = m.checkKey(it, keyOfItem)
+			if err == nil {
+				err = m.checkIndexKeys(it)
+			}
+			if err == nil && itemSize(it) > maxItemSize {
+				err = validation("Item size has exceeded the maximum allowed size")
+			}
+			if err == nil {
+				err = w.t.checkVectors(it)
+			}
+			w.keyItem = keyOf(m, it)
+		} else {
+			err = m.checkKey(Item(w.op.Key), keyOfRequest)
+			w.keyItem = Item(w.op.Key)
+		}
+		if err == nil {
+			w.key, err = m.appendItemKey(nil, w.keyItem)
+		}
+		if err != nil {
+			unlock()
+			return nil, err
+		}
+		id := m.Name + "\x00" + string(w.key)
+		if seen[id] {
+			unlock()
+			return nil, validation(msgTxDuplicate)
+		}
+		seen[id] = true
+	}
+	return unlock, nil
+}
+
+// runTransaction evaluates every action against the state before the
+// transaction and applies all of them, or cancels with a reason per action.
+func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any, error) {
+	unlock, err := s.resolveTransaction(writes)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	reasons := make([]cancellationReason, len(writes))
+	cancelled := false
+	for i, w := range writes {
+		reasons[i] = w.evaluate()
+		if reasons[i].Code != "None" {
+			cancelled = true
+		}
+	}
+	if cancelled {
+		return nil, transactionCanceled(reasons)
+	}
+
+	mode := str(in.ReturnConsumedCapacity)
+	meters := map[string]*meter{}
+	metrics := map[string][]itemCollectionMetrics{}
+	for _, w := range writes {
+		name := w.t.meta.Name
+		mt := meters[name]
+		if mt == nil {
+			mt = &meter{mode: mode, write: true}
+			meters[name] = mt
+		}
+		if w.kind == "ConditionCheck" {
+			mt.table += 2 * writeUnits(itemSize(w.old))
+			continue
+		}
+		om := &meter{mode: mode, write: true}
+		if err := w.t.apply(w.key, w.old, w.nu, om); err != nil {
+			return nil, err
+		}
+		mt.table += 2 * writeUnits(max(itemSize(w.nu), itemSize(w.old)))
+		mt.merge(om, 2)
+		if str(in.ReturnItemCollectionMetrics) == "SIZE" && w.t.hasLSI() {
+			metrics[name] = append(metrics[name], w.t.collectionMetrics(w.keyItem))
+		}
+	}
+	return transactResponse(writes, meters, metrics, in.ReturnItemCollectionMetrics), nil
+}
+
+// evaluate checks an action's condition and computes the item it writes.
+func (w *txWrite) evaluate() cancellationReason {
+	old, _, err := w.t.items.Get(w.key)
+	if err != nil {
+		return cancellationReason{Code: "InternalError", Message: "Internal server error"}
+	}
+	w.old = old
+	ok, err := w.ex.Condition(old)
+	if err != nil {
+		return validationReason(evalError(err))
+	}
+	if !ok {
+		r := cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
+		if old != nil && str(w.op.ReturnValuesOnConditionCheckFailure) == "ALL_OLD" {
+			r.Item = itemJSONOut(old)
+		}
+		return r
+	}
+	m := w.t.meta
+	switch w.kind {
+	case "Put":
+		w.nu = compactItem(Item(w.op.Item))
+	case "Delete":
+		w.nu = nil
+	case "Update":
+		base := old
+		if base == nil {
+			base = cloneItem(w.keyItem)
+		}
+		nu, updated, err := w.ex.Update(base, m.keyNames())
+		if err == nil {
+			err = checkValues(nu)
+		}
+		if err == nil {
+			err = m.checkIndexKeys(nu)
+		}
+		if err == nil && itemSize(nu) > maxItemSize {
+			err = validation("Item size has exceeded the maximum allowed size")
+		}
+		if err == nil {
+			err = w.t.checkVectorUpdate(nu, updated)
+		}
+		if err != nil {
+			return validationReason(evalError(err))
+		}
+		w.nu, w.updated = nu, updated
+	}
+	return cancellationReason{Code: "None"}
+}
+
+func validationReason(err error) cancellationReason {
+	msg := err.Error()
+	if e, ok := err.(*Error); ok {
+		msg = e.Message
+	}
+	return cancellationReason{Code: "ValidationError", Message: msg}
+}
+
+// replayTransaction answers a repeated request: nothing is applied again;
+// the capacity reported is that of reading the items (API_TransactWriteItems.html,
+// ClientRequestToken).
+func (s *Server) replayTransaction(writes []*txWrite, in *transactWriteInput) (any, error) {
+	unlock, err := s.resolveTransaction(writes)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	meters := map[string]*meter{}
+	for _, w := range writes {
+		name := w.t.meta.Name
+		mt := meters[name]
+		if mt == nil {
+			mt = &meter{mode: str(in.ReturnConsumedCapacity)}
+			meters[name] = mt
+		}
+		it, _, err := w.t.items.Get(w.key)
+		if err != nil {
+			return nil, err
+		}
+		mt.table += 2 * readUnits(itemSize(it), true)
+	}
+	return transactResponse(writes, meters, nil, nil), nil
+}
+
+func transactResponse(writes []*txWrite, meters map[string]*meter, metrics map[string][]itemCollectionMetrics, icm *string) map[string]any {
+	out := map[string]any{}
+	var caps []*consumedCapacity
+	for _, n := range sortedTables(meters) {
+		if cc := meters[n].result(tableMetaOf(writes, n)); cc != nil {
+			caps = append(caps, cc)
+		}
+	}
+	if caps != nil {
+		out["ConsumedCapacity"] = caps
+	}
+	if str(icm) == "SIZE" && len(metrics) > 0 {
+		out["ItemCollectionMetrics"] = metrics
+	}
+	return out
+}
+
+func tableMetaOf(writes []*txWrite, name string) *tableMeta {
+	for _, w := range writes {
+		if w.t.meta.Name == name {
+			return w.t.meta
+		}
+	}
+	return nil
+}
+
+// merge adds another meter's index units, times factor (transactions cost
+// double).
+func (m *meter) merge(o *meter, factor float64) {
+	for n, u := range o.indexes {
+		m.addIndex(n, factor*u)
+	}
+	for n, b := range o.vectors {
+		m.addVector(n, b)
+	}
+}
+
+// --- idempotency tokens ---
+
+// tokenStore remembers ClientRequestTokens for ten minutes after their
+// transaction completed (API_TransactWriteItems.html).
+type tokenStore struct {
+	mu   sync.Mutex
+	seen map[string]*tokenEntry
+}
+
+type tokenEntry struct {
+	fp      [32]byte
+	done    bool      // completed successfully (else in progress)
+	expires time.Time // done entries: completion + tokenWindow
+}
+
+// begin registers tok for a request with fingerprint fp. done reports that
+// the same request already completed within the window.
+func (ts *tokenStore) begin(tok string, fp [32]byte, now time.Time) (done bool, err error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.seen == nil {
+		ts.seen = map[string]*tokenEntry{}
+	}
+	for k, e := range ts.seen {
+		if e.done && !now.Before(e.expires) {
+			delete(ts.seen, k)
+		}
+	}
+	if e := ts.seen[tok]; e != nil {
+		if e.fp != fp {
+			return false, &Error{Type: "IdempotentParameterMismatchException", Message: "The request uses the same client token as a previous, but non-identical request."}
+		}
+		if !e.done {
+			return false, &Error{Type: "TransactionInProgressException", Message: "The transaction with the given request token is already in progress."}
+		}
+		return true, nil
+	}
+	ts.seen[tok] = &tokenEntry{fp: fp}
+	return false, nil
+}
+
+// end records the outcome: a success is remembered for the window, a
+// failure forgets the token (a retry runs the transaction again).
+func (ts *tokenStore) end(tok string, ok bool, now time.Time) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	e := ts.seen[tok]
+	if e == nil || e.done {
+		return
+	}
+	if !ok {
+		delete(ts.seen, tok)
+		return
+	}
+	e.done, e.expires = true, now.Add(tokenWindow)
+}
+
+// fingerprint hashes a request canonically: the SDK writes map members in
+// any order, so the body is decoded and re-encoded with sorted keys.
+func fingerprint(body []byte) ([32]byte, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return [32]byte{}, serialization("Start of structure or map found where not expected.")
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(b), nil
+}
+
+// --- TransactGetItems ---
+
+type transactGetInput struct {
+	TransactItems []*struct {
+		Get *txOp
+	}
+	ReturnConsumedCapacity *string
+}
+
+func (s *Server) transactGetItems(c *call) (any, error) {
+	var in transactGetInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	var cs constraints
+	switch {
+	case in.TransactItems == nil:
+		cs.add(nil, "transactItems", ruleNotNull)
+	case len(in.TransactItems) == 0:
+		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
+	case len(in.TransactItems) > maxTransactItems:
+		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
+	}
+	for i, ti := range in.TransactItems {
+		p := fmt.Sprintf("transactItems.%d.member.get", i+1)
+		if ti == nil || ti.Get == nil {
+			cs.add(nil, p, ruleNotNull)
+			continue
+		}
+		cs.name(ti.Get.TableName, p+".tableName", true)
+		if ti.Get.Key == nil {
+			cs.add(nil, p+".key", ruleNotNull)
+		}
+	}
+	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	exs := make([]*eval.Compiled, len(in.TransactItems))
+	names := make([]string, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		if err := checkValues(Item(ti.Get.Key)); err != nil {
+			return nil, err
+		}
+		ex, err := compile(eval.Input{Projection: ti.Get.ProjectionExpression, Names: ti.Get.ExpressionAttributeNames})
+		if err != nil {
+			return nil, err
+		}
+		exs[i], names[i] = ex, *ti.Get.TableName
+	}
+	// Read under the write locks of every table named, so the items come
+	// from one point in time with respect to every write.
+	tables, unlock, err := s.writeTables(names)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	keys := make([][]byte, len(names))
+	for i, ti := range in.TransactItems {
+		m := tables[names[i]].meta
+		if err := m.checkKey(Item(ti.Get.Key), keyOfRequest); err != nil {
+			return nil, err
+		}
+		k, err := m.appendItemKey(nil, Item(ti.Get.Key))
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = k
+	}
+	mode := str(in.ReturnConsumedCapacity)
+	meters := map[string]*meter{}
+	responses := make([]map[string]any, len(names))
+	for i := range names {
+		t := tables[names[i]]
+		it, _, err := t.items.Get(keys[i])
+		if err != nil {
+			return nil, err
+		}
+		mt := meters[names[i]]
+		if mt == nil {
+			mt = &meter{mode: mode}
+			meters[names[i]] = mt
+		}
+		mt.table += 2 * readUnits(itemSize(it), true)
+		responses[i] = map[string]any{}
+		if it != nil {
+			responses[i]["Item"] = itemJSONOut(exs[i].Project(it))
+		}
+	}
+	out := map[string]any{"Responses": responses}
+	var caps []*consumedCapacity
+	for _, n := range sortedTables(meters) {
+		if cc := meters[n].result(tables[n].meta); cc != nil {
+			caps = append(caps, cc)
+		}
+	}
+	if caps != nil {
+		out["ConsumedCapacity"] = caps
+	}
+	return out, nil
+}
