@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/expr/parse"
+	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
 // step is one element of a resolved document path: a real attribute name or
@@ -70,9 +71,12 @@ type operand struct {
 	kind  opKind
 	path  path
 	val   types.AttributeValue
+	num   numbers.Dec // val parsed, when val is a number (hasNum)
 	args  []*operand
 	arith byte
 	name  string // the function's name, for messages
+
+	hasNum bool
 }
 
 // staticType is the type an operand is known to have before any item is
@@ -208,7 +212,14 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &operand{kind: opValue, val: av}, nil
+		out := &operand{kind: opValue, val: av}
+		if n, ok := av.(*types.AttributeValueMemberN); ok {
+			// Parsed once here rather than at every comparison; the value
+			// was validated with the request.
+			out.num, err = numbers.Parse(n.Value)
+			out.hasNum = err == nil
+		}
+		return out, nil
 	case *expr.Func:
 		out := &operand{name: o.Name}
 		switch o.Name {

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
 // lookup finds the value at p in item; nil when any step is missing or
@@ -96,15 +97,15 @@ func (c *cond) eval(item Item) bool {
 		l, r := c.ops[0].value(item), c.ops[1].value(item)
 		if c.op == expr.NE {
 			// A missing operand is unequal to anything.
-			return l == nil || r == nil || !equal(l, r)
+			return l == nil || r == nil || !c.equalAt(0, l, 1, r)
 		}
 		if l == nil || r == nil {
 			return false
 		}
 		if c.op == expr.EQ {
-			return equal(l, r)
+			return c.equalAt(0, l, 1, r)
 		}
-		cmp, ok := order(l, r)
+		cmp, ok := c.orderAt(0, l, 1, r)
 		if !ok {
 			return false
 		}
@@ -123,16 +124,16 @@ func (c *cond) eval(item Item) bool {
 		if x == nil || lo == nil || hi == nil {
 			return false
 		}
-		a, ok1 := order(x, lo)
-		b, ok2 := order(x, hi)
+		a, ok1 := c.orderAt(0, x, 1, lo)
+		b, ok2 := c.orderAt(0, x, 2, hi)
 		return ok1 && ok2 && a >= 0 && b <= 0
 	case cIn:
 		x := c.ops[0].value(item)
 		if x == nil {
 			return false
 		}
-		for _, o := range c.ops[1:] {
-			if v := o.value(item); v != nil && equal(x, v) {
+		for i, o := range c.ops[1:] {
+			if v := o.value(item); v != nil && c.equalAt(0, x, i+1, v) {
 				return true
 			}
 		}
@@ -180,4 +181,42 @@ func (o *operand) firstHead(names []string) string {
 		}
 	}
 	return ""
+}
+
+// orderAt is order(a, b) for the values of operands i and j, using the
+// numbers parsed at Compile for values of the request.
+func (c *cond) orderAt(i int, a types.AttributeValue, j int, b types.AttributeValue) (int, bool) {
+	if x, ok := a.(*types.AttributeValueMemberN); ok {
+		if y, ok := b.(*types.AttributeValueMemberN); ok {
+			dx, ok1 := c.ops[i].dec(x)
+			dy, ok2 := c.ops[j].dec(y)
+			return numbers.Compare(dx, dy), ok1 && ok2
+		}
+	}
+	return order(a, b)
+}
+
+// equalAt is equal(a, b) for the values of operands i and j.
+func (c *cond) equalAt(i int, a types.AttributeValue, j int, b types.AttributeValue) bool {
+	if x, ok := a.(*types.AttributeValueMemberN); ok {
+		if y, ok := b.(*types.AttributeValueMemberN); ok {
+			if x.Value == y.Value {
+				return true
+			}
+			dx, ok1 := c.ops[i].dec(x)
+			dy, ok2 := c.ops[j].dec(y)
+			return ok1 && ok2 && numbers.Compare(dx, dy) == 0
+		}
+	}
+	return equal(a, b)
+}
+
+// dec is the number n, the value of o: parsed at Compile for a value of the
+// request, parsed now otherwise.
+func (o *operand) dec(n *types.AttributeValueMemberN) (numbers.Dec, bool) {
+	if o.hasNum {
+		return o.num, true
+	}
+	d, err := numbers.Parse(n.Value)
+	return d, err == nil
 }
