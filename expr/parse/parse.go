@@ -46,6 +46,12 @@ func Condition(s string) (expr.Cond, error) { return parseCondition(s, "Conditio
 // that name FilterExpression.
 func Filter(s string) (expr.Cond, error) { return parseCondition(s, "FilterExpression") }
 
+// SearchCondition parses the SearchConditionExpression of SearchVectors:
+// the grammar of Condition, with errors that name SearchConditionExpression.
+func SearchCondition(s string) (expr.Cond, error) {
+	return parseCondition(s, "SearchConditionExpression")
+}
+
 // KeyCondition parses a KeyConditionExpression. The grammar is the one of
 // Condition; the restrictions of key conditions (one equality on the
 // partition key, one sort key condition) depend on the key schema and are

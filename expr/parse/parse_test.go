@@ -275,6 +275,9 @@ func TestFilterAndKeyConditionNameTheirExpression(t *testing.T) {
 	if _, err := Filter("a ="); err == nil || !strings.HasPrefix(err.Error(), "Invalid FilterExpression: Syntax error") {
 		t.Errorf("Filter: %v", err)
 	}
+	if _, err := SearchCondition("a ="); err == nil || !strings.HasPrefix(err.Error(), "Invalid SearchConditionExpression: Syntax error") {
+		t.Errorf("SearchCondition: %v", err)
+	}
 	if _, err := KeyCondition("a ="); err == nil || !strings.HasPrefix(err.Error(), "Invalid KeyConditionExpression: Syntax error") {
 		t.Errorf("KeyCondition: %v", err)
 	}
