@@ -42,9 +42,13 @@ type Compiled struct {
 }
 
 // Compile parses every expression of one request and validates them as
-// DynamoDB does, in its order: the placeholder maps themselves, then each
-// expression (syntax, reserved words, undefined names and values, operand
-// counts and types, overlapping paths), then placeholders no expression used.
+// DynamoDB does, in its order: the placeholder maps themselves (empty maps,
+// maps without expressions, bad keys in key order, invalid values), then each
+// expression — KeyCondition, Update, Condition, Filter, Projection — for
+// syntax, reserved words, undefined names and values, operand counts and
+// types, limits and overlapping paths, then the names and then the values no
+// expression used. Every check runs before any item is read, as DynamoDB
+// runs them before it even looks the table up.
 func Compile(in Input) (*Compiled, error) {
 	if in.Names != nil && len(in.Names) == 0 {
 		return nil, validation("ExpressionAttributeNames must not be empty")
