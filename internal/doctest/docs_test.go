@@ -1,0 +1,232 @@
+package doctest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dynamogo/dynamo/dynamotest"
+)
+
+// TestDocs compiles every ```go block of README.md, AGENTS.md and
+// docs/*.md in one throwaway module (one go build), and runs the complete
+// programs against a fresh in-process local server each (not with -short).
+// Compiler errors point at the Markdown file and line.
+func TestDocs(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	files, err := Sources(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preludeSrc, err := os.ReadFile(filepath.Join(root, "internal", "doctest", "prelude", "prelude.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prelude, err := ParsePrelude(preludeSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	if err := writeModule(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	type program struct {
+		block Block
+		bin   string
+	}
+	var programs []program
+	n := 0
+	for _, f := range files {
+		md, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks, err := Extract(f, md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			kind, err := Classify(b)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			name := fmt.Sprintf("b%03d", n)
+			n++
+			pkgDir := filepath.Join(dir, name)
+			if err := os.Mkdir(pkgDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lineFile := filepath.Join(root, f)
+			switch kind {
+			case Program, File:
+				src := fmt.Sprintf("//line %s:%d\n%s", lineFile, b.Line, b.Code)
+				if err := os.WriteFile(filepath.Join(pkgDir, "doc.go"), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if kind == Program {
+					programs = append(programs, program{b, filepath.Join(dir, "bin", name)})
+				}
+			default:
+				frag, err := prelude.Build(b, kind, name, lineFile)
+				if err != nil {
+					t.Errorf("%s:%d: %v", b.File, b.Line, err)
+					continue
+				}
+				if frag.Prelude != "" {
+					if err := os.WriteFile(filepath.Join(pkgDir, "prelude.go"), []byte(frag.Prelude), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := os.WriteFile(filepath.Join(pkgDir, "doc.go"), []byte(frag.Source), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	if n == 0 {
+		t.Fatal("no ```go blocks found: the doctest would check nothing")
+	}
+	t.Logf("%d go blocks in %d files, %d programs", n, len(files), len(programs))
+
+	start := time.Now()
+	args := []string{"build", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "./..."}
+	if testing.Short() {
+		args = []string{"vet", "./..."} // type-checks without linking
+	}
+	cmd := exec.Command(goTool(), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the docs do not compile (go %s):\n%s", args[0], out)
+	}
+	t.Logf("go %s: %v", args[0], time.Since(start).Round(time.Millisecond))
+	if testing.Short() {
+		return
+	}
+
+	for _, p := range programs {
+		t.Run(fmt.Sprintf("%s:%d", p.block.File, p.block.Line), func(t *testing.T) {
+			runProgram(t, p.block, p.bin, dir)
+		})
+	}
+}
+
+// runProgram runs a program against its own local server and checks that it
+// exits 0 and, when the block ends with an // Output: comment, prints that.
+func runProgram(t *testing.T, b Block, bin, dir string) {
+	srv := dynamotest.NewServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AWS_") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env,
+		"AWS_ENDPOINT_URL_DYNAMODB="+srv.URL,
+		"AWS_ACCESS_KEY_ID=doctest",
+		"AWS_SECRET_ACCESS_KEY=doctest-not-a-secret",
+		"AWS_REGION=us-east-1",
+		"AWS_EC2_METADATA_DISABLED=true",
+		"AWS_CONFIG_FILE="+filepath.Join(dir, "no-aws-config"),
+		"AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "no-aws-credentials"),
+	)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s:%d: the program failed: %v\nstdout:\n%s\nstderr:\n%s", b.File, b.Line, err, stdout.String(), stderr.String())
+	}
+	if want, ok := ExpectedOutput(b.Code); ok {
+		if got := strings.TrimSpace(stdout.String()); got != want {
+			t.Errorf("%s:%d: the program printed\n%s\nwant (its // Output: comment)\n%s", b.File, b.Line, got, want)
+		}
+	}
+}
+
+var outputComment = regexp.MustCompile(`(?m)^\s*// Output:[ \t]*(.*)$`)
+
+// ExpectedOutput returns what a program's trailing "// Output:" comment says
+// it prints (as in Example functions), trimmed; ok is false without one.
+func ExpectedOutput(code string) (string, bool) {
+	loc := outputComment.FindStringSubmatchIndex(code)
+	if loc == nil {
+		return "", false
+	}
+	var lines []string
+	if first := strings.TrimSpace(code[loc[2]:loc[3]]); first != "" {
+		lines = append(lines, first)
+	}
+	for _, l := range strings.Split(code[loc[1]:], "\n") {
+		l = strings.TrimSpace(l)
+		if c, ok := strings.CutPrefix(l, "//"); ok {
+			lines = append(lines, strings.TrimPrefix(c, " "))
+			continue
+		}
+		if l == "" || l == "}" {
+			continue
+		}
+		break
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n")), true
+}
+
+// writeModule writes the go.mod and go.sum of the throwaway module: the
+// repository's own requirements (so every dependency resolves from the
+// module cache at the versions the repository uses) plus the repository,
+// replaced by its directory.
+func writeModule(root, dir string) error {
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return err
+	}
+	re := regexp.MustCompile(`(?m)^module\s+(\S+)\s*$`)
+	m := re.FindSubmatch(gomod)
+	if m == nil {
+		return fmt.Errorf("go.mod: no module line")
+	}
+	self := string(m[1])
+	mod := re.ReplaceAllLiteral(gomod, []byte("module doctest.invalid/docs"))
+	mod = append(mod, fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", self, self, root)...)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+}
+
+func goTool() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
