@@ -96,3 +96,10 @@ func TestBatchValidation(t *testing.T) {
 	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"aaa": {Keys: []map[string]types.AttributeValue{{"pk": S("a"), "x": S("b")}}}}})
 	wantErr(t, err, "ValidationException", "The provided key element does not match the schema")
 }
+
+func TestBatchWriteRequestShape(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "aaa")
+	_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"aaa": {{}}}})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: a WriteRequest must contain exactly one of PutRequest or DeleteRequest")
+}
