@@ -17,7 +17,7 @@ func benchItem() Item {
 		"addr": mv(map[string]AV{
 			"street": sv("221B Baker Street"), "city": sv("London"), "zip": sv("NW1 6XE"), "country": sv("GB"),
 		}),
-		"note": sv(strings.Repeat("n", 200)),
+		"note": sv(strings.Repeat("n", 480)), // brings the item to about 1 KB
 	}
 	var lines []AV
 	for i := range 8 {
