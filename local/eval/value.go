@@ -311,7 +311,7 @@ func checkValue(av types.AttributeValue) string {
 		}
 	case *types.AttributeValueMemberBS:
 		if len(v.Value) == 0 {
-			return invalid + "An binary set  may not be empty"
+			return invalid + "Binary sets should not be empty" // sic: not "An binary set  may not be empty"
 		}
 		for i, b := range v.Value {
 			if setHas(v.Value[:i], b, bytes.Equal) {
