@@ -268,7 +268,10 @@ func TestParallelScan(t *testing.T) {
 		}
 	})
 	t.Run("first error wins", func(t *testing.T) {
-		srv.FailWith("Scan", 1, &local.Error{Type: "AccessDeniedException", Message: "not authorized"})
+		// Every call fails (a single queued failure could be taken by a request
+		// the previous subtest canceled while it was in flight).
+		srv.FailWith("Scan", -1, &local.Error{Type: "AccessDeniedException", Message: "not authorized"})
+		defer srv.ClearFaults()
 		_, err := orders.ScanAll(ctx, dynamo.Segments(4), dynamo.PageSize(2))
 		if !errors.Is(err, dynamo.ErrAccessDenied) {
 			t.Errorf("err = %v", err)
