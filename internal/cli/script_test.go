@@ -11,12 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/dynamotest"
 )
@@ -82,6 +86,7 @@ func TestScripts(t *testing.T) {
 			"mktables":  cmdMkTables,
 			"gosum":     cmdGoSum,
 			"expand":    cmdExpand,
+			"seedshop":  cmdSeedShop,
 		},
 	})
 }
@@ -201,4 +206,86 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	s := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o644))
+}
+
+// The items of seedshop: a single table holding three entities, one of
+// them in two shapes, written by this library as an application would.
+type (
+	shopOrder struct {
+		UserID   string             `dynamo:"user_id,pk"`
+		PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
+		OrderID  string             `dynamo:"order_id,sk"`
+		Total    decimal.Decimal    `dynamo:"total"`
+		Status   string             `dynamo:"status,default=pending"`
+		Tags     dynamo.Set[string] `dynamo:"tags"`
+		Version  int                `dynamo:"version"`
+		Note     *string            `dynamo:"note"`
+	}
+	shopUser struct {
+		UserID string         `dynamo:"user_id,pk"`
+		Kind   string         `dynamo:"kind,sk,default=profile"`
+		Name   string         `dynamo:"name"`
+		Prefs  map[string]any `dynamo:"prefs"`
+		Active bool           `dynamo:"active"`
+	}
+	shopAddress struct {
+		UserID    string `dynamo:"user_id,pk"`
+		Kind      string `dynamo:"kind,sk,default=address"`
+		AddressID string `dynamo:"address_id,sk"`
+		Lines     []any  `dynamo:"lines"`
+		Avatar    []byte `dynamo:"avatar"`
+	}
+	shopEvent struct {
+		DeviceID string                `dynamo:"device_id,pk"`
+		At       time.Time             `dynamo:"at,sk,precision=ms"`
+		Seq      int64                 `dynamo:"seq,sk"`
+		Readings dynamo.Set[float64]   `dynamo:"readings"`
+		Counts   dynamo.Set[int]       `dynamo:"counts"`
+	}
+)
+
+var (
+	shopOrders    = dynamo.MustSchema[shopOrder]("shop", dynamo.EntityName("order"), dynamo.GSI("StatusIndex", "status", "placed_at", dynamo.KeysOnly()))
+	shopUsers     = dynamo.MustSchema[shopUser]("shop", dynamo.EntityName("user"))
+	shopAddresses = dynamo.MustSchema[shopAddress]("shop", dynamo.EntityFrom(shopUsers))
+	shopEvents    = dynamo.MustSchema[shopEvent]("shop", dynamo.EntityName("event"), dynamo.PrefixSortKey())
+)
+
+// seedshop TABLE: creates the single table "shop" and writes its items.
+func cmdSeedShop(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: seedshop")
+	}
+	ctx := context.Background()
+	srv := server(ts)
+	in, err := dynamo.CreateTableInput(shopOrders, shopUsers, shopAddresses, shopEvents)
+	ts.Check(err)
+	_, err = srv.Client().CreateTable(ctx, in)
+	ts.Check(err)
+	repo, err := dynamo.FromClient(srv.Client())
+	ts.Check(err)
+	day := time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC)
+	note := "leave at the door"
+	var ops []dynamo.WriteOp
+	for i, o := range []shopOrder{
+		{UserID: "u1", PlacedAt: day, OrderID: "o1", Total: decimal.RequireFromString("19.99"), Tags: dynamo.NewSet("gift", "red"), Version: 2},
+		{UserID: "u1", PlacedAt: day.Add(time.Hour), OrderID: "o2", Total: decimal.RequireFromString("5"), Status: "paid", Note: &note},
+		{UserID: "u2", PlacedAt: day.Add(2 * time.Hour), OrderID: "o3", Total: decimal.RequireFromString("0.5"), Version: 1},
+	} {
+		_ = i
+		ops = append(ops, dynamo.PutOp(shopOrders, o))
+	}
+	ops = append(ops,
+		dynamo.PutOp(shopUsers, shopUser{UserID: "u1", Name: "Ada", Prefs: map[string]any{"lang": "en", "n": 3}, Active: true}),
+		dynamo.PutOp(shopUsers, shopUser{UserID: "u2", Name: "Grace"}),
+		dynamo.PutOp(shopAddresses, shopAddress{UserID: "u1", AddressID: "home", Lines: []any{"1 Main St", "Springfield"}, Avatar: []byte{1, 2, 3}}),
+		dynamo.PutOp(shopAddresses, shopAddress{UserID: "u1", AddressID: "work", Lines: []any{"2 Side St"}}),
+		dynamo.PutOp(shopEvents, shopEvent{DeviceID: "d1", At: day.Add(1500 * time.Millisecond), Seq: 7, Readings: dynamo.NewSet(1.5, 2.25), Counts: dynamo.NewSet(1, 2)}),
+		dynamo.PutOp(shopEvents, shopEvent{DeviceID: "d1", At: day.Add(2 * time.Second), Seq: 8}),
+	)
+	res, err := repo.BatchWrite(ctx, ops)
+	ts.Check(err)
+	if len(res.Unprocessed) > 0 {
+		ts.Fatalf("unprocessed writes: %v", res.Unprocessed)
+	}
 }
