@@ -446,8 +446,10 @@ func (p *parser) operand() (op expr.Operand, paren bool) {
 		if p.text(t) == "(" {
 			p.i++
 			p.enter()
+			// Only the whole value of a SET action may be a parenthesised
+			// + or -; anywhere else parentheses hold a single operand.
 			var inner bool
-			if p.update {
+			if p.update && p.top {
 				op, inner = p.setValue()
 			} else {
 				op, inner = p.operand()
