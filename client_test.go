@@ -171,6 +171,9 @@ func TestErrorMappingCapturedBodies(t *testing.T) {
 			if e.Unwrap() == nil {
 				t.Errorf("no cause")
 			}
+			if api, ok := e.Details.(interface{ ErrorCode() string }); !ok || !strings.HasSuffix(api.ErrorCode(), tc.code) {
+				t.Errorf("Details = %#v", e.Details)
+			}
 			if e.RequestID == "" {
 				t.Errorf("no request id")
 			}

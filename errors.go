@@ -100,8 +100,10 @@ type Error struct {
 	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
 	Item map[string]types.AttributeValue
 
-	// Details carries extra context: validation details, or for
-	// TransactionCanceled the decoded items of the reasons when the caller asked.
+	// Details carries the decoded answer behind the error: for a service
+	// error the SDK's exception value (a smithy.APIError such as
+	// *types.TransactionCanceledException), for a local validation error the
+	// pure-layer error (*schema.Error, *request.Error, *codec.Error).
 	Details any
 
 	cause error
@@ -175,7 +177,7 @@ func invalid(op string, cause error) *Error {
 	if op != "" {
 		msg = strings.TrimPrefix(msg, op+": ")
 	}
-	return &Error{Type: TypeValidation, Message: msg, Op: op, cause: cause}
+	return &Error{Type: TypeValidation, Message: msg, Op: op, Details: cause, cause: cause}
 }
 
 func trimPrefix(msg string) string { return strings.TrimPrefix(msg, "dynamo: ") }
@@ -339,6 +341,7 @@ func mapError(op, table string, err error) error {
 	var apiErr smithy.APIError
 	switch {
 	case errors.As(err, &apiErr):
+		e.Details = apiErr
 		e.Message = apiErr.ErrorMessage()
 		if e.Message == "" || e.Message == "UnknownError" {
 			e.Message = code
