@@ -23,6 +23,8 @@ var condSeeds = []string{
 	"foo(a) = :v",
 	"a[99999999999] = :v",
 	"(((((((((((a = :v)))))))))))",
+	"(size((a))) > :v AND a IN ((:v), b) AND NOT (a) BETWEEN (:x) AND (:y)",
+	"attribute_exists(a) = :v OR if_not_exists(a, :v) = :v",
 }
 
 var updateSeeds = []string{
@@ -35,6 +37,11 @@ var updateSeeds = []string{
 	"SET a = :v SET b = :v",
 	"SET book-price = :p",
 	"ADD a",
+	"SET a = if_not_exists(a, (:v))",
+	"SET a = list_append((b), :c)",
+	"SET a = ((a) + :n)",
+	"SET a = (if_not_exists(a, :z)) - (:n)",
+	"SET a = list_append(list_append(:a, :b), :c)",
 }
 
 // knownErrors are the messages the parser may give, after "Invalid <kind>: ".
