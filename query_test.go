@@ -294,3 +294,48 @@ func TestParallelScan(t *testing.T) {
 	})
 	_ = dynamotest.AnyAction
 }
+
+func TestScanOptions(t *testing.T) {
+	_, repo := newTestRepo(t)
+	seed(t, repo, 10)
+	orders := dynamo.Bind(repo, Orders)
+	ctx := context.Background()
+
+	filtered, err := orders.ScanAll(ctx, dynamo.Filter(dynamo.Eq("status", "closed")))
+	if err != nil || len(filtered) != 3 {
+		t.Errorf("filter: %d, %v", len(filtered), err)
+	}
+	var seen int
+	var cursor dynamo.Cursor
+	for {
+		page, err := orders.Scan(ctx, dynamo.Limit(4), dynamo.StartAfter(cursor), dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.ConsumedCapacity == nil || page.ScannedCount > 4 {
+			t.Errorf("page: capacity %v, scanned %d", page.ConsumedCapacity, page.ScannedCount)
+		}
+		seen += len(page.Items)
+		if cursor = page.Cursor; cursor == "" {
+			break
+		}
+	}
+	if seen != 13 {
+		t.Errorf("paged scan saw %d orders", seen)
+	}
+	gsi, err := orders.ScanAll(ctx, dynamo.Index("StatusIndex"), dynamo.PageSize(2))
+	if err != nil || len(gsi) != 13 {
+		t.Errorf("index scan: %d, %v", len(gsi), err)
+	}
+	one, err := orders.Scan(ctx, dynamo.Segment(0, 2))
+	if err != nil || len(one.Items) > 13 {
+		t.Errorf("one segment: %d, %v", len(one.Items), err)
+	}
+	var items []Order
+	for o := range one.All() {
+		items = append(items, o)
+	}
+	if len(items) != len(one.Items) {
+		t.Errorf("All() yielded %d of %d", len(items), len(one.Items))
+	}
+}
