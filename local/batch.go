@@ -276,8 +276,9 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		seen := map[string]bool{}
 		for _, wr := range in.RequestItems[n] {
 			if wr == nil || (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
-				// DynamoDB's wording here is not documented; this one names the rule.
-				return nil, validation("One or more parameter values were invalid: a WriteRequest must contain exactly one of PutRequest or DeleteRequest")
+				// Not documented; DynamoDB Local 3.3.1 answers with the
+				// message of its union check, so we do too.
+				return nil, validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 			}
 			var o op
 			o.table, o.req = n, wr

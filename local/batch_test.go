@@ -101,5 +101,5 @@ func TestBatchWriteRequestShape(t *testing.T) {
 	srv, c := newServer(t)
 	hashTable(t, srv, "aaa")
 	_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"aaa": {{}}}})
-	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: a WriteRequest must contain exactly one of PutRequest or DeleteRequest")
+	wantErr(t, err, "ValidationException", "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 }

@@ -335,13 +335,8 @@ func (s *Server) query(c *call) (any, error) {
 			return nil, err
 		}
 		if bytes.Compare(k, start) < 0 || (end != nil && bytes.Compare(k, end) >= 0) {
-			p, _, err := partitionBounds(kc.Partition)
-			if err != nil {
-				return nil, err
-			}
-			if !bytes.HasPrefix(k, p) {
-				return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
-			}
+			// A starting key outside the partition or the sort range: DynamoDB
+			// Local 3.3.1 answers both with the range predicate message.
 			return nil, validation("The provided starting key does not match the range key predicate")
 		}
 		if forward {

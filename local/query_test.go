@@ -174,7 +174,7 @@ func TestQueryValidation(t *testing.T) {
 	// A starting key outside the queried partition or sort range.
 	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p"),
 		ExpressionAttributeValues: item{":p": S("x")}, ExclusiveStartKey: item{"pk": S("a-much-longer-partition-key"), "sk": N("1")}})
-	wantErr(t, err, "ValidationException", "The provided starting key is invalid: The provided key element does not match the schema")
+	wantErr(t, err, "ValidationException", "The provided starting key does not match the range key predicate")
 	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p AND sk > :v"),
 		ExpressionAttributeValues: item{":p": S("x"), ":v": N("5")}, ExclusiveStartKey: item{"pk": S("x"), "sk": N("1")}})
 	wantErr(t, err, "ValidationException", "The provided starting key does not match the range key predicate")

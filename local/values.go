@@ -97,7 +97,8 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		seen := make(map[string]struct{}, len(v.Value))
 		for _, b := range v.Value {
 			if _, dup := seen[string(b)]; dup {
-				return nil, invalidParam("Input collection contains duplicates.")
+				// Wording of DynamoDB Local 3.3.1 (the differential tier).
+				return nil, invalidParam("Input collection of type BS contains duplicates.")
 			}
 			seen[string(b)] = struct{}{}
 		}
