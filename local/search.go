@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/expr/parse"
@@ -129,13 +130,16 @@ func vectorConstraints(cs *constraints, vis []types.VectorIndex, path string) {
 	}
 }
 
-// markVectorAttrs counts the SearchSchema attributes as used by a key, for
-// the rule that every AttributeDefinitions entry is used.
-func markVectorAttrs(used map[string]bool, vis []types.VectorIndex) {
-	for _, vi := range vis {
+// markVectorAttrs counts the declared SearchSchema attributes as used by a
+// key, for the rule that every AttributeDefinitions entry is used (an
+// undeclared one is createVectors' error).
+func markVectorAttrs(used map[string]bool, in *dynamodb.CreateTableInput) {
+	for _, vi := range in.VectorIndexes {
 		for _, el := range vi.SearchSchema {
-			if el.AttributeName != nil {
-				used[*el.AttributeName] = true
+			for _, a := range in.AttributeDefinitions {
+				if el.AttributeName != nil && a.AttributeName != nil && *a.AttributeName == *el.AttributeName {
+					used[*el.AttributeName] = true
+				}
 			}
 		}
 	}

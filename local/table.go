@@ -356,7 +356,10 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
 		}
 	}
-	markVectorAttrs(used, in.VectorIndexes)
+	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
+		return nil, err
+	}
+	markVectorAttrs(used, in)
 	delete(used, "")
 	if len(used) != len(defs) {
 		if in.GlobalSecondaryIndexes == nil && in.LocalSecondaryIndexes == nil {
@@ -419,9 +422,6 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 		m.TableClass = string(in.TableClass)
 	}
 	if m.Tags, err = createTags(in.Tags); err != nil {
-		return nil, err
-	}
-	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
 		return nil, err
 	}
 	return m, nil
