@@ -41,9 +41,12 @@ func (p *Page[T]) All() iter.Seq[T] {
 	}
 }
 
-// Repo-level options: they tune how the repo pages, not the request. Each
-// embeds the request option it corresponds to, so it is a QueryOption /
-// ScanOption; the operations take it out before building the request.
+// Repo-level options tune how the repo pages. Each embeds the request option
+// closest to it, so it is a QueryOption / ScanOption: PageSize is Limit,
+// StartAfter is StartKey with the decoded cursor, Segments and MaxConcurrency
+// a single whole segment. The operations take PageSize, Segments and
+// MaxConcurrency out before building the request and check StartAfter's
+// cursor.
 type queryScanOption interface {
 	QueryOption
 	ScanOption
@@ -53,7 +56,6 @@ type pagingOption struct {
 	queryScanOption
 	kind     pagingKind
 	n        int
-	cursor   Cursor
 	startErr error
 }
 
@@ -88,7 +90,7 @@ func StartAfter(c Cursor) interface {
 	ScanOption
 } {
 	key, err := c.Key()
-	return pagingOption{queryScanOption: request.StartKey(key), kind: kindStartAfter, cursor: c, startErr: err}
+	return pagingOption{queryScanOption: request.StartKey(key), kind: kindStartAfter, startErr: err}
 }
 
 // Segments splits ScanAll and ScanStream into n parallel segments (1 to
