@@ -3,6 +3,7 @@ package parse
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/dynamogo/dynamo/expr"
@@ -140,5 +141,161 @@ func TestPrintParseRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got, u) {
 			t.Fatalf("round trip of %q changed the tree", text)
 		}
+	}
+}
+
+// textGen writes random expression text the way people do: keywords in any
+// case, optional parentheses around operands and conditions, spacing
+// varied; then sometimes breaks one token. Whatever parses must print to
+// text that parses back to the same tree.
+type textGen struct{ r *rand.Rand }
+
+func (g textGen) pick(s ...string) string { return s[g.r.IntN(len(s))] }
+
+func (g textGen) kw(k string) string {
+	switch g.r.IntN(3) {
+	case 0:
+		return strings.ToLower(k)
+	case 1:
+		return k
+	}
+	return k[:1] + strings.ToLower(k[1:])
+}
+
+func (g textGen) path() string {
+	p := g.pick("a", "b", "#n", "c_1")
+	for range g.r.IntN(3) {
+		p += g.pick(".x", "[0]", "[12]", ".#m")
+	}
+	return p
+}
+
+func (g textGen) paren(s string) string {
+	if g.r.IntN(6) == 0 {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+func (g textGen) operand(update bool, depth int) string {
+	switch g.r.IntN(5) {
+	case 0:
+		return g.paren(g.pick(":v", ":w", ":v_1"))
+	case 1:
+		if depth > 0 {
+			if update {
+				return g.paren("if_not_exists(" + g.path() + ", " + g.operand(true, depth-1) + ")")
+			}
+			return g.paren("size(" + g.operand(false, depth-1) + ")")
+		}
+	case 2:
+		if depth > 0 && update {
+			// never valid inside a function argument, but parsed there once
+			return "(" + g.operand(true, depth-1) + " + " + g.operand(true, depth-1) + ")"
+		}
+	}
+	return g.paren(g.path())
+}
+
+func (g textGen) cond(depth int) string {
+	if depth > 0 {
+		switch g.r.IntN(5) {
+		case 0:
+			return g.kw("NOT") + " " + g.cond(depth-1)
+		case 1:
+			return "(" + g.cond(depth-1) + " " + g.kw("AND") + " " + g.cond(depth-1) + ")"
+		case 2:
+			return g.cond(depth-1) + " " + g.kw("OR") + " " + g.cond(depth-1)
+		}
+	}
+	switch g.r.IntN(5) {
+	case 0:
+		return g.operand(false, 2) + " " + g.kw("BETWEEN") + " " + g.operand(false, 1) + " " + g.kw("AND") + " " + g.operand(false, 1)
+	case 1:
+		return g.operand(false, 2) + " " + g.kw("IN") + " (" + g.operand(false, 1) + ", " + g.operand(false, 1) + ")"
+	case 2:
+		return g.pick("attribute_exists", "attribute_not_exists") + "(" + g.path() + ")"
+	case 3:
+		return g.pick("begins_with", "contains") + "(" + g.operand(false, 1) + ", " + g.operand(false, 1) + ")"
+	}
+	return g.operand(false, 2) + g.pick(" = ", "<>", " < ", "<=", " >", ">= ") + g.operand(false, 2)
+}
+
+func (g textGen) update() string {
+	var clauses []string
+	for _, kw := range []string{"SET", "REMOVE", "ADD", "DELETE"} {
+		if g.r.IntN(2) == 0 {
+			continue
+		}
+		var actions []string
+		for range 1 + g.r.IntN(3) {
+			switch kw {
+			case "SET":
+				v := g.operand(true, 2)
+				switch g.r.IntN(4) {
+				case 0:
+					v = g.paren(g.operand(true, 1) + g.pick(" + ", "-", " - ") + g.operand(true, 1))
+				case 1:
+					v = g.paren("list_append(" + g.operand(true, 2) + ", " + g.operand(true, 2) + ")")
+				}
+				actions = append(actions, g.path()+" = "+v)
+			case "REMOVE":
+				actions = append(actions, g.path())
+			default:
+				actions = append(actions, g.path()+" "+g.pick(":v", ":w"))
+			}
+		}
+		clauses = append(clauses, g.kw(kw)+" "+strings.Join(actions, ", "))
+	}
+	g.r.Shuffle(len(clauses), func(i, j int) { clauses[i], clauses[j] = clauses[j], clauses[i] })
+	return strings.Join(clauses, " ")
+}
+
+// mutate sometimes breaks the text: drops, doubles or swaps a byte.
+func (g textGen) mutate(s string) string {
+	if len(s) == 0 || g.r.IntN(3) != 0 {
+		return s
+	}
+	i := g.r.IntN(len(s))
+	switch g.r.IntN(3) {
+	case 0:
+		return s[:i] + s[i+1:]
+	case 1:
+		return s[:i] + s[i:i+1] + s[i:]
+	}
+	return s[:i] + g.pick("(", ")", ",", " AND ", "+", ":", "#", ".") + s[i:]
+}
+
+func TestGeneratedTextRoundTrip(t *testing.T) {
+	g := textGen{rand.New(rand.NewPCG(3, 4))}
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	var conds, updates int
+	for range n {
+		s := g.mutate(g.cond(g.r.IntN(4)))
+		if c, err := Condition(s); err == nil {
+			conds++
+			text := expr.Print(c)
+			if again, err := Condition(text); err != nil || !reflect.DeepEqual(again, c) {
+				t.Fatalf("condition %q printed as %q: %v", s, text, err)
+			}
+		}
+		s = g.mutate(g.update())
+		if s == "" {
+			continue
+		}
+		if u, err := Update(s); err == nil {
+			updates++
+			text := expr.PrintUpdate(u)
+			if again, err := Update(text); err != nil || !reflect.DeepEqual(again, u) {
+				t.Fatalf("update %q printed as %q: %v", s, text, err)
+			}
+		}
+	}
+	t.Logf("%d conditions and %d updates parsed", conds, updates)
+	if conds < n/4 || updates < n/4 {
+		t.Fatalf("too few samples parsed (%d conditions, %d updates)", conds, updates)
 	}
 }
