@@ -1,0 +1,2 @@
+// Package difftest is the optional differential tier.
+package difftest
