@@ -278,3 +278,35 @@ func TestDeepExpressions(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckKeyPaths(t *testing.T) {
+	const msg = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: "
+	tests := []struct {
+		in   Input
+		want string
+	}{
+		{Input{Projection: str("#a.b.c"), Names: names{"#a": "pk"}}, msg + "Key: pk"},
+		{Input{Projection: str("pk, sk[0]")}, msg + "Key: sk"},
+		{Input{Filter: str("d[1] = :b"), Values: vals{":b": nv("1")}}, msg + "IndexKey: d"},
+		{Input{Condition: str("size(g.x) > :b"), Values: vals{":b": nv("1")}}, msg + "IndexKey: g"},
+		{Input{Update: str("SET g.y = :v"), Values: vals{":v": sv("x")}}, msg + "IndexKey: g"},
+		{Input{Update: str("SET a = if_not_exists(pk.x, :v)"), Values: vals{":v": sv("x")}}, msg + "Key: pk"},
+		// A table key written nested is Update's to refuse; plain paths are fine.
+		{Input{Update: str("SET pk.x = :v"), Values: vals{":v": sv("x")}}, ""},
+		{Input{Condition: str("pk = :v AND d = :v AND w.x = :v"), Projection: str("pk, g, z.y"), Values: vals{":v": sv("x")}}, ""},
+	}
+	for _, tt := range tests {
+		c, err := Compile(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.CheckKeyPaths([]string{"pk", "sk"}, []string{"d", "g"})
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", tt.in, err)
+			}
+		} else if err == nil || err.Error() != tt.want {
+			t.Errorf("got %v, want %q", err, tt.want)
+		}
+	}
+}

@@ -39,6 +39,11 @@ type Compiled struct {
 	condition, filter, keyCondition *cond
 	update                          *update
 	projection                      *projNode
+
+	// Top-level attributes read (nested) or written (nestedSet) through a
+	// nested path (a.b, a[0]) by the expressions other than the key
+	// condition, for CheckKeyPaths.
+	nested, nestedSet []string
 }
 
 // Compile parses every expression of one request and validates them as
@@ -136,6 +141,7 @@ func Compile(in Input) (*Compiled, error) {
 	if unused := unusedKeys(in.Values, r.usedValues); unused != "" {
 		return nil, validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" + unused + "}")
 	}
+	c.collectNested()
 	return c, nil
 }
 
@@ -237,4 +243,75 @@ func exprErr(err error) error {
 		return validation(se.Msg)
 	}
 	return validation(err.Error())
+}
+
+// CheckKeyPaths rejects a nested path (a.b, a[0]) through a key attribute,
+// which DynamoDB refuses in every expression since key attributes are
+// scalars: tableKeys are the table's key attributes, indexKeys those of its
+// secondary indexes. A nested path written by an update to a table key is
+// left to Update, which reports that the key cannot be updated at all.
+// (The KeyConditionExpression has its own message for nested paths.)
+func (c *Compiled) CheckKeyPaths(tableKeys, indexKeys []string) error {
+	const msg = "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: "
+	for _, k := range tableKeys {
+		if slices.Contains(c.nested, k) {
+			return validation(msg + "Key: " + k)
+		}
+	}
+	for _, k := range indexKeys {
+		if slices.Contains(c.nested, k) || slices.Contains(c.nestedSet, k) {
+			return validation(msg + "IndexKey: " + k)
+		}
+	}
+	return nil
+}
+
+func (c *Compiled) collectNested() {
+	note := func(list *[]string, p path) {
+		if len(p) > 1 && !slices.Contains(*list, p[0].name) {
+			*list = append(*list, p[0].name)
+		}
+	}
+	var inCond func(*cond)
+	var inOperand func(*operand)
+	inOperand = func(o *operand) {
+		if o.kind == opPath {
+			note(&c.nested, o.path)
+		}
+		for _, a := range o.args {
+			inOperand(a)
+		}
+	}
+	inCond = func(n *cond) {
+		if n == nil {
+			return
+		}
+		for _, k := range n.kids {
+			inCond(k)
+		}
+		for _, o := range n.ops {
+			inOperand(o)
+		}
+	}
+	inCond(c.condition)
+	inCond(c.filter)
+	if u := c.update; u != nil {
+		for _, a := range u.set {
+			note(&c.nestedSet, a.path)
+			inOperand(a.value)
+		}
+		for _, p := range u.remove {
+			note(&c.nestedSet, p)
+		}
+		for _, a := range append(slices.Clone(u.add), u.delete...) {
+			note(&c.nestedSet, a.path)
+		}
+	}
+	if c.projection != nil {
+		for name, n := range c.projection.names {
+			if !n.whole && !slices.Contains(c.nested, name) {
+				c.nested = append(c.nested, name)
+			}
+		}
+	}
 }
