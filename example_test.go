@@ -264,3 +264,25 @@ func ExampleRepo_Transact() {
 	// 1 None
 	// balance was 3
 }
+
+func ExampleTable_SearchVectors() {
+	repo, done := exampleRepo()
+	defer done()
+	ctx := context.Background()
+	in, _ := dynamo.CreateTableInput(Docs)
+	if _, err := repo.Client().(*dynamodb.Client).CreateTable(ctx, in); err != nil {
+		log.Fatal(err)
+	}
+	docs := dynamo.Bind(repo, Docs)
+	_, _ = docs.Put(ctx, Doc{Tenant: "t1", ID: "intro", Lang: "en", Title: "Intro", Embedding: []float32{1, 0, 0}})
+	_, _ = docs.Put(ctx, Doc{Tenant: "t1", ID: "guide", Lang: "en", Title: "Guide", Embedding: []float32{0, 1, 0}})
+
+	res, err := docs.SearchVectors(ctx, "Semantic", []float32{0.9, 0.1, 0}, dynamo.TopK(1),
+		dynamo.Filter(dynamo.Eq("tenant", "t1")))
+	if err != nil {
+		log.Fatal(err)
+	}
+	best := res.Results[0]
+	fmt.Println(best.Item.Tenant, best.Item.ID, best.Item.Title, best.Score < 0.1)
+	// Output: t1 intro Intro true
+}
