@@ -163,8 +163,10 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				t.mu.RUnlock()
 				return nil, err
 			}
-			mt.table += readUnits(itemSize(it), consistent)
+			// Each item is rounded up to 4 KB on its own; a key with no
+			// item costs nothing (API_BatchGetItem.html; DynamoDB Local 3.3.1).
 			if it != nil {
+				mt.table += readUnits(itemSize(it), consistent)
 				p := rd.ex.Project(it)
 				bytesOut += itemSize(p)
 				got = append(got, itemJSONOut(p))

@@ -171,18 +171,11 @@ func (m *meter) result(t *tableMeta) *consumedCapacity {
 	for _, u := range m.indexes {
 		total += u
 	}
+	// Only CapacityUnits is reported, as DynamoDB does (the API reference
+	// lists Read/WriteCapacityUnits, but the service and DynamoDB Local 3.3.1
+	// leave them out for single-table calls).
 	c := &consumedCapacity{TableName: t.Name, CapacityUnits: total}
-	split := func(u float64) capacityUnits {
-		if m.write {
-			return capacityUnits{CapacityUnits: u, WriteCapacityUnits: u}
-		}
-		return capacityUnits{CapacityUnits: u, ReadCapacityUnits: u}
-	}
-	if m.write {
-		c.WriteCapacityUnits = total
-	} else {
-		c.ReadCapacityUnits = total
-	}
+	split := func(u float64) capacityUnits { return capacityUnits{CapacityUnits: u} }
 	c.VectorIndexes = m.vectorResult()
 	if m.mode == "INDEXES" {
 		tu := split(m.table)
