@@ -176,28 +176,25 @@ func TestSameItems(t *testing.T) {
 
 func BenchmarkMarshalOrder(b *testing.B) {
 	b.Run("dynamogo", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := codec.MarshalItem(&order); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("attributevalue", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := attributevalue.MarshalMap(&awsOrd); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("guregu", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := guregu.MarshalItem(&gureguOrd); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 }
 
@@ -205,88 +202,91 @@ func BenchmarkUnmarshalOrder(b *testing.B) {
 	item, _ := codec.MarshalItem(&order)
 	awsItem, _ := attributevalue.MarshalMap(&awsOrd)
 	b.Run("dynamogo", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var o Order
 			if err := codec.UnmarshalItem(item, &o); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("attributevalue", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var o awsOrder
 			if err := attributevalue.UnmarshalMap(awsItem, &o); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("guregu", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var o gureguOrder
 			if err := guregu.UnmarshalItem(item, &o); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 }
 
 func BenchmarkMarshalNested(b *testing.B) {
 	b.Run("dynamogo", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := codec.MarshalItem(&nested); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("attributevalue", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := attributevalue.MarshalMap(&awsNest); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("guregu", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, err := guregu.MarshalItem(&gureguNst); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 }
 
 func BenchmarkUnmarshalNested(b *testing.B) {
 	item, _ := codec.MarshalItem(&nested)
 	b.Run("dynamogo", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var n Nested
 			if err := codec.UnmarshalItem(item, &n); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("attributevalue", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var n awsNested
 			if err := attributevalue.UnmarshalMap(item, &n); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("guregu", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var n gureguNested
 			if err := guregu.UnmarshalItem(item, &n); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
+}
+
+// loop runs f b.N times, reporting allocations and CPU time per operation.
+func loop(b *testing.B, f func()) {
+	b.ReportAllocs()
+	start := cpuNanos()
+	for b.Loop() {
+		f()
+	}
+	if cpu := cpuNanos() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
 }

@@ -42,7 +42,7 @@ func encodeAny(x any, st *encState) (types.AttributeValue, error) {
 			return nil, err
 		}
 		defer st.leave()
-		l := make([]types.AttributeValue, len(x))
+		l := st.values(len(x))
 		for i, e := range x {
 			av, err := encodeAny(e, st)
 			if err != nil {

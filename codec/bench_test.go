@@ -119,9 +119,9 @@ func TestAllocations(t *testing.T) {
 		max  float64
 		f    func()
 	}{
-		{"marshal Order", 5, func() { _, _ = codec.MarshalItem(&benchOrder) }},
+		{"marshal Order", 3, func() { _, _ = codec.MarshalItem(&benchOrder) }},
 		{"unmarshal Order", 3, func() { _ = codec.UnmarshalItem(item, &o) }},
-		{"marshal nested", 20, func() { _, _ = codec.MarshalItem(&benchNestedItem) }},
+		{"marshal nested", 15, func() { _, _ = codec.MarshalItem(&benchNestedItem) }},
 		{"unmarshal nested", 8, func() { _ = codec.UnmarshalItem(nested, &n) }},
 	} {
 		if got := testing.AllocsPerRun(200, tt.f); got > tt.max {

@@ -987,7 +987,7 @@ func elemCoderFor(t reflect.Type, o opts) (elemCoder, error) {
 
 // setAV sorts the formatted elements (numerically for NS, bytewise
 // otherwise), rejects duplicates and builds the set attribute value.
-func setAV(kind Kind, elems []string) (types.AttributeValue, error) {
+func setAV(kind Kind, elems []string, st *encState) (types.AttributeValue, error) {
 	if kind == KindNS {
 		type num struct {
 			s string
@@ -1012,7 +1012,7 @@ func setAV(kind Kind, elems []string) (types.AttributeValue, error) {
 	}
 	switch kind {
 	case KindNS:
-		return &types.AttributeValueMemberNS{Value: elems}, nil
+		return st.NS(elems), nil
 	case KindBS:
 		bs := make([][]byte, len(elems))
 		for i, e := range elems {
@@ -1020,7 +1020,7 @@ func setAV(kind Kind, elems []string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberBS{Value: bs}, nil
 	}
-	return &types.AttributeValueMemberSS{Value: elems}, nil
+	return st.SS(elems), nil
 }
 
 // setElems returns the wire strings of set attribute av of the given kind.
@@ -1101,12 +1101,12 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		}
 		switch {
 		case stringSet:
-			elems := make([]string, 0, n)
+			elems := st.strings(n)
 			for k := range v.Interface().(Set[string]) {
 				elems = append(elems, k)
 			}
 			slices.Sort(elems)
-			return &types.AttributeValueMemberSS{Value: elems}, nil
+			return st.SS(elems), nil
 		case intSet:
 			var buf [16]int
 			vals := buf[:0]
@@ -1114,15 +1114,15 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 				vals = append(vals, k)
 			}
 			slices.Sort(vals)
-			elems := make([]string, len(vals))
+			elems := st.strings(len(vals))[:len(vals)]
 			for i, x := range vals {
 				elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
 			}
-			return &types.AttributeValueMemberNS{Value: elems}, nil
+			return st.NS(elems), nil
 		case numeric:
 			return encodeNumericSet(v, kt, st)
 		}
-		elems := make([]string, 0, n)
+		elems := st.strings(n)
 		it := v.MapRange()
 		k := reflect.New(kt).Elem()
 		for it.Next() {
@@ -1133,7 +1133,7 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 			}
 			elems = append(elems, s)
 		}
-		return setAV(ec.kind, elems)
+		return setAV(ec.kind, elems, st)
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		elems, err := setElems(av, ec.kind, t)
@@ -1180,7 +1180,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 	n := v.Len()
 	it := v.MapRange()
 	k := reflect.New(kt).Elem()
-	elems := make([]string, 0, n)
+	elems := st.strings(n)
 	switch kt.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		vals := make([]int64, 0, n)
@@ -1218,7 +1218,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 			elems = append(elems, st.str(b))
 		}
 	}
-	return &types.AttributeValueMemberNS{Value: elems}, nil
+	return st.NS(elems), nil
 }
 
 func buildBinarySet(c *codec) {
@@ -1265,7 +1265,7 @@ func buildSliceSet(c *codec, t reflect.Type, o opts) error {
 		if n == 0 {
 			return nil, nil
 		}
-		elems := make([]string, n)
+		elems := st.strings(n)[:n]
 		for i := range n {
 			s, err := ec.format(v.Index(i))
 			if err != nil {
@@ -1273,7 +1273,7 @@ func buildSliceSet(c *codec, t reflect.Type, o opts) error {
 			}
 			elems[i] = s
 		}
-		return setAV(ec.kind, elems)
+		return setAV(ec.kind, elems, st)
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		elems, err := setElems(av, ec.kind, t)
@@ -1348,7 +1348,7 @@ func encodeList(elem *codec, v reflect.Value, st *encState) (types.AttributeValu
 	}
 	defer st.leave()
 	n := v.Len()
-	l := make([]types.AttributeValue, n)
+	l := st.values(n)
 	for i := range n {
 		av, err := elem.enc(v.Index(i), st)
 		if err != nil {
@@ -1425,7 +1425,7 @@ func buildVector(c *codec, t reflect.Type, dim int) {
 		if n != dim {
 			return nil, errorf("vector has %d dimensions, field wants %d", n, dim)
 		}
-		l := make([]types.AttributeValue, n)
+		l := st.values(n)
 		for i := range n {
 			b, err := appendFloat(st.buf(), v.Index(i).Float(), bits)
 			if err != nil {

@@ -20,6 +20,10 @@ type encState struct {
 	l     []types.AttributeValueMemberL
 	bools []types.AttributeValueMemberBOOL
 	nulls []types.AttributeValueMemberNULL
+	ss    []types.AttributeValueMemberSS
+	ns    []types.AttributeValueMemberNS
+	strs  []string
+	avs   []types.AttributeValue
 	text  []byte
 	depth int // pointers, lists and maps entered: stops cycles
 }
@@ -42,6 +46,7 @@ func (st *encState) leave() { st.depth-- }
 const (
 	slabScalars = 32
 	slabOthers  = 8
+	slabSlices  = 64
 	slabText    = 1024
 	minText     = 64
 )
@@ -109,6 +114,55 @@ func (st *encState) NULL() *types.AttributeValueMemberNULL {
 	st.nulls = st.nulls[1:]
 	p.Value = true
 	return p
+}
+
+func (st *encState) SS(v []string) *types.AttributeValueMemberSS {
+	if len(st.ss) == 0 {
+		st.ss = make([]types.AttributeValueMemberSS, slabOthers)
+	}
+	p := &st.ss[0]
+	st.ss = st.ss[1:]
+	p.Value = v
+	return p
+}
+
+func (st *encState) NS(v []string) *types.AttributeValueMemberNS {
+	if len(st.ns) == 0 {
+		st.ns = make([]types.AttributeValueMemberNS, slabOthers)
+	}
+	p := &st.ns[0]
+	st.ns = st.ns[1:]
+	p.Value = v
+	return p
+}
+
+// strings returns an empty slice with room for n strings, carved from a
+// slab. Its capacity is exactly n, so appending past it (by a caller of
+// ours, to a set's Value) copies instead of touching a neighbour.
+func (st *encState) strings(n int) []string {
+	if n > slabSlices/4 {
+		return make([]string, 0, n)
+	}
+	if cap(st.strs)-len(st.strs) < n {
+		st.strs = make([]string, 0, slabSlices)
+	}
+	l := len(st.strs)
+	st.strs = st.strs[:l+n]
+	return st.strs[l:l:l+n]
+}
+
+// values returns n attribute value slots carved from a slab (capacity n,
+// as for strings).
+func (st *encState) values(n int) []types.AttributeValue {
+	if n > slabSlices/4 {
+		return make([]types.AttributeValue, n)
+	}
+	if cap(st.avs)-len(st.avs) < n {
+		st.avs = make([]types.AttributeValue, 0, slabSlices)
+	}
+	l := len(st.avs)
+	st.avs = st.avs[:l+n]
+	return st.avs[l : l+n : l+n]
 }
 
 // buf returns an empty slice whose capacity is the free text of the slab;
