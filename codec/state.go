@@ -148,7 +148,7 @@ func (st *encState) strings(n int) []string {
 	}
 	l := len(st.strs)
 	st.strs = st.strs[:l+n]
-	return st.strs[l:l:l+n]
+	return st.strs[l : l : l+n]
 }
 
 // values returns n attribute value slots carved from a slab (capacity n,
