@@ -1,8 +1,9 @@
 // Package doctest keeps the documentation true: its test extracts every
 // ```go block of README.md, AGENTS.md and docs/*.md, compiles them all in one
 // throwaway module (a replace directive points at this repository, so the
-// whole check is one go build), and runs the complete programs against a
-// fresh in-process local server each, comparing their output with a trailing
+// whole check is one go build; the programs become packages of one runner
+// binary, so it is one link too), and runs the complete programs against a
+// fresh in-process local server each, comparing their output with an
 // "// Output:" comment when there is one. Under -short it type-checks the
 // blocks (go vet) and runs nothing.
 //

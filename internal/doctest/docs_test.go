@@ -17,8 +17,9 @@ import (
 )
 
 // TestDocs compiles every ```go block of README.md, AGENTS.md and
-// docs/*.md in one throwaway module (one go build), and runs the complete
-// programs against a fresh in-process local server each (not with -short).
+// docs/*.md in one throwaway module (one go build, one link: the programs
+// become packages of one runner binary), and runs the complete programs
+// against a fresh in-process local server each (not with -short).
 // Compiler errors point at the Markdown file and line.
 func TestDocs(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -47,7 +48,7 @@ func TestDocs(t *testing.T) {
 	}
 	type program struct {
 		block Block
-		bin   string
+		name  string
 	}
 	var programs []program
 	n := 0
@@ -75,12 +76,17 @@ func TestDocs(t *testing.T) {
 			lineFile := filepath.Join(root, f)
 			switch kind {
 			case Program, File:
-				src := fmt.Sprintf("//line %s:%d\n%s", lineFile, b.Line, b.Code)
+				code := b.Code
+				if kind == Program {
+					if code, err = AsPackage(code, name); err != nil {
+						t.Errorf("%s:%d: %v", b.File, b.Line, err)
+						continue
+					}
+					programs = append(programs, program{b, name})
+				}
+				src := fmt.Sprintf("//line %s:%d\n%s", lineFile, b.Line, code)
 				if err := os.WriteFile(filepath.Join(pkgDir, "doc.go"), []byte(src), 0o644); err != nil {
 					t.Fatal(err)
-				}
-				if kind == Program {
-					programs = append(programs, program{b, filepath.Join(dir, "bin", name)})
 				}
 			default:
 				frag, err := prelude.Build(b, kind, name, lineFile)
@@ -106,6 +112,16 @@ func TestDocs(t *testing.T) {
 		t.Fatal("no ```go blocks found: the doctest would check nothing")
 	}
 	t.Logf("%d go blocks in %d files, %d programs", n, len(files), len(programs))
+	var names []string
+	for _, p := range programs {
+		names = append(names, p.name)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "run"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run", "main.go"), []byte(Runner(docModule, names)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	start := time.Now()
 	args := []string{"build", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "./..."}
@@ -125,18 +141,18 @@ func TestDocs(t *testing.T) {
 
 	for _, p := range programs {
 		t.Run(fmt.Sprintf("%s:%d", p.block.File, p.block.Line), func(t *testing.T) {
-			runProgram(t, p.block, p.bin, dir)
+			runProgram(t, p.block, filepath.Join(dir, "bin", "run"), p.name, dir)
 		})
 	}
 }
 
 // runProgram runs a program against its own local server and checks that it
 // exits 0 and, when the block ends with an // Output: comment, prints that.
-func runProgram(t *testing.T, b Block, bin, dir string) {
+func runProgram(t *testing.T, b Block, bin, name, dir string) {
 	srv := dynamotest.NewServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
+	cmd := exec.CommandContext(ctx, bin, name)
 	cmd.Dir = t.TempDir()
 	var env []string
 	for _, kv := range os.Environ() {
@@ -167,8 +183,9 @@ func runProgram(t *testing.T, b Block, bin, dir string) {
 
 var outputComment = regexp.MustCompile(`(?m)^\s*// Output:[ \t]*(.*)$`)
 
-// ExpectedOutput returns what a program's trailing "// Output:" comment says
-// it prints (as in Example functions), trimmed; ok is false without one.
+// ExpectedOutput returns what a program's "// Output:" comment says it
+// prints (as in Example functions): the comment lines from "// Output:" to the
+// first line that is not a comment, trimmed; ok is false without one.
 func ExpectedOutput(code string) (string, bool) {
 	loc := outputComment.FindStringSubmatchIndex(code)
 	if loc == nil {
@@ -178,16 +195,17 @@ func ExpectedOutput(code string) (string, bool) {
 	if first := strings.TrimSpace(code[loc[2]:loc[3]]); first != "" {
 		lines = append(lines, first)
 	}
-	for _, l := range strings.Split(code[loc[1]:], "\n") {
+	rest := strings.SplitN(code[loc[1]:], "\n", 2) // rest[0] is the end of the Output line
+	if len(rest) < 2 {
+		rest = append(rest, "")
+	}
+	for _, l := range strings.Split(rest[1], "\n") {
 		l = strings.TrimSpace(l)
 		if c, ok := strings.CutPrefix(l, "//"); ok {
 			lines = append(lines, strings.TrimPrefix(c, " "))
 			continue
 		}
-		if l == "" || l == "}" {
-			continue
-		}
-		break
+		break // the comment ends at the first line that is not one
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n")), true
 }
@@ -207,7 +225,7 @@ func writeModule(root, dir string) error {
 		return fmt.Errorf("go.mod: no module line")
 	}
 	self := string(m[1])
-	mod := re.ReplaceAllLiteral(gomod, []byte("module doctest.invalid/docs"))
+	mod := re.ReplaceAllLiteral(gomod, []byte("module "+docModule))
 	mod = append(mod, fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", self, self, root)...)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644); err != nil {
 		return err
@@ -218,6 +236,9 @@ func writeModule(root, dir string) error {
 	}
 	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
 }
+
+// docModule is the module path of the throwaway module.
+const docModule = "doctest.invalid/docs"
 
 func goTool() string {
 	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {

@@ -548,3 +548,45 @@ func Sources(root string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// AsPackage rewrites a program (package main with func main) as package pkg
+// with the exported function Main, keeping every line where it is, so that
+// all the programs of the docs link into one binary (Runner): one link
+// instead of one per program. A program must therefore do no work in init
+// functions or package-level variable initialisers beyond declarations.
+func AsPackage(code, pkg string) (string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", code, parser.SkipObjectResolution)
+	if err != nil {
+		return "", err
+	}
+	var mainAt = -1
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			mainAt = fset.Position(fd.Name.Pos()).Offset
+		}
+	}
+	if mainAt < 0 {
+		return "", fmt.Errorf("no func main")
+	}
+	pkgAt := fset.Position(f.Name.Pos()).Offset
+	// main is after the package clause: replace it first.
+	code = code[:mainAt] + "Main" + code[mainAt+len("main"):]
+	return code[:pkgAt] + pkg + code[pkgAt+len("main"):], nil
+}
+
+// Runner is the main package that runs program name when invoked with it as
+// its only argument.
+func Runner(module string, names []string) string {
+	var b strings.Builder
+	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%q\n", module+"/"+n)
+	}
+	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) != 2 {\n\t\tfmt.Fprintln(os.Stderr, \"usage: run PROGRAM\")\n\t\tos.Exit(2)\n\t}\n\tswitch os.Args[1] {\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\t%s.Main()\n", n, n)
+	}
+	b.WriteString("\tdefault:\n\t\tfmt.Fprintln(os.Stderr, \"unknown program\", os.Args[1])\n\t\tos.Exit(2)\n\t}\n}\n")
+	return b.String()
+}

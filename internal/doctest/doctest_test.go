@@ -170,7 +170,7 @@ func TestBuildOwnImports(t *testing.T) {
 }
 
 func TestExpectedOutput(t *testing.T) {
-	code := "package main\n\nfunc main() {\n\tprintln()\n\t// Output:\n\t// a 1\n\t//\n\t// b\n}\n"
+	code := "package main\n\nfunc main() {\n\tprintln()\n\t// Output:\n\t// a 1\n\t//\n\t// b\n}\n\n// f is not output.\nfunc f() {}\n"
 	got, ok := ExpectedOutput(code)
 	if !ok || got != "a 1\n\nb" {
 		t.Errorf("ExpectedOutput = %q, %v", got, ok)
@@ -188,4 +188,20 @@ func mustParse(t *testing.T, src string) {
 	if _, err := parser.ParseFile(token.NewFileSet(), "", src, 0); err != nil {
 		t.Errorf("generated source does not parse: %v\n%s", err, src)
 	}
+}
+
+func TestAsPackage(t *testing.T) {
+	code := "// Demo.\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"main\")\n}\n"
+	got, err := AsPackage(code, "b007")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "// Demo.\npackage b007\n\nimport \"fmt\"\n\nfunc Main() {\n\tfmt.Println(\"main\")\n}\n"
+	if got != want {
+		t.Errorf("AsPackage =\n%s\nwant\n%s", got, want)
+	}
+	if _, err := AsPackage("package main\n\nfunc helper() {}\n", "b008"); err == nil {
+		t.Error("a file without func main accepted as a program")
+	}
+	mustParse(t, Runner("m", []string{"b001", "b002"}))
 }

@@ -34,13 +34,14 @@ var Orders = dynamo.MustSchema[Order]("app",
 	dynamo.GSI("StatusIndex", "status", "placed_at"),
 )
 
-// Account and Ledger are the transaction example.
+// Account and Ledger are the transaction example, in a table "bank" of
+// their own (a table has one key layout: these have no sort key).
 type Account struct {
 	ID      string `dynamo:"id,pk"`
 	Balance int    `dynamo:"balance"`
 }
 
-var Accounts = dynamo.MustSchema[Account]("app", dynamo.EntityName("acct"))
+var Accounts = dynamo.MustSchema[Account]("bank", dynamo.EntityName("acct"))
 
 type Ledger struct {
 	ID     string `dynamo:"id,pk"`
@@ -49,7 +50,7 @@ type Ledger struct {
 	Amount int    `dynamo:"amount"`
 }
 
-var Ledgers = dynamo.MustSchema[Ledger]("app", dynamo.EntityName("ledger"))
+var Ledgers = dynamo.MustSchema[Ledger]("bank", dynamo.EntityName("ledger"))
 
 // Doc is the vector search example: three-dimensional embeddings per tenant.
 type Doc struct {
