@@ -89,8 +89,8 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	reads := make([]*tableRead, 0, len(names))
 	for _, n := range names {
 		ka := in.RequestItems[n]
-		if isSet(ka.AttributesToGet) {
-			return nil, validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
+		if err := ka.translateLegacy(); err != nil { // legacy.go
+			return nil, err
 		}
 		ex, err := compile(eval.Input{Projection: ka.ProjectionExpression, Names: ka.ExpressionAttributeNames})
 		if err != nil {

@@ -35,16 +35,6 @@ func (o *writeOptions) constraints(cs *constraints) {
 	cs.enum(o.ReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
 }
 
-func (o *writeOptions) legacy() error {
-	if isSet(o.Expected) {
-		return validation("The Expected parameter is not supported by this server yet; use ConditionExpression")
-	}
-	if isSet(o.ConditionalOperator) {
-		return validation("The ConditionalOperator parameter is not supported by this server yet; use ConditionExpression")
-	}
-	return nil
-}
-
 func isSet(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
 func str(p *string) string {
@@ -178,7 +168,7 @@ func (s *Server) putItem(c *call) (any, error) {
 	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
 		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
 	}
-	if err := in.legacy(); err != nil {
+	if err := in.writeOptions.translateLegacy(); err != nil { // legacy.go
 		return nil, err
 	}
 	if err := checkValues(Item(in.Item)); err != nil {
@@ -257,7 +247,7 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
 		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
 	}
-	if err := in.legacy(); err != nil {
+	if err := in.writeOptions.translateLegacy(); err != nil { // legacy.go
 		return nil, err
 	}
 	if err := checkValues(Item(in.Key)); err != nil {
@@ -323,11 +313,8 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	if err := in.legacy(); err != nil {
+	if err := in.translateLegacy(); err != nil { // legacy.go
 		return nil, err
-	}
-	if isSet(in.AttributeUpdates) {
-		return nil, validation("The AttributeUpdates parameter is not supported by this server yet; use UpdateExpression")
 	}
 	if err := checkValues(Item(in.Key)); err != nil {
 		return nil, err
@@ -430,8 +417,8 @@ func (s *Server) getItem(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	if isSet(in.AttributesToGet) {
-		return nil, validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
+	if err := in.translateLegacy(); err != nil { // legacy.go
+		return nil, err
 	}
 	if err := checkValues(Item(in.Key)); err != nil {
 		return nil, err

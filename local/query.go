@@ -79,12 +79,6 @@ func (in *readInput) checkSelect() error {
 	if sel == "SPECIFIC_ATTRIBUTES" && in.ProjectionExpression == nil && !isSet(in.AttributesToGet) {
 		return validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 	}
-	if isSet(in.AttributesToGet) {
-		return validation("The AttributesToGet parameter is not supported by this server yet; use ProjectionExpression")
-	}
-	if isSet(in.ConditionalOperator) {
-		return validation("The ConditionalOperator parameter is not supported by this server yet; use FilterExpression")
-	}
 	return nil
 }
 
@@ -277,8 +271,8 @@ func (s *Server) query(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	if isSet(in.KeyConditions) || isSet(in.QueryFilter) {
-		return nil, validation("The KeyConditions and QueryFilter parameters are not supported by this server yet; use KeyConditionExpression and FilterExpression")
+	if err := in.translateLegacy(); err != nil { // legacy.go
+		return nil, err
 	}
 	if err := in.checkSelect(); err != nil {
 		return nil, err
@@ -453,8 +447,8 @@ func (s *Server) scan(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	if isSet(in.ScanFilter) {
-		return nil, validation("The ScanFilter parameter is not supported by this server yet; use FilterExpression")
+	if err := in.translateLegacy(); err != nil { // legacy.go
+		return nil, err
 	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
