@@ -159,8 +159,8 @@ func TestLegacyReads(t *testing.T) {
 		put(t, c, "leg", item{"pk": S("p"), "sk": S(sk), "n": N(sk[1:]), "x": S("big")})
 	}
 	q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("leg"),
-		KeyConditions: map[string]types.Condition{"pk": cond(types.ComparisonOperatorEq, S("p")), "sk": cond(types.ComparisonOperatorBeginsWith, S("a"))},
-		QueryFilter:   map[string]types.Condition{"n": cond(types.ComparisonOperatorGe, N("2"))},
+		KeyConditions:   map[string]types.Condition{"pk": cond(types.ComparisonOperatorEq, S("p")), "sk": cond(types.ComparisonOperatorBeginsWith, S("a"))},
+		QueryFilter:     map[string]types.Condition{"n": cond(types.ComparisonOperatorGe, N("2"))},
 		AttributesToGet: []string{"sk", "n"}})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func TestLegacyReads(t *testing.T) {
 		t.Fatalf("KeyConditions + FilterExpression: %v count %d", err, q.Count)
 	}
 	s, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("leg"),
-		ScanFilter: map[string]types.Condition{"sk": cond(types.ComparisonOperatorIn, S("a1"), S("b1")), "n": cond(types.ComparisonOperatorEq, N("3"))},
+		ScanFilter:          map[string]types.Condition{"sk": cond(types.ComparisonOperatorIn, S("a1"), S("b1")), "n": cond(types.ComparisonOperatorEq, N("3"))},
 		ConditionalOperator: types.ConditionalOperatorOr, Select: types.SelectCount})
 	if err != nil || s.Count != 3 {
 		t.Fatalf("scan OR: %v count %d", err, s.Count)
