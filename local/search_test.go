@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 func vecAV(v []float32) types.AttributeValue {
@@ -375,4 +377,35 @@ func TestVectorIndexCreateTableValidation(t *testing.T) {
 	in.VectorIndexes = []types.VectorIndex{vectorIndex("vix", "emb", 3, types.VectorDistanceFunctionCosine, types.ProjectionTypeAll)}
 	_, err = c.CreateTable(ctx, in)
 	wantErrContains(t, err, "ValidationException", "Conflicting attribute definition for 'emb'")
+}
+
+// A reopened engine brings back the vector indexes (rebuilt from the
+// items), the TTL specification and the tags.
+func TestReopenKeepsVectorsTTLAndTags(t *testing.T) {
+	eng := storage.NewMemory()
+	first := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	c := first.Client()
+	docsTable(t, first)
+	put(t, c, "docs", item{"pk": S("a"), "emb": vecAV([]float32{1, 2, 3, 4})})
+	if err := updateTTL(c, "docs", "exp", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(testArn + "docs"), Tags: []types.Tag{tag("env", "dev")}}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+
+	second := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	c = second.Client()
+	out, err := c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("docs"), IndexName: aws.String("byL2"), SearchVector: searchVec([]float32{1, 2, 3, 4}), TopK: aws.Int32(1)})
+	if err != nil || len(out.SearchResults) != 1 || sval(out.SearchResults[0].Item["pk"]) != "a" {
+		t.Fatalf("reopened vector index: %v %v", out, err)
+	}
+	d, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("docs")})
+	if err != nil || d.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled {
+		t.Fatalf("reopened TTL: %+v %v", d, err)
+	}
+	if got := listTags(t, c, testArn+"docs"); got["env"] != "dev" {
+		t.Fatalf("reopened tags: %v", got)
+	}
 }
