@@ -409,3 +409,40 @@ func TestReopenKeepsVectorsTTLAndTags(t *testing.T) {
 		t.Fatalf("reopened tags: %v", got)
 	}
 }
+
+// BenchmarkSearchVectors is one SearchVectors call through the handler
+// (decode, validation, search, encoding): 10k vectors of 256 dimensions in
+// one partition, TopK 10. The engine alone at the issue's size (100k × 768)
+// is local/vector's BenchmarkSearch100k.
+func BenchmarkSearchVectors(b *testing.B) {
+	srv, err := local.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	c.call(b, "CreateTable", `{"TableName":"vec","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",`+
+		`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":256,"DistanceFunction":"COSINE","Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	r := rand.New(rand.NewPCG(3, 3))
+	vec := func() string {
+		var sb strings.Builder
+		sb.WriteByte('[')
+		for i := range 256 {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(`{"N":"` + strconv.FormatFloat(r.NormFloat64(), 'f', 4, 64) + `"}`)
+		}
+		sb.WriteByte(']')
+		return sb.String()
+	}
+	for i := range 10_000 {
+		c.call(b, "PutItem", `{"TableName":"vec","Item":{"pk":{"S":"k`+strconv.Itoa(i)+`"},"emb":{"L":`+vec()+`}}}`)
+	}
+	body := `{"TableName":"vec","IndexName":"vix","TopK":10,"SearchVector":` + vec() + `}`
+	b.ReportAllocs()
+	b.SetBytes(10_000 * 256 * 4)
+	for b.Loop() {
+		c.call(b, "SearchVectors", body)
+	}
+}
