@@ -14,9 +14,9 @@ type Error struct {
 	Message string
 	Status  int // 0 means 400
 
-	// Item is sent as "Item" with ConditionalCheckFailedException when the
-	// request asked for ReturnValuesOnConditionCheckFailure ALL_OLD.
-	Item map[string]any `json:"-"`
+	// item is the DynamoDB JSON sent as "Item" with a
+	// ConditionalCheckFailedException when the request asked for
+	// ReturnValuesOnConditionCheckFailure ALL_OLD.
 	item []byte
 	// members are extra members of the error body, already encoded with a
 	// leading comma (TransactionCanceledException's CancellationReasons).
