@@ -177,7 +177,7 @@ func TestSearchVectorsExactNeighbours(t *testing.T) {
 	}
 
 	// A ProjectionExpression may ask for the vector (the index's float32 copy).
-	out, err = c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("docs"), IndexName: aws.String("byL2"),
+	out, err = c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String(testArn + "docs"), IndexName: aws.String("byL2"),
 		SearchVector: searchVec(docs[3].v), TopK: aws.Int32(1), ProjectionExpression: aws.String("#e, pk"),
 		ExpressionAttributeNames: map[string]string{"#e": "emb"}})
 	if err != nil {
