@@ -3,7 +3,6 @@ package local_test
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -148,5 +147,3 @@ func TestMemoryPerMillionItems(t *testing.T) {
 	t.Logf("1M items: heap %.1f MB (%.0f bytes/item), load %.1fs (%.1f µs/put)", float64(used)/1e6, float64(used)/n, el.Seconds(), el.Seconds()*1e6/n)
 	runtime.KeepAlive(srv)
 }
-
-var _ = io.EOF

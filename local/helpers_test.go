@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -23,8 +22,6 @@ func newServer(t *testing.T) (*dynamotest.Server, *dynamodb.Client) {
 	srv := dynamotest.NewServer(t)
 	return srv, srv.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
 }
-
-var _ = retry.NewStandard
 
 func S(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
 func N(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }

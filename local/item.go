@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -459,5 +458,3 @@ func (s *Server) getItem(c *call) (any, error) {
 	}
 	return r.done(), nil
 }
-
-var _ = types.ProjectionTypeAll

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/bits"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/eval"
@@ -524,5 +523,3 @@ func segmentBounds(seg, total uint64) (start, end []byte) {
 	}
 	return start, end
 }
-
-var _ = strconv.Itoa
