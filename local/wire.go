@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 )
 
@@ -235,5 +234,3 @@ func keyOf(m *tableMeta, it Item) Item {
 	}
 	return k
 }
-
-var _ types.AttributeValue = (*types.AttributeValueMemberS)(nil)
