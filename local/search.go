@@ -198,6 +198,19 @@ func (t *table) updateVectors(ups []types.VectorIndexUpdate, m *tableMeta, defs 
 	}
 	vu := &vectorUpdate{del: del}
 	if create != nil {
+		// The SearchSchema attributes' definitions join the table's, as a
+		// GSI's key attributes do.
+		for _, el := range create.SearchSchema {
+			n := str(el.AttributeName)
+			if slices.ContainsFunc(m.AttrDefs, func(a keyAttr) bool { return a.Name == n }) {
+				continue
+			}
+			for _, a := range defs {
+				if str(a.AttributeName) == n {
+					m.AttrDefs = append(m.AttrDefs, keyAttr{n, string(a.AttributeType)})
+				}
+			}
+		}
 		if vu.create, err = t.buildVector(*create); err != nil {
 			return nil, err
 		}

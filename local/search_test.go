@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -444,5 +445,45 @@ func BenchmarkSearchVectors(b *testing.B) {
 	b.SetBytes(10_000 * 256 * 4)
 	for b.Loop() {
 		c.call(b, "SearchVectors", body)
+	}
+}
+
+func TestVectorIndexLifecycleRules(t *testing.T) {
+	srv, c := newServer(t)
+	docsTable(t, srv)
+	put(t, c, "docs", item{"pk": S("old"), "tenant": S("acme"), "exp": N(strconv.FormatInt(time.Now().Unix()-60, 10)), "emb": vecAV([]float32{1, 1, 1, 1})})
+	put(t, c, "docs", item{"pk": S("new"), "tenant": S("acme"), "emb": vecAV([]float32{1, 1, 1, 2})})
+	// A TTL deletion leaves the vector indexes too.
+	if err := updateTTL(c, "docs", "exp", true); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Local.SweepExpired(); n != 1 {
+		t.Fatalf("swept %d", n)
+	}
+	out, err := c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("docs"), IndexName: aws.String("byCos"), SearchVector: searchVec([]float32{1, 1, 1, 1}),
+		TopK: aws.Int32(5), SearchConditionExpression: aws.String("tenant = :t"), ExpressionAttributeValues: item{":t": S("acme")}})
+	if err != nil || strings.Join(hitKeys(out), ",") != "new" {
+		t.Fatalf("after the TTL sweep: %v %v", hitKeys(out), err)
+	}
+	// Vector indexes need on-demand billing.
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("docs"), BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: Tables with vector indexes must be in PAY_PER_REQUEST mode")
+	// A created index's SearchSchema attributes join the table's definitions.
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("docs"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("lang"), AttributeType: "S"}},
+		VectorIndexUpdates: []types.VectorIndexUpdate{{Create: &types.CreateVectorIndexAction{IndexName: aws.String("byLang"),
+			VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String("emb")}, Dimensions: aws.Int64(4),
+			DistanceFunction: types.VectorDistanceFunctionCosine, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			SearchSchema: []types.SearchSchemaElement{schemaEl("lang", types.SearchSchemaElementTypeHash)}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("docs")})
+	var defs []string
+	for _, a := range d.Table.AttributeDefinitions {
+		defs = append(defs, aws.ToString(a.AttributeName))
+	}
+	if strings.Join(defs, ",") != "pk,tenant,kind,lang" || len(d.Table.VectorIndexes) != 4 {
+		t.Fatalf("definitions %v, %d vector indexes", defs, len(d.Table.VectorIndexes))
 	}
 }
