@@ -153,7 +153,7 @@ func errorText(err error) string {
 	if errors.As(err, &oe) && oe.Err != nil {
 		return oe.Operation() + ": " + oe.Err.Error()
 	}
-	return err.Error()
+	return strings.TrimPrefix(err.Error(), "dynamo: ")
 }
 
 // isNotFound reports a ResourceNotFoundException.

@@ -89,6 +89,7 @@ func generate(cfg genConfig, desc *types.TableDescription, items []item) ([]byte
 			for _, t := range typesOut {
 				names = append(names, t.Entity)
 			}
+			sort.Strings(names)
 			return nil, nil, fmt.Errorf("the sample holds %d kinds of items (entities %s): --type can name only one; leave it out to name each type after its entity", len(typesOut), strings.Join(names, ", "))
 		}
 		typesOut[0].Name = cfg.TypeName

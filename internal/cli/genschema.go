@@ -152,7 +152,7 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %s: %s from %d sampled items of %s\n", path, strings.Join(names, ", "), len(items), table)
+	fmt.Fprintf(env.Stdout, "wrote %s: %s from %s of %s\n", path, strings.Join(names, ", "), sampledItems(len(items)), table)
 	return nil
 }
 

@@ -236,11 +236,11 @@ type (
 		Avatar    []byte `dynamo:"avatar"`
 	}
 	shopEvent struct {
-		DeviceID string                `dynamo:"device_id,pk"`
-		At       time.Time             `dynamo:"at,sk,precision=ms"`
-		Seq      int64                 `dynamo:"seq,sk"`
-		Readings dynamo.Set[float64]   `dynamo:"readings"`
-		Counts   dynamo.Set[int]       `dynamo:"counts"`
+		DeviceID string              `dynamo:"device_id,pk"`
+		At       time.Time           `dynamo:"at,sk,precision=ms"`
+		Seq      int64               `dynamo:"seq,sk"`
+		Readings dynamo.Set[float64] `dynamo:"readings"`
+		Counts   dynamo.Set[int]     `dynamo:"counts"`
 	}
 )
 

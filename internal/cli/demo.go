@@ -1,0 +1,669 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/local"
+)
+
+func init() {
+	Register(&Command{
+		Name:    "demo",
+		Summary: "walk through the library against the embedded local server",
+		Usage:   "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
+		Help: `Starts the local server in-process (or uses --endpoint), creates two tables
+from example schemas (a single table of orders, users, accounts and ledger
+entries, and a table of documents with a vector index) and runs the
+operations cheat sheet: conditional puts, gets, every update operator, every
+query form, a GSI query, filters, pagination with cursors, streams, a
+parallel scan, batch writes and gets, transactions (one canceled), vector
+search and a raw request, printing one line per step. The tables are
+deleted at the end unless --keep.
+
+The example schemas are declared in the demo (internal/cli/demo.go), not in
+the library. A step the endpoint does not implement is reported as skipped.`,
+		Flags: func() *flag.FlagSet { fs, _ := demoFlags(); return fs },
+		Run:   runDemo,
+	})
+}
+
+type demoOpts struct {
+	aws   awsFlags
+	table string
+	keep  bool
+}
+
+func demoFlags() (*flag.FlagSet, *demoOpts) {
+	o := &demoOpts{}
+	fs := newFlagSet("demo")
+	o.aws.register(fs)
+	fs.StringVar(&o.table, "table", "dynamo-demo", "name of the demo's single table (the vector table gets a -docs suffix)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the tables at the end")
+	return fs, o
+}
+
+// The demo's schemas: a single table shared by four entities, and a table
+// of documents with a vector index.
+type (
+	demoOrder struct {
+		UserID   string             `dynamo:"user_id,pk"`
+		PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
+		OrderID  string             `dynamo:"order_id,sk"`
+		Total    decimal.Decimal    `dynamo:"total"`
+		Status   string             `dynamo:"status,default=pending"`
+		Tags     dynamo.Set[string] `dynamo:"tags"`
+		Version  int                `dynamo:"version"`
+		Lines    []string           `dynamo:"lines"`
+		Note     *string            `dynamo:"note"`
+		Coupon   string             `dynamo:"coupon,omitempty"`
+	}
+	// The other entities of the single table have a fixed sort key: every
+	// schema of one table has the same key layout.
+	demoUser struct {
+		ID   string `dynamo:"id,pk"`
+		Kind string `dynamo:"kind,sk,default=profile"`
+		Name string `dynamo:"name"`
+	}
+	demoAcct struct {
+		ID      string `dynamo:"id,pk"`
+		Kind    string `dynamo:"kind,sk,default=balance"`
+		Balance int    `dynamo:"balance"`
+	}
+	demoLedger struct {
+		ID     string `dynamo:"id,pk"`
+		Kind   string `dynamo:"kind,sk,default=entry"`
+		From   string `dynamo:"from"`
+		To     string `dynamo:"to"`
+		Amount int    `dynamo:"amount"`
+	}
+	demoHold struct {
+		ID   string `dynamo:"id,pk"`
+		Kind string `dynamo:"kind,sk,default=hold"`
+	}
+	demoDoc struct {
+		Tenant    string    `dynamo:"tenant,pk"`
+		DocID     string    `dynamo:"doc_id,sk"`
+		Lang      string    `dynamo:"lang"`
+		Title     string    `dynamo:"title"`
+		Embedding []float32 `dynamo:"embedding,dim=3"`
+	}
+)
+
+// demoSchemas are built per run: the table name is a flag.
+type demoSchemas struct {
+	orders  *dynamo.Schema[demoOrder]
+	users   *dynamo.Schema[demoUser]
+	accts   *dynamo.Schema[demoAcct]
+	ledger  *dynamo.Schema[demoLedger]
+	holds   *dynamo.Schema[demoHold]
+	docs    *dynamo.Schema[demoDoc]
+	app     string
+	docsTab string
+}
+
+func newDemoSchemas(table string) (*demoSchemas, error) {
+	s := &demoSchemas{app: table, docsTab: table + "-docs"}
+	var err error
+	if s.orders, err = dynamo.NewSchema[demoOrder](table, dynamo.EntityName("order"),
+		dynamo.GSI("StatusIndex", "status", "placed_at")); err != nil {
+		return nil, err
+	}
+	if s.users, err = dynamo.NewSchema[demoUser](table, dynamo.EntityName("user")); err != nil {
+		return nil, err
+	}
+	if s.accts, err = dynamo.NewSchema[demoAcct](table, dynamo.EntityName("acct")); err != nil {
+		return nil, err
+	}
+	if s.ledger, err = dynamo.NewSchema[demoLedger](table, dynamo.EntityName("ledger")); err != nil {
+		return nil, err
+	}
+	if s.holds, err = dynamo.NewSchema[demoHold](table, dynamo.EntityName("hold")); err != nil {
+		return nil, err
+	}
+	if s.docs, err = dynamo.NewSchema[demoDoc](s.docsTab, dynamo.EntityName("doc"),
+		dynamo.VectorIndex("Semantic", "embedding", dynamo.VectorPartition("tenant"), dynamo.InlineFilters("lang"))); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func runDemo(ctx context.Context, env *Env, args []string) error {
+	fs, o := demoFlags()
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	if o.aws.endpoint == "" && (o.aws.region != "" || o.aws.profile != "") {
+		return usagef("--region and --profile need --endpoint (without it the demo runs on the embedded server)")
+	}
+	s, err := newDemoSchemas(o.table)
+	if err != nil {
+		return usagef("--table: %s", strings.TrimPrefix(errorText(err), "dynamo: "))
+	}
+	var repo *dynamo.Repo
+	if o.aws.endpoint != "" {
+		if repo, _, err = o.aws.open(ctx); err != nil {
+			return err
+		}
+	} else {
+		url, stop, err := startEmbedded()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		repo, err = dynamo.New(aws.Config{}, dynamo.WithEndpoint(url), dynamo.WithRegion("us-east-1"),
+			dynamo.WithCredentials("demo", "demo-secret", ""))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%-30s %s\n", "embedded server", "listening on "+url)
+	}
+	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s}
+	return d.run(o.keep)
+}
+
+// startEmbedded serves the local server on a free port of 127.0.0.1.
+func startEmbedded() (string, func(), error) {
+	srv, err := local.New()
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		srv.Close()
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { hs.Close(); srv.Close() }, nil
+}
+
+type demo struct {
+	ctx  context.Context
+	w    io.Writer
+	repo *dynamo.Repo
+	s    *demoSchemas
+	// skipped lists the steps the endpoint does not implement.
+	skipped []string
+}
+
+// step prints one line: what was done and what came back.
+func (d *demo) step(name, format string, args ...any) {
+	fmt.Fprintf(d.w, "%-30s %s\n", name, fmt.Sprintf(format, args...))
+}
+
+// unsupported reports (and prints) a step the endpoint does not implement.
+func (d *demo) unsupported(name string, err error) bool {
+	var e *dynamo.Error
+	if errors.As(err, &e) && e.AWSCode == "UnknownOperationException" {
+		d.step(name, "skipped: the endpoint does not implement %s", e.Op)
+		d.skipped = append(d.skipped, name)
+		return true
+	}
+	return false
+}
+
+var demoDay = time.Date(2024, 6, 1, 9, 0, 0, 0, time.UTC)
+
+func order(user string, i int) demoOrder {
+	return demoOrder{UserID: user, PlacedAt: demoDay.Add(time.Duration(i) * 24 * time.Hour), OrderID: fmt.Sprintf("o%02d", i),
+		Total: decimal.NewFromInt(int64(10 * (i + 1))).Add(decimal.RequireFromString("0.99"))}
+}
+
+func orderIDs(os []demoOrder) string {
+	ids := make([]string, len(os))
+	for i, o := range os {
+		ids[i] = o.OrderID
+	}
+	return strings.Join(ids, " ")
+}
+
+func errType(err error) string {
+	var e *dynamo.Error
+	if errors.As(err, &e) {
+		return string(e.Type)
+	}
+	return err.Error()
+}
+
+func (d *demo) run(keep bool) (err error) {
+	ctx, s := d.ctx, d.s
+	client, ok := d.repo.Client().(*dynamodb.Client)
+	if !ok {
+		return errors.New("the repo has no *dynamodb.Client")
+	}
+	// Tables, from the schemas (what create-table --schema does).
+	in, err := dynamo.CreateTableInput(s.orders, s.users, s.accts, s.ledger, s.holds)
+	if err != nil {
+		return err
+	}
+	if _, err := client.CreateTable(ctx, in); err != nil {
+		return fmt.Errorf("create table %s: %s", s.app, errorText(err))
+	}
+	created := []string{s.app}
+	defer func() {
+		if keep {
+			return
+		}
+		for _, t := range created {
+			if _, derr := client.DeleteTable(context.WithoutCancel(ctx), &dynamodb.DeleteTableInput{TableName: aws.String(t)}); derr != nil && err == nil {
+				err = fmt.Errorf("delete table %s: %s", t, errorText(derr))
+			}
+		}
+		if err == nil {
+			d.step("delete tables", "%s", strings.Join(created, ", "))
+		}
+	}()
+	if _, err := waitActive(ctx, client, s.app, 5*time.Minute, &progress{}); err != nil {
+		return err
+	}
+	d.step("create table", "%s: pk/sk, GSI StatusIndex (status, placed_at), on demand", s.app)
+	vectors := true
+	din, err := dynamo.CreateTableInput(s.docs)
+	if err != nil {
+		return err
+	}
+	if _, err := client.CreateTable(ctx, din); err != nil {
+		d.step("create table", "%s skipped: the endpoint refused the vector index: %s", s.docsTab, errorText(err))
+		d.skipped = append(d.skipped, "vector search")
+		vectors = false
+	} else {
+		created = append(created, s.docsTab)
+		if _, err := waitActive(ctx, client, s.docsTab, 5*time.Minute, &progress{}); err != nil {
+			return err
+		}
+		d.step("create table", "%s: vector index Semantic (embedding, 3 dims, partition tenant, filter lang)", s.docsTab)
+	}
+
+	orders := dynamo.Bind(d.repo, s.orders)
+	if err := d.items(orders); err != nil {
+		return err
+	}
+	if err := d.updates(orders); err != nil {
+		return err
+	}
+	if err := d.queries(orders); err != nil {
+		return err
+	}
+	if err := d.scans(orders); err != nil {
+		return err
+	}
+	if err := d.batches(orders); err != nil {
+		return err
+	}
+	if err := d.transactions(); err != nil {
+		return err
+	}
+	if vectors {
+		if err := d.vectors(); err != nil {
+			return err
+		}
+	}
+	raw, err := d.repo.Request(ctx, "DescribeTable", map[string]any{"TableName": s.app})
+	if err != nil {
+		return err
+	}
+	t, _ := raw["Table"].(map[string]any)
+	d.step("raw request", "DescribeTable %s: %v, %v items", s.app, t["TableStatus"], t["ItemCount"])
+	if len(d.skipped) > 0 {
+		d.step("not run", "%s (not implemented by the endpoint)", strings.Join(d.skipped, ", "))
+	}
+	return nil
+}
+
+func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
+	ctx := d.ctx
+	o := order("u1", 0)
+	o.Tags = dynamo.NewSet("gift")
+	o.Lines = []string{"cart"}
+	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk"))); err != nil {
+		return err
+	}
+	d.step("put if absent", "order u1/o00 written (attribute_not_exists(pk))")
+	_, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
+		return fmt.Errorf("put if absent twice: want a conditional check failure, got %v", err)
+	}
+	d.step("put if absent again", "refused: %s", errType(err))
+	for i := 1; i < 6; i++ {
+		if _, err := orders.Put(ctx, order("u1", i)); err != nil {
+			return err
+		}
+	}
+	if _, err := orders.Put(ctx, order("u2", 0)); err != nil {
+		return err
+	}
+	d.step("put", "orders u1/o01…o05 and u2/o00")
+	o2 := order("u1", 1)
+	_, err = orders.Put(ctx, o2, dynamo.If(dynamo.AllOf(dynamo.Exists("pk"), dynamo.OneOf("status", "pending", "open"))))
+	if err != nil {
+		return err
+	}
+	d.step("put with DSL condition", "u1/o01 replaced (pk exists AND status IN (pending, open))")
+	o2.Total = decimal.RequireFromString("25.50")
+	old, err := orders.Put(ctx, o2, dynamo.ReturnValues(types.ReturnValueAllOld))
+	if err != nil {
+		return err
+	}
+	d.step("put returning old", "u1/o01 total was %s, now %s", old.Total, o2.Total)
+
+	got, err := orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: o.PlacedAt, OrderID: "o00"})
+	if err != nil {
+		return err
+	}
+	d.step("get", "u1/o00: total %s, status %s, tags %v", got.Total, got.Status, got.Tags.Sorted())
+	got, err = orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: o2.PlacedAt, OrderID: "o01"}, dynamo.Consistent(), dynamo.Project("total"))
+	if err != nil {
+		return err
+	}
+	d.step("get consistent, projected", "u1/o01: total %s (only total read)", got.Total)
+	_, err = orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: demoDay, OrderID: "nope"})
+	if !errors.Is(err, dynamo.ErrNotFound) {
+		return fmt.Errorf("get of a missing item: want not found, got %v", err)
+	}
+	d.step("get missing", "%s", errType(err))
+	_, err = orders.Put(ctx, demoOrder{UserID: "a#b", PlacedAt: demoDay, OrderID: "x"})
+	if !errors.Is(err, dynamo.ErrValidation) {
+		return fmt.Errorf("separator in a key: want a validation error, got %v", err)
+	}
+	d.step("put with # in a key", "refused before sending: %s", errType(err))
+	return nil
+}
+
+func (d *demo) updates(orders *dynamo.Table[demoOrder]) error {
+	ctx := d.ctx
+	key := demoOrder{UserID: "u1", PlacedAt: order("u1", 0).PlacedAt, OrderID: "o00"}
+	now, err := orders.Update(ctx, key, []dynamo.Change{
+		dynamo.SetAttr("status", "paid"),
+		dynamo.Increment("version", 1),
+	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	if err != nil {
+		return err
+	}
+	d.step("update set, increment", "u1/o00: status %s, version %d", now.Status, now.Version)
+	now, err = orders.Update(ctx, key, []dynamo.Change{
+		dynamo.Add("tags", dynamo.NewSet("vip", "red")),
+		dynamo.Append("lines", []string{"book", "ink"}),
+		dynamo.IfNotExists("coupon", "WELCOME"),
+		dynamo.Decrement("version", 1),
+		dynamo.SetNull("note"),
+	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	if err != nil {
+		return err
+	}
+	d.step("update add, append", "u1/o00: tags %v, lines %v, coupon %s (if_not_exists), version %d, note NULL", now.Tags.Sorted(), now.Lines, now.Coupon, now.Version)
+	upd, err := orders.Update(ctx, key, []dynamo.Change{
+		dynamo.DeleteFromSet("tags", dynamo.NewSet("gift")),
+		dynamo.Prepend("lines", []string{"pen"}),
+		dynamo.Remove("coupon"),
+		dynamo.Add("version", 5),
+	}, dynamo.ReturnValues(types.ReturnValueUpdatedNew))
+	if err != nil {
+		return err
+	}
+	d.step("update delete, prepend, remove", "u1/o00: tags %v, lines %v, coupon removed, version %d (UPDATED_NEW)", upd.Tags.Sorted(), upd.Lines, upd.Version)
+	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("order_id", "o99")})
+	if !errors.Is(err, dynamo.ErrValidation) {
+		return fmt.Errorf("update of a key field: want a validation error, got %v", err)
+	}
+	d.step("update a key field", "refused before sending: %s", errType(err))
+	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("status", "shipped")}, dynamo.If(dynamo.Eq("version", 0)))
+	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
+		return fmt.Errorf("guarded update: want a conditional check failure, got %v", err)
+	}
+	d.step("update with stale version", "refused: %s", errType(err))
+	old, err := orders.Delete(ctx, demoOrder{UserID: "u2", PlacedAt: demoDay, OrderID: "o00"}, dynamo.ReturnValues(types.ReturnValueAllOld))
+	if err != nil {
+		return err
+	}
+	d.step("delete returning old", "u2/o00 deleted (total was %s)", old.Total)
+	return nil
+}
+
+func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
+	ctx := d.ctx
+	u1 := demoOrder{UserID: "u1"}
+	q := func(name string, key demoOrder, opts ...dynamo.QueryOption) error {
+		p, err := orders.Query(ctx, key, opts...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		d.step(name, "%s", orderIDs(p.Items))
+		return nil
+	}
+	if err := q("query partition", u1); err != nil {
+		return err
+	}
+	if err := q("query begins_with 2024-06-04", u1, dynamo.SortBeginsWith("2024-06-04")); err != nil {
+		return err
+	}
+	if err := q("query between, descending", u1, dynamo.SortBetween("2024-06-02", "2024-06-04~"), dynamo.Descending(), dynamo.Limit(50)); err != nil {
+		return err
+	}
+	if err := q("query sort key prefix", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}); err != nil {
+		return err
+	}
+	if err := q("query ignoring struct sk", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}, dynamo.SortNone()); err != nil {
+		return err
+	}
+	if err := q("query GSI status=paid", demoOrder{Status: "paid"}, dynamo.Index("StatusIndex"), dynamo.SortGt(demoDay.Add(-time.Hour))); err != nil {
+		return err
+	}
+	if err := q("query GSI status=pending", demoOrder{Status: "pending"}, dynamo.Index("StatusIndex"), dynamo.SortGe(demoDay.Add(72*time.Hour))); err != nil {
+		return err
+	}
+	if err := q("query raw filter #t > :m", u1, dynamo.Filter(dynamo.RawCond("#t > :m", map[string]string{"#t": "total"}, map[string]any{":m": 40}))); err != nil {
+		return err
+	}
+	if err := q("query filter total > 40", u1, dynamo.Filter(dynamo.Gt("total", 40))); err != nil {
+		return err
+	}
+	if err := q("query filter OR", u1, dynamo.Filter(dynamo.AnyOf(dynamo.Eq("status", "paid"), dynamo.Ge("total", 50)))); err != nil {
+		return err
+	}
+	var pages []string
+	var cursor dynamo.Cursor
+	for {
+		opts := []dynamo.QueryOption{dynamo.Limit(2)}
+		if cursor != "" {
+			opts = append(opts, dynamo.StartAfter(cursor))
+		}
+		p, err := orders.Query(ctx, u1, opts...)
+		if err != nil {
+			return err
+		}
+		if len(p.Items) > 0 {
+			pages = append(pages, "["+orderIDs(p.Items)+"]")
+		}
+		if !p.HasMore() {
+			break
+		}
+		cursor = p.Cursor
+	}
+	d.step("query pages of 2 (cursor)", "%s", strings.Join(pages, " "))
+	all, err := orders.QueryAll(ctx, u1, dynamo.Limit(4))
+	if err != nil {
+		return err
+	}
+	d.step("query all, limit 4", "%s", orderIDs(all))
+	return nil
+}
+
+func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
+	ctx := d.ctx
+	users := dynamo.Bind(d.repo, d.s.users)
+	if _, err := users.Put(ctx, demoUser{ID: "u1", Name: "Ada"}); err != nil {
+		return err
+	}
+	p, err := orders.Scan(ctx, dynamo.Limit(100))
+	if err != nil {
+		return err
+	}
+	d.step("scan", "%d orders (the user item in the same table is skipped; %d scanned)", len(p.Items), p.ScannedCount)
+	var streamed []demoOrder
+	for o, err := range orders.Stream(ctx, demoOrder{UserID: "u1"}, dynamo.PageSize(2)) {
+		if err != nil {
+			return err
+		}
+		streamed = append(streamed, o)
+		if len(streamed) == 3 {
+			break // no further page is fetched
+		}
+	}
+	d.step("stream, page size 2", "%s, then break", orderIDs(streamed))
+	var par []demoOrder
+	for o, err := range orders.ScanStream(ctx, dynamo.Segments(4), dynamo.MaxConcurrency(2)) {
+		if err != nil {
+			return err
+		}
+		par = append(par, o)
+	}
+	sort.Slice(par, func(i, j int) bool { return par[i].OrderID < par[j].OrderID })
+	d.step("parallel scan, 4 segments", "%d orders: %s", len(par), orderIDs(par))
+	return nil
+}
+
+func (d *demo) batches(orders *dynamo.Table[demoOrder]) error {
+	ctx := d.ctx
+	var ops []dynamo.WriteOp
+	for i := range 30 {
+		ops = append(ops, orders.PutOp(order("u3", i)))
+	}
+	ops = append(ops, orders.DeleteOp(order("u1", 5)), dynamo.PutOp(d.s.users, demoUser{ID: "u3", Name: "Grace"}))
+	res, err := d.repo.BatchWrite(ctx, ops)
+	if err != nil {
+		return err
+	}
+	d.step("batch write", "%d writes across 2 entities in chunks of 25, %d unprocessed", len(ops), len(res.Unprocessed))
+	got, err := orders.BatchGet(ctx, []demoOrder{order("u3", 3), order("u3", 29), order("u1", 5)})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(got.Items, func(a, b demoOrder) int { return strings.Compare(a.OrderID, b.OrderID) })
+	d.step("batch get", "%d of 3 keys found (%s; u1/o05 was deleted), %d unprocessed", len(got.Items), orderIDs(got.Items), len(got.Unprocessed))
+	return nil
+}
+
+func (d *demo) transactions() error {
+	ctx := d.ctx
+	accts, ledger, holds := dynamo.Bind(d.repo, d.s.accts), dynamo.Bind(d.repo, d.s.ledger), dynamo.Bind(d.repo, d.s.holds)
+	for _, a := range []demoAcct{{ID: "a", Balance: 10}, {ID: "b"}, {ID: "c"}} {
+		if _, err := accts.Put(ctx, a); err != nil {
+			return err
+		}
+	}
+	if _, err := holds.Put(ctx, demoHold{ID: "h"}); err != nil {
+		return err
+	}
+	transfer := func(id string, amount int, token string) error {
+		return d.repo.Transact(ctx, []dynamo.TxOp{
+			accts.TxUpdate(demoAcct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", amount)},
+				dynamo.If(dynamo.RawCond("#b >= :v", map[string]string{"#b": "balance"}, map[string]any{":v": amount})),
+				dynamo.ReturnOldOnConditionFail()),
+			accts.TxUpdate(demoAcct{ID: "b"}, []dynamo.Change{dynamo.Increment("balance", amount)}),
+			ledger.TxPut(demoLedger{ID: id, From: "a", To: "b", Amount: amount}, dynamo.If(dynamo.NotExists("pk"))),
+			accts.TxCheck(demoAcct{ID: "c"}, dynamo.Exists("pk")),
+			holds.TxDelete(demoHold{ID: "h"}),
+		}, dynamo.ClientRequestToken(token))
+	}
+	err := transfer("l1", 7, "demo-transfer-1")
+	if d.unsupported("transaction", err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a, err := accts.Get(ctx, demoAcct{ID: "a"})
+	if err != nil {
+		return err
+	}
+	b, err := accts.Get(ctx, demoAcct{ID: "b"})
+	if err != nil {
+		return err
+	}
+	d.step("transaction", "moved 7 from a to b (update, update, put, check, delete): a=%d b=%d", a.Balance, b.Balance)
+	if err := transfer("l1", 7, "demo-transfer-1"); err != nil {
+		return fmt.Errorf("replayed transaction: %w", err)
+	}
+	a, err = accts.Get(ctx, demoAcct{ID: "a"})
+	if err != nil {
+		return err
+	}
+	d.step("same token again", "idempotent: a=%d", a.Balance)
+	err = transfer("l2", 7, "demo-transfer-2")
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.Type != dynamo.TypeTransactionCanceled {
+		return fmt.Errorf("overdraft: want a canceled transaction, got %v", err)
+	}
+	codes := make([]string, len(e.CancellationReasons))
+	for i, r := range e.CancellationReasons {
+		codes[i] = r.Code
+	}
+	balance := "?"
+	if len(e.CancellationReasons) > 0 {
+		if old, ok := e.CancellationReasons[0].Value.(demoAcct); ok {
+			balance = fmt.Sprint(old.Balance)
+		}
+	}
+	d.step("transaction canceled", "reasons [%s]; a's balance was %s", strings.Join(codes, " "), balance)
+	return nil
+}
+
+func (d *demo) vectors() error {
+	ctx := d.ctx
+	docs := dynamo.Bind(d.repo, d.s.docs)
+	for _, doc := range []demoDoc{
+		{Tenant: "t1", DocID: "d1", Lang: "en", Title: "red apples", Embedding: []float32{1, 0, 0}},
+		{Tenant: "t1", DocID: "d2", Lang: "en", Title: "green apples", Embedding: []float32{0.8, 0.6, 0}},
+		{Tenant: "t1", DocID: "d3", Lang: "de", Title: "rote Äpfel", Embedding: []float32{1, 0.1, 0}},
+		{Tenant: "t1", DocID: "d4", Lang: "en", Title: "blue sky", Embedding: []float32{0, 0, 1}},
+		{Tenant: "t2", DocID: "d5", Lang: "en", Title: "other tenant", Embedding: []float32{1, 0, 0}},
+	} {
+		if _, err := docs.Put(ctx, doc); err != nil {
+			return err
+		}
+	}
+	// Vector indexes are eventually consistent: poll briefly.
+	var res dynamo.SearchResults[demoDoc]
+	var err error
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err = docs.SearchVectors(ctx, "Semantic", []float32{1, 0, 0}, dynamo.TopK(2),
+			dynamo.Filter(dynamo.AllOf(dynamo.Eq("tenant", "t1"), dynamo.Eq("lang", "en"))))
+		if d.unsupported("vector search", err) {
+			return nil
+		}
+		if (err == nil && len(res.Results) == 2) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		return err
+	}
+	var hits []string
+	for _, r := range res.Results {
+		hits = append(hits, fmt.Sprintf("%s (%.3f)", r.Item.DocID, r.Score))
+	}
+	d.step("vector search, top 2", "tenant t1, lang en, nearest to [1 0 0]: %s", strings.Join(hits, ", "))
+	return nil
+}

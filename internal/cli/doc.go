@@ -1,0 +1,70 @@
+// Package cli implements the dynamo command: a subcommand dispatcher (Main)
+// and one file per subcommand. cmd/dynamo only calls Main.
+//
+// # Commands
+//
+//	dynamo local [--host 127.0.0.1] [--port 8000] [--region R] [--account ID]
+//	dynamo create-table --schema ./path/to/pkg.Name [--schema …] [flags]
+//	dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key]
+//	        [--key-type S|N|B] [--billing-mode PAY_PER_REQUEST|PROVISIONED]
+//	        [--read-capacity 5] [--write-capacity 5] [--no-wait] [--dry-run] [--timeout 10m]
+//	dynamo list-tables [--name-contains STR] [--output text|json]
+//	dynamo delete-table NAME [--force] [--no-wait] [--timeout 10m] [--output text|json]
+//	dynamo generate-schema NAME [--type Name] [--package p] [--output path|-]
+//	        [--overwrite] [--scan-items 25]
+//	dynamo demo [--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]
+//	dynamo help [command]
+//
+// Flags and arguments may come in any order; "--" ends the flags. Every
+// command that talks to DynamoDB loads the standard AWS configuration
+// through dynamo.Open (environment, shared config and credentials files,
+// AWS_PROFILE, SSO, AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint,
+// --region and --profile. Commands that print data take --output text (the
+// default, for people and line-oriented scripts) or --output json.
+//
+// # create-table --schema
+//
+// Schemas are Go values in the user's module, so only the Go toolchain can
+// evaluate them. The command resolves each --schema with `go list` and
+// go/parser (a package-level variable named Name, or the one variable of
+// type *schema.Schema[Name] or *dynamo.Schema[Name], declared with that
+// type or initialised with schema.Must[Name] / dynamo.MustSchema[Name]),
+// writes a throwaway main package into a temporary directory of the module
+// that calls schema.CreateTableInput and prints the request as JSON, runs it
+// with `go run`, removes it, and sends the request. A schema that panics in
+// Must is reported in one line. Key flags cannot be combined with --schema;
+// --billing-mode PROVISIONED applies the capacity to the table and to every
+// GSI without its own (schema.Provision; refused with vector indexes).
+//
+// # Output and exit codes
+//
+// Results go to stdout, progress (on a terminal only), prompts and notes to
+// stderr. A failure is one line on stderr, "dynamo <command>: <reason>",
+// with DynamoDB's message and exception name for service errors. Exit codes:
+//
+//	0  success
+//	1  failure: a service or transport error, a missing or existing table,
+//	   a refused or declined deletion, a schema that does not load
+//	2  usage error: unknown command or flag, bad flag value, missing or
+//	   extra argument, contradictory flags
+//
+// delete-table asks for the table name on a terminal (Stdin and Stderr are
+// character devices) and refuses without one unless --force; create-table
+// and delete-table wait, polling DescribeTable, until the table is ACTIVE or
+// gone unless --no-wait.
+//
+// # generate-schema
+//
+// Items written by this library have "entity#value" partition keys; the
+// generator groups the sampled items by entity and key layout, finds which
+// attribute each key part was generated from (the attribute holding the
+// same text in every item of the group; PrefixSortKey layouts name it), and
+// emits one struct and one schema variable (<Type>Schema) per group. Several
+// layouts of one entity (parent and child items) are told apart by a
+// constant sort-key field, which gets a default=. Other tables get one type
+// with RawKeys. Types are chosen so that Dump(Load(item)) gives the item
+// back: integers that fit are int64, other numbers dynamo.Number, fixed-width
+// UTC times time.Time with their precision, vectors of vector indexes
+// []float32 with dim=N. GSIs, LSIs, vector indexes and provisioned capacity
+// are declared as the table has them.
+package cli
