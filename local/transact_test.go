@@ -354,3 +354,31 @@ func TestTransactTransfersKeepTheTotal(t *testing.T) {
 		}
 	}
 }
+
+// Under INDEXES a transaction reports the table and each index it wrote,
+// all doubled; ItemCollectionMetrics covers the tables with an LSI.
+func TestTransactWriteIndexCapacityAndMetrics(t *testing.T) {
+	srv, c := newServer(t)
+	numbersTable(t, srv)
+	out, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{
+			txPut("nums", item{"pk": S("p"), "sk": N("1"), "g": S("G"), "l": S("L")}),
+			txPut("nums", item{"pk": S("p"), "sk": N("2")}),
+		},
+		ReturnConsumedCapacity:      types.ReturnConsumedCapacityIndexes,
+		ReturnItemCollectionMetrics: types.ReturnItemCollectionMetricsSize,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := out.ConsumedCapacity[0]
+	if aws.ToFloat64(cc.Table.CapacityUnits) != 4 || aws.ToFloat64(cc.GlobalSecondaryIndexes["byG"].CapacityUnits) != 2 ||
+		aws.ToFloat64(cc.LocalSecondaryIndexes["byL"].CapacityUnits) != 2 || aws.ToFloat64(cc.CapacityUnits) != 8 {
+		t.Fatalf("capacity: total %v table %v gsi %v lsi %v", aws.ToFloat64(cc.CapacityUnits), aws.ToFloat64(cc.Table.CapacityUnits),
+			cc.GlobalSecondaryIndexes, cc.LocalSecondaryIndexes)
+	}
+	m := out.ItemCollectionMetrics["nums"]
+	if len(m) != 2 || sval(m[0].ItemCollectionKey["pk"]) != "p" || len(m[0].SizeEstimateRangeGB) != 2 {
+		t.Fatalf("item collection metrics = %+v", out.ItemCollectionMetrics)
+	}
+}
