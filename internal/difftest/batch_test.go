@@ -51,7 +51,7 @@ var batchCases = []dcase{
 	{name: "batch/get-100-ok", steps: steps(create(tH), bg(`"Keys":[`+keys(100, false)+`]`))},
 	{name: "batch/get-duplicates", steps: steps(create(tH), bg(`"Keys":[`+keys(3, true)+`]`))},
 	{name: "batch/get-empty-keys", steps: steps(create(tH), bg(`"Keys":[]`))},
-	{name: "batch/get-missing-table", steps: steps(bg(`"Keys":[`+keys(1, false)+`]`))},
+	{name: "batch/get-missing-table", steps: steps(bg(`"Keys":[` + keys(1, false) + `]`))},
 	{name: "batch/get-projection", steps: steps(create(tH), bw(putReqs(3, false)), bg(`"Keys":[`+keys(3, false)+`],"ProjectionExpression":"v"`))},
 	{name: "batch/get-bad-key", steps: steps(create(tH), bg(`"Keys":[{"x":{"S":"a"}}]`))},
 	{name: "batch/get-consistent-consumed", steps: steps(create(tH), bw(putReqs(2, false)), r("BatchGetItem", `{"RequestItems":{"Tbl":{"Keys":[`+keys(2, false)+`],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`))},

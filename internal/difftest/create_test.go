@@ -19,10 +19,10 @@ const (
 )
 
 var createCases = []dcase{
-	{name: "create/ok-hash", steps: steps(create(tH), r("DescribeTable", `{"TableName":"Tbl"}`))},
+	{name: "create/ok-hash", tableClass: true, steps: steps(r("CreateTable", tH), r("DescribeTable", `{"TableName":"Tbl"}`))},
 	{name: "create/ok-hash-range-provisioned", steps: steps(createWith(ksHR+","+adHR+","+prov1), r("DescribeTable", `{"TableName":"Tbl"}`))},
-	{name: "create/ok-indexes", steps: steps(create(tIdx), r("DescribeTable", `{"TableName":"Tbl"}`))},
-	{name: "create/ok-stream", steps: steps(createWith(ksH+","+adH+","+ppr+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}`))},
+	{name: "create/ok-indexes", steps: steps(r("CreateTable", tIdx), r("DescribeTable", `{"TableName":"Tbl"}`))},
+	{name: "create/ok-stream", steps: steps(createWith(ksH + "," + adH + "," + ppr + `,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}`))},
 	{name: "create/short-name", steps: steps(r("CreateTable", `{"TableName":"T",`+ksH+","+adH+","+ppr+`}`)),
 		localDev: "DynamoDB Local answers 'Invalid table/index name.  Table/index names must be between 3 and 255 characters long...'; the service validates the TableName member (API_CreateTable: TableName length 3-255) with the standard '1 validation error detected: Value 'T' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3'"},
 	{name: "create/long-name", steps: steps(r("CreateTable", `{"TableName":"`+rep("a", 256)+`",`+ksH+","+adH+","+ppr+`}`))},
@@ -48,7 +48,7 @@ var createCases = []dcase{
 	{name: "create/ppr-with-throughput", steps: steps(createWith(ksH + "," + adH + "," + ppr + "," + prov1))},
 	{name: "create/zero-throughput", steps: steps(createWith(ksH + "," + adH + `,"ProvisionedThroughput":{"ReadCapacityUnits":0,"WriteCapacityUnits":1}`))},
 	{name: "create/bad-billing-mode", steps: steps(createWith(ksH + "," + adH + `,"BillingMode":"ON_DEMAND"`))},
-	{name: "create/exists", steps: steps(create(tH), create(tH))},
+	{name: "create/exists", steps: steps(create(tH), r("CreateTable", tH))},
 	{name: "create/gsi-ok-describe", steps: steps(createWith(ksH+","+adHG+","+ppr+`,"GlobalSecondaryIndexes":[`+gsi("byG", gks, projAll)+`]`), r("DescribeTable", `{"TableName":"Tbl"}`))},
 	{name: "create/gsi-no-projection", steps: steps(createWith(ksH + "," + adHG + "," + ppr + `,"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":` + gks + `}]`))},
 	{name: "create/gsi-key-not-defined", steps: steps(createWith(ksH + "," + adH + "," + ppr + `,"GlobalSecondaryIndexes":[` + gsi("byG", gks, projAll) + `]`))},
@@ -93,7 +93,7 @@ var controlCases = []dcase{
 	{name: "describe/missing", steps: steps(r("DescribeTable", `{"TableName":"Nope"}`))},
 	{name: "describe/after-puts", steps: steps(create(tHR), seedItems(3), r("DescribeTable", `{"TableName":"Tbl"}`))},
 	{name: "delete/missing", steps: steps(r("DeleteTable", `{"TableName":"Nope"}`))},
-	{name: "delete/ok-then-describe", steps: steps(create(tH), r("DeleteTable", `{"TableName":"Tbl"}`), r("DescribeTable", `{"TableName":"Tbl"}`))},
+	{name: "delete/ok-then-describe", steps: steps(r("CreateTable", tH), r("DeleteTable", `{"TableName":"Tbl"}`), r("DescribeTable", `{"TableName":"Tbl"}`))},
 	{name: "list/paginate", steps: steps(
 		r("CreateTable", `{"TableName":"aaa",`+ksH+","+adH+","+ppr+`}`),
 		r("CreateTable", `{"TableName":"bbb",`+ksH+","+adH+","+ppr+`}`),
@@ -101,8 +101,8 @@ var controlCases = []dcase{
 		r("ListTables", `{"Limit":2}`), r("ListTables", `{"Limit":2,"ExclusiveStartTableName":"bbb"}`), r("ListTables", `{}`))},
 	{name: "list/limit-zero", steps: steps(r("ListTables", `{"Limit":0}`))},
 	{name: "list/limit-101", steps: steps(r("ListTables", `{"Limit":101}`))},
-	{name: "update/billing-to-provisioned", steps: steps(create(tH), r("UpdateTable", `{"TableName":"Tbl","BillingMode":"PROVISIONED",`+prov1+`}`), r("DescribeTable", `{"TableName":"Tbl"}`))},
-	{name: "update/nothing", steps: steps(create(tH), r("UpdateTable", `{"TableName":"Tbl"}`))},
+	{name: "updatetable/billing-to-provisioned", steps: steps(create(tH), r("UpdateTable", `{"TableName":"Tbl","BillingMode":"PROVISIONED",`+prov1+`}`), r("DescribeTable", `{"TableName":"Tbl"}`))},
+	{name: "updatetable/nothing", steps: steps(create(tH), r("UpdateTable", `{"TableName":"Tbl"}`))},
 	{name: "protocol/unknown-action", steps: steps(r("FrobnicateTable", `{}`))},
 	{name: "protocol/malformed-json", steps: steps(r("CreateTable", `{"TableName":`)), typeOnly: true},
 	{name: "protocol/wrong-member-type", steps: steps(r("DescribeTable", `{"TableName":5}`)), typeOnly: true},

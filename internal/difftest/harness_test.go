@@ -31,6 +31,9 @@ const endpointEnv = "DYNAMO_DIFF_ENDPOINT"
 type req struct {
 	op   string
 	body string
+	// setup: compare only the status and error, not the body (the shared
+	// tables' CreateTable; the create cases compare the description in full).
+	setup bool
 }
 
 // dcase is one differential case: a sequence of requests run against a fresh
@@ -44,6 +47,16 @@ type dcase struct {
 	// localDev: DynamoDB Local deviates from the service here (the note cites
 	// the AWS page). Expected to differ too; our answer is the documented one.
 	localDev string
+	// unsettled: the servers differ and the AWS documentation does not say
+	// which is right (an exact message text, say). Expected to differ; listed
+	// for checking against the service.
+	unsettled string
+	// tableClass: keep TableClassSummary in the comparison. It is dropped
+	// elsewhere: whether the service reports the default STANDARD class is
+	// undocumented (see marks: create/ok-hash), and it would fail every case.
+	tableClass bool
+	// unordered: the order of Items is unspecified (a GSI without a sort key).
+	unordered bool
 	// typeOnly: compare status and __type but not the message, where the text is
 	// the parser's own (JSON syntax errors) and the service's is not documented.
 	typeOnly bool
@@ -170,6 +183,11 @@ func clean(v any) any {
 				sortByJSON(l)
 			}
 		}
+		for _, idx := range []string{"GlobalSecondaryIndexes", "LocalSecondaryIndexes"} { // order unspecified
+			if l, ok := x[idx].([]any); ok {
+				sort.SliceStable(l, func(i, j int) bool { return indexName(l[i]) < indexName(l[j]) })
+			}
+		}
 		for k, e := range x {
 			if dropKeys[k] {
 				delete(x, k)
@@ -183,10 +201,30 @@ func clean(v any) any {
 			x[i] = clean(e)
 		}
 		return x
+	case json.Number: // 1.0 and 1 are the same JSON number
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x
 	case string:
 		return arnRE.ReplaceAllString(x, "arn:aws:dynamodb:REGION:ACCOUNT:")
 	}
 	return v
+}
+
+func dropTableClass(v any) {
+	m, _ := v.(map[string]any)
+	for _, k := range []string{"Table", "TableDescription"} {
+		if d, ok := m[k].(map[string]any); ok {
+			delete(d, "TableClassSummary")
+		}
+	}
+}
+
+func indexName(v any) string {
+	m, _ := v.(map[string]any)
+	s, _ := m["IndexName"].(string)
+	return s
 }
 
 func equal(a, b reply, typeOnly bool) bool {
@@ -278,13 +316,30 @@ func run(t *testing.T, cases []dcase) {
 			var diffs []string
 			for si, q := range c.steps {
 				a, b := local.do(t, q), ours.do(t, q)
+				if !c.tableClass {
+					dropTableClass(a.Body)
+					dropTableClass(b.Body)
+				}
+				if c.unordered {
+					sortItems(a.Body)
+					sortItems(b.Body)
+				}
+				if q.setup && a.Status == b.Status && a.Type == b.Type && a.Msg == b.Msg {
+					continue
+				}
 				if !equal(a, b, c.typeOnly) {
 					diffs = append(diffs, fmt.Sprintf("step %d %s %s%s", si, q.op, clip(q.body), diffText(a, b)))
 				}
 			}
-			mark := c.known
-			if mark == "" {
-				mark = c.localDev
+			if m, ok := marks[c.name]; ok {
+				c.known, c.localDev, c.unsettled = m.known, m.localDev, m.unsettled
+			}
+			mark, kind := c.known, "KNOWN (ours deviates)"
+			switch {
+			case mark == "" && c.localDev != "":
+				mark, kind = c.localDev, "DDB-LOCAL DEVIATION"
+			case mark == "" && c.unsettled != "":
+				mark, kind = c.unsettled, "UNSETTLED"
 			}
 			switch {
 			case mark == "" && len(diffs) > 0:
@@ -292,10 +347,6 @@ func run(t *testing.T, cases []dcase) {
 			case mark != "" && len(diffs) == 0:
 				t.Errorf("marked as a difference (%s) but both servers now agree: remove the mark", mark)
 			case mark != "":
-				kind := "KNOWN (ours)"
-				if c.known == "" {
-					kind = "DDB-LOCAL DEVIATION"
-				}
 				t.Logf("%s: %s\n%s", kind, mark, strings.Join(diffs, "\n"))
 			}
 		})

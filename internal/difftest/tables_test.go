@@ -12,19 +12,20 @@ const (
 	tH = `{"TableName":"Tbl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`
 	// tHR: hash pk (S), range sk (N).
 	tHR = `{"TableName":"Tbl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"BillingMode":"PAY_PER_REQUEST"}`
-	// tIdx: hash pk (S), range sk (S); GSI gsi (gpk S, gsk N, ALL), GSI gk
-	// (gpk, KEYS_ONLY), GSI gi (gpk, INCLUDE a), LSI lsi (pk, lsk S, KEYS_ONLY).
+	// tIdx: hash pk (S), range sk (S); GSI gsi (gpk S, gsk N, ALL), GSI gkeys
+	// (gpk, KEYS_ONLY), GSI ginc (gpk, INCLUDE a), LSI lsi (pk, lsk S, KEYS_ONLY).
 	tIdx = `{"TableName":"Tbl","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
 "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"gpk","AttributeType":"S"},{"AttributeName":"gsk","AttributeType":"N"},{"AttributeName":"lsk","AttributeType":"S"}],
 "GlobalSecondaryIndexes":[
  {"IndexName":"gsi","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"},{"AttributeName":"gsk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}},
- {"IndexName":"gk","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
- {"IndexName":"gi","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a"]}}],
+ {"IndexName":"gkeys","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
+ {"IndexName":"ginc","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a"]}}],
 "LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"lsk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],
 "BillingMode":"PAY_PER_REQUEST"}`
 )
 
-func create(t string) req { return r("CreateTable", t) }
+// create is the setup CreateTable of a shared table.
+func create(t string) req { return req{op: "CreateTable", body: t, setup: true} }
 
 // put builds a PutItem of item (DynamoDB JSON) into Tbl.
 func put(item string) req { return r("PutItem", `{"TableName":"Tbl","Item":`+item+`}`) }
@@ -51,7 +52,9 @@ func scan(members string) req {
 
 // createWith returns a CreateTable body for Tbl with the given members
 // (KeySchema, AttributeDefinitions, ...), for validation cases.
-func createWith(members string) req { return r("CreateTable", `{"TableName":"Tbl",`+members+`}`) }
+func createWith(members string) req {
+	return req{op: "CreateTable", body: `{"TableName":"Tbl",` + members + `}`, setup: true}
+}
 
 const (
 	ksH   = `"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]`
