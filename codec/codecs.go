@@ -72,13 +72,15 @@ var (
 	awsUnmarshalerType  = reflect.TypeFor[awsUnmarshaler]()
 	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	setPkgPath          = reflect.TypeFor[Set[int]]().PkgPath()
 )
 
-// isSetType reports whether t is an instantiation of Set[T].
+// isSetType reports whether t is coded as a set: Set[T], and any other map
+// from strings or numbers to struct{} (a type defined from Set[T], or a
+// plain map[string]struct{}), for which an M of empty maps would never be
+// what was meant.
 func isSetType(t reflect.Type) bool {
-	return t.Kind() == reflect.Map && t.PkgPath() == setPkgPath &&
-		strings.HasPrefix(t.Name(), "Set[") && t.Elem().Kind() == reflect.Struct && t.Elem().NumField() == 0
+	return t.Kind() == reflect.Map && t.Elem().Kind() == reflect.Struct && t.Elem().NumField() == 0 &&
+		setElemOK(t.Key())
 }
 
 // codecOf returns the cached codec of t with o, building it on first use.

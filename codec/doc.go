@@ -40,7 +40,7 @@
 //	map[K]T                      M (K: strings, integers, TextMarshaler)
 //	[]T, [N]T                    L
 //	[]float32/[]float64 + dim=N  L of N numbers, length checked both ways
-//	Set[T]                       SS (string kinds) or NS (numbers, Number)
+//	Set[T], map[K]struct{}       SS (string kinds) or NS (numbers, Number)
 //	BinarySet                    BS
 //	struct                       M by its plan (embedded structs flattened as encoding/json does)
 //	*T                           as T; nil is absent

@@ -255,3 +255,39 @@ func TestCycles(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+type Tags codec.Set[string]
+
+// Maps to struct{} are sets, whatever their name.
+func TestSetLikeMaps(t *testing.T) {
+	tests := []struct {
+		v    any
+		want string
+	}{
+		{Tags{"b": {}, "a": {}}, `{"SS":["a","b"]}`},
+		{map[string]struct{}{"x": {}}, `{"SS":["x"]}`},
+		{map[int]struct{}{2: {}, 1: {}}, `{"NS":["1","2"]}`},
+		{map[codec.Number]struct{}{"1.50": {}}, `{"NS":["1.5"]}`},
+	}
+	for _, tt := range tests {
+		av, err := codec.Marshal(tt.v)
+		if err != nil || js(av) != tt.want {
+			t.Errorf("Marshal(%v) = %s, %v; want %s", tt.v, js(av), err, tt.want)
+			continue
+		}
+		back := reflect.New(reflect.TypeOf(tt.v))
+		if err := codec.Unmarshal(av, back.Interface()); err != nil {
+			t.Errorf("Unmarshal(%s): %v", js(av), err)
+		}
+	}
+	type T struct {
+		Tags Tags `dynamo:"tags"`
+	}
+	s, _ := codec.StructOf(reflect.TypeFor[T]())
+	if k := s.Field("tags").Kind; k != codec.KindSS {
+		t.Errorf("kind = %v", k)
+	}
+	if av, err := s.Field("tags").EncodeAny("vip"); err != nil || js(av) != `{"S":"vip"}` {
+		t.Errorf("EncodeAny element = %s, %v", js(av), err)
+	}
+}
