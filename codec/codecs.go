@@ -171,6 +171,20 @@ func (b *builder) build(c *codec, t reflect.Type, o opts) error {
 	case rawType:
 		buildRaw(c)
 		return nil
+	case attrValueType:
+		// A types.AttributeValue field holds the value as it is, like Raw.
+		c.kind = KindAny
+		c.wantsNull = true
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
+			av, _ := v.Interface().(types.AttributeValue)
+			return av, nil
+		}
+		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+			v.Set(reflect.ValueOf(av))
+			return nil
+		}
+		c.isZero = reflect.Value.IsNil
+		return nil
 	case timeType:
 		buildTime(c, o)
 		return nil

@@ -291,3 +291,22 @@ func TestSetLikeMaps(t *testing.T) {
 		t.Errorf("EncodeAny element = %s, %v", js(av), err)
 	}
 }
+
+func TestAttributeValueField(t *testing.T) {
+	type T struct {
+		Extra types.AttributeValue   `dynamo:"extra"`
+		List  []types.AttributeValue `dynamo:"list"`
+	}
+	item := map[string]types.AttributeValue{"extra": NULL(), "list": L(SS("a"), N("1"))}
+	var v T
+	if err := codec.UnmarshalItem(item, &v); err != nil {
+		t.Fatal(err)
+	}
+	if js(v.Extra) != `{"NULL":true}` || len(v.List) != 2 || js(v.List[0]) != `{"SS":["a"]}` {
+		t.Errorf("decoded %+v", v)
+	}
+	back, err := codec.MarshalItem(v)
+	if err != nil || jsItem(back) != jsItem(item) {
+		t.Errorf("re-encoded %s, %v", jsItem(back), err)
+	}
+}
