@@ -47,7 +47,7 @@
 //	any, interfaces              inferred from the dynamic value (below)
 //	Marshaler / Unmarshaler      as the methods say (also aws attributevalue's)
 //	encoding.TextMarshaler       S (N with the number flag)
-//	Raw                          the attribute value as it is
+//	Raw, types.AttributeValue    the attribute value as it is
 //
 // chan, func, complex and unsafe pointers are unsupported: StructOf (or the
 // first Marshal of such a value) returns an error.
