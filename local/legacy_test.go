@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local"
 )
 
 func cond(op types.ComparisonOperator, vals ...types.AttributeValue) types.Condition {
@@ -192,4 +193,45 @@ func TestLegacyReads(t *testing.T) {
 	if err != nil || len(b.Responses["leg"]) != 1 || len(b.Responses["leg"][0]) != 1 || sval(b.Responses["leg"][0]["x"]) != "big" {
 		t.Fatalf("BatchGetItem AttributesToGet: %v %v", b.Responses, err)
 	}
+}
+
+// FuzzPart2Requests sends arbitrary bodies to the part-2 actions and to
+// the legacy parameters of the item actions: every answer is a 200 or a
+// 400, never a 500 (a panic or an internal error).
+func FuzzPart2Requests(f *testing.F) {
+	seeds := []string{
+		`{"TableName":"fuzz","Key":{"pk":{"S":"a"}},"AttributeUpdates":{"n":{"Action":"ADD","Value":{"N":"1"}},"l":{"Action":"ADD","Value":{"L":[{"S":"x"}]}}},"Expected":{"n":{"ComparisonOperator":"NULL"}}}`,
+		`{"TableName":"fuzz","Item":{"pk":{"S":"a"}},"Expected":{"pk":{"Exists":false}},"ConditionalOperator":"OR"}`,
+		`{"TableName":"fuzz","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"QueryFilter":{"n":{"ComparisonOperator":"BETWEEN","AttributeValueList":[{"N":"1"},{"N":"2"}]}},"AttributesToGet":["n"]}`,
+		`{"TableName":"fuzz","ScanFilter":{"n":{"ComparisonOperator":"IN","AttributeValueList":[{"N":"1"}]}},"ConditionalOperator":"AND"}`,
+		`{"TransactItems":[{"Put":{"TableName":"fuzz","Item":{"pk":{"S":"t"}}}},{"ConditionCheck":{"TableName":"fuzz","Key":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(pk)"}}],"ClientRequestToken":"tok"}`,
+		`{"TransactItems":[{"Get":{"TableName":"fuzz","Key":{"pk":{"S":"a"}}}}]}`,
+		`{"TableName":"fuzz","TimeToLiveSpecification":{"AttributeName":"exp","Enabled":true}}`,
+		`{"ResourceArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fuzz","Tags":[{"Key":"a","Value":"b"}]}`,
+		`{"TableName":"fuzz","IndexName":"vix","TopK":2,"SearchVector":[{"N":"1"},{"N":"0"}],"ProjectionExpression":"pk"}`,
+	}
+	actions := []string{"UpdateItem", "PutItem", "Query", "Scan", "TransactWriteItems", "TransactGetItems", "UpdateTimeToLive", "TagResource", "SearchVectors",
+		"DeleteItem", "GetItem", "BatchGetItem", "UntagResource", "ListTagsOfResource", "DescribeTimeToLive"}
+	for i, s := range seeds {
+		f.Add(uint8(i), s)
+	}
+	srv, err := local.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	c := newCaller(srv)
+	c.call(f, "CreateTable", `{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",`+
+		`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":2,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}]}`)
+	f.Fuzz(func(t *testing.T, a uint8, body string) {
+		action := actions[int(a)%len(actions)]
+		c.req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+action)
+		c.br.Reset([]byte(body))
+		c.req.Body = &c.br
+		c.req.ContentLength = int64(len(body))
+		clear(c.w.h)
+		c.h.ServeHTTP(&c.w, c.req)
+		if c.w.status != 200 && c.w.status != 400 {
+			t.Fatalf("%s %q: status %d", action, body, c.w.status)
+		}
+	})
 }
