@@ -53,7 +53,8 @@ type dcase struct {
 	unsettled string
 	// tableClass: keep TableClassSummary in the comparison. It is dropped
 	// elsewhere: whether the service reports the default STANDARD class is
-	// undocumented (see marks: create/ok-hash), and it would fail every case.
+	// ours reports it where the service does not (see marks: create/ok-hash),
+	// and that one difference would mask every other in the description.
 	tableClass bool
 	// unordered: the order of Items is unspecified (a GSI without a sort key).
 	unordered bool
