@@ -1,5 +1,7 @@
 // Command dynamo is the Dynamo for Go command line: `dynamo local` serves a
-// DynamoDB-compatible endpoint; see `dynamo help` for the rest.
+// DynamoDB-compatible endpoint, `dynamo demo` walks through the library on
+// it, and create-table, list-tables, delete-table and generate-schema manage
+// tables; see `dynamo help` and package internal/cli for flags and exit codes.
 package main
 
 import (
@@ -9,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr}))
+	os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -84,9 +85,12 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 	}
 	if !o.force {
 		fmt.Fprintf(env.Stderr, "type the table name to delete it: ")
-		line, err := bufio.NewReader(env.stdin()).ReadString('\n')
-		if err != nil && line == "" {
+		line, err := readLine(ctx, env.stdin())
+		if err != nil {
 			fmt.Fprintln(env.Stderr)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return errNotConfirmed
 		}
 		if strings.TrimSpace(line) != name {
@@ -115,4 +119,27 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "deleting table %s\n", name)
 	}
 	return nil
+}
+
+// readLine reads one line, or gives up when ctx ends (Ctrl-C at the prompt:
+// Main turns SIGINT into a cancelled context).
+func readLine(ctx context.Context, r io.Reader) (string, error) {
+	type result struct {
+		line string
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		line, err := bufio.NewReader(r).ReadString('\n')
+		if err != nil && line != "" {
+			err = nil // a last line without newline
+		}
+		ch <- result{line, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.line, res.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }

@@ -177,7 +177,7 @@ func runDemo(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%-30s %s\n", "embedded server", "listening on "+url)
 	}
-	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s}
+	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s, progress: &progress{w: env.Stderr, on: env.terminal()}}
 	return d.run(o.keep)
 }
 
@@ -203,7 +203,8 @@ type demo struct {
 	repo *dynamo.Repo
 	s    *demoSchemas
 	// skipped lists the steps the endpoint does not implement.
-	skipped []string
+	skipped  []string
+	progress *progress // waiting for tables, on a terminal
 }
 
 // step prints one line: what was done and what came back.
@@ -273,7 +274,9 @@ func (d *demo) run(keep bool) (err error) {
 			d.step("delete tables", "%s", strings.Join(created, ", "))
 		}
 	}()
-	if _, err := waitActive(ctx, client, s.app, 5*time.Minute, &progress{}); err != nil {
+	_, err = waitActive(ctx, client, s.app, 10*time.Minute, d.progress)
+	d.progress.done()
+	if err != nil {
 		return err
 	}
 	d.step("create table", "%s: pk/sk, GSI StatusIndex (status, placed_at), on demand", s.app)
@@ -288,7 +291,9 @@ func (d *demo) run(keep bool) (err error) {
 		vectors = false
 	} else {
 		created = append(created, s.docsTab)
-		if _, err := waitActive(ctx, client, s.docsTab, 5*time.Minute, &progress{}); err != nil {
+		_, err = waitActive(ctx, client, s.docsTab, 10*time.Minute, d.progress)
+		d.progress.done()
+		if err != nil {
 			return err
 		}
 		d.step("create table", "%s: vector index Semantic (embedding, 3 dims, partition tenant, filter lang)", s.docsTab)
@@ -323,7 +328,7 @@ func (d *demo) run(keep bool) (err error) {
 		return err
 	}
 	t, _ := raw["Table"].(map[string]any)
-	d.step("raw request", "DescribeTable %s: %v, %v items", s.app, t["TableStatus"], t["ItemCount"])
+	d.step("raw request", "DescribeTable %s: %v, ItemCount %v", s.app, t["TableStatus"], t["ItemCount"])
 	if len(d.skipped) > 0 {
 		d.step("not run", "%s (not implemented by the endpoint)", strings.Join(d.skipped, ", "))
 	}

@@ -51,13 +51,12 @@ func runLocal(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	host, port, region, account := &o.host, &o.port, &o.region, &o.account
-	srv, err := local.New(local.WithRegion(*region), local.WithAccountID(*account))
+	srv, err := local.New(local.WithRegion(o.region), local.WithAccountID(o.account))
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
 	if err != nil {
 		return err
 	}
