@@ -120,7 +120,9 @@ func TestAllocations(t *testing.T) {
 		f    func()
 	}{
 		{"marshal Order", 3, func() { _, _ = codec.MarshalItem(&benchOrder) }},
-		{"unmarshal Order", 3, func() { _ = codec.UnmarshalItem(item, &o) }},
+		// decimal.New makes two allocations (Decimal and big.Int digits); we do
+		// not reach into shopspring's unexported layout to save one.
+		{"unmarshal Order", 4, func() { _ = codec.UnmarshalItem(item, &o) }},
 		{"marshal nested", 15, func() { _, _ = codec.MarshalItem(&benchNestedItem) }},
 		{"unmarshal nested", 8, func() { _ = codec.UnmarshalItem(nested, &n) }},
 	} {

@@ -813,7 +813,7 @@ func buildDecimal(c *codec) {
 			return mismatch(av, decimalType)
 		}
 		if coef, exp, ok := parseSmallDec(x.Value); ok {
-			setAs(v, newDecimal(coef, exp))
+			setAs(v, decimal.New(coef, exp))
 			return nil
 		}
 		d, err := decimal.NewFromString(x.Value)
