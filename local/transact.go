@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -535,6 +536,40 @@ func fingerprint(body []byte) ([32]byte, error) {
 
 // --- TransactGetItems ---
 
+// readTables locks several tables for reading, in name order as
+// writeTables does (so the two cannot deadlock with each other).
+func (s *Server) readTables(names []string) (map[string]*table, func(), error) {
+	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
+	ts := make([]*table, len(sorted))
+	s.mu.RLock()
+	for i, n := range sorted {
+		ts[i] = s.tables[n]
+	}
+	s.mu.RUnlock()
+	for _, t := range ts {
+		if t == nil {
+			return nil, nil, notFound("")
+		}
+	}
+	locked := 0
+	unlock := func() {
+		for i := locked - 1; i >= 0; i-- {
+			ts[i].mu.RUnlock()
+		}
+	}
+	out := make(map[string]*table, len(ts))
+	for i, t := range ts {
+		t.mu.RLock()
+		locked++
+		if t.deleted {
+			unlock()
+			return nil, nil, notFound("")
+		}
+		out[sorted[i]] = t
+	}
+	return out, unlock, nil
+}
+
 type transactGetInput struct {
 	TransactItems []*struct {
 		Get *txOp
@@ -583,9 +618,9 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 		}
 		exs[i], names[i] = ex, *ti.Get.TableName
 	}
-	// Read under the write locks of every table named, so the items come
+	// Read holding the read locks of every table named, so the items come
 	// from one point in time with respect to every write.
-	tables, unlock, err := s.writeTables(names)
+	tables, unlock, err := s.readTables(names)
 	if err != nil {
 		return nil, err
 	}

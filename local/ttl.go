@@ -115,6 +115,10 @@ func expired(item Item, attr string, now time.Time) bool {
 // SweepExpired deletes every item whose TTL has passed, in every table
 // with TTL enabled, and returns how many it deleted. The sweeper started by
 // WithTTLSweep calls it periodically; tests may call it directly.
+//
+// Each table is scanned under its read lock; the expired items are then
+// deleted under the write lock, each re-read and re-checked first (a write
+// in between may have renewed it), so writers wait only for the deletes.
 func (s *Server) SweepExpired() int {
 	s.mu.RLock()
 	names := make([]string, 0, len(s.tables))
@@ -125,36 +129,54 @@ func (s *Server) SweepExpired() int {
 	now := s.now()
 	total := 0
 	for _, n := range names {
-		t, err := s.writeTable(n)
+		t, err := s.readTable(n)
 		if err != nil {
 			continue
 		}
-		total += t.sweep(now)
+		attr, keys := t.expiredKeys(now)
+		t.mu.RUnlock()
+		if len(keys) == 0 {
+			continue
+		}
+		if t, err = s.writeTable(n); err != nil {
+			continue
+		}
+		total += t.deleteExpired(attr, keys, now)
 		t.mu.Unlock()
 	}
 	return total
 }
 
-// sweep deletes the table's expired items; the caller holds t.mu.
-func (t *table) sweep(now time.Time) int {
+// expiredKeys lists the storage keys of the expired items; the caller
+// holds t.mu.
+func (t *table) expiredKeys(now time.Time) (string, [][]byte) {
 	ttl := t.meta.TTL
 	if ttl == nil || !ttl.Enabled {
-		return 0
+		return "", nil
 	}
-	type victim struct {
-		key  []byte
-		item Item
-	}
-	var vs []victim
+	var keys [][]byte
 	t.items.Ascend(nil, nil, func(k []byte, it Item) bool {
 		if expired(it, ttl.Attribute, now) {
-			vs = append(vs, victim{append([]byte(nil), k...), it})
+			keys = append(keys, append([]byte(nil), k...))
 		}
 		return true
 	})
+	return ttl.Attribute, keys
+}
+
+// deleteExpired deletes the items under keys that are still expired under
+// the same TTL attribute; the caller holds t.mu exclusively.
+func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
+	if ttl := t.meta.TTL; ttl == nil || !ttl.Enabled || ttl.Attribute != attr {
+		return 0
+	}
 	n := 0
-	for _, v := range vs {
-		if err := t.apply(v.key, v.item, nil, &meter{}); err == nil {
+	for _, k := range keys {
+		it, _, err := t.items.Get(k)
+		if err != nil || it == nil || !expired(it, attr, now) {
+			continue
+		}
+		if err := t.apply(k, it, nil, &meter{}); err == nil {
 			n++
 		}
 	}
