@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -151,7 +154,22 @@ func errorText(err error) string {
 	}
 	var oe *smithy.OperationError
 	if errors.As(err, &oe) && oe.Err != nil {
-		return oe.Operation() + ": " + oe.Err.Error()
+		msg := oe.Err.Error()
+		// A transport failure: the network error, not the SDK's layers
+		// of wrapping around it.
+		var ne *net.OpError
+		var ue *url.Error
+		switch {
+		case errors.As(err, &ne):
+			msg = ne.Error()
+		case errors.As(err, &ue):
+			msg = ue.Err.Error()
+		}
+		var ma *retry.MaxAttemptsError
+		if errors.As(err, &ma) {
+			msg += fmt.Sprintf(" (after %d attempts)", ma.Attempt)
+		}
+		return oe.Operation() + ": " + msg
 	}
 	return strings.TrimPrefix(err.Error(), "dynamo: ")
 }
