@@ -466,8 +466,9 @@ func (m *meter) merge(o *meter, factor float64) {
 // tokenStore remembers ClientRequestTokens for ten minutes after their
 // transaction completed (API_TransactWriteItems.html).
 type tokenStore struct {
-	mu   sync.Mutex
-	seen map[string]*tokenEntry
+	mu    sync.Mutex
+	seen  map[string]*tokenEntry
+	queue []string // completed tokens in completion order, for expiry
 }
 
 type tokenEntry struct {
@@ -484,10 +485,16 @@ func (ts *tokenStore) begin(tok string, fp [32]byte, now time.Time) (done bool, 
 	if ts.seen == nil {
 		ts.seen = map[string]*tokenEntry{}
 	}
-	for k, e := range ts.seen {
-		if e.done && !now.Before(e.expires) {
-			delete(ts.seen, k)
+	// Completed tokens expire in completion order: drop them from the front.
+	for len(ts.queue) > 0 {
+		e := ts.seen[ts.queue[0]]
+		if e != nil && e.done && now.Before(e.expires) {
+			break
 		}
+		if e != nil && e.done {
+			delete(ts.seen, ts.queue[0])
+		}
+		ts.queue = ts.queue[1:]
 	}
 	if e := ts.seen[tok]; e != nil {
 		if e.fp != fp {
@@ -516,6 +523,7 @@ func (ts *tokenStore) end(tok string, ok bool, now time.Time) {
 		return
 	}
 	e.done, e.expires = true, now.Add(tokenWindow)
+	ts.queue = append(ts.queue, tok)
 }
 
 // fingerprint hashes a request canonically: the SDK writes map members in
