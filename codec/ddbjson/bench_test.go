@@ -3,6 +3,7 @@ package ddbjson
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -58,6 +59,26 @@ func BenchmarkUnmarshalItem(b *testing.B) {
 		if _, err := UnmarshalItem(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkUnmarshalSmall decodes the shapes of a small PutItem request: a four-attribute item
+// and a two-attribute key, each decoded on its own as the server does.
+func BenchmarkUnmarshalSmall(b *testing.B) {
+	for _, bc := range []struct{ name, data string }{
+		{"Item", `{"pk":{"S":"k0000123"},"sk":{"S":"s"},"v":{"S":"` + strings.Repeat("v", 100) + `"},"n":{"N":"123"}}`},
+		{"Key", `{"pk":{"S":"k0000123"},"sk":{"S":"s"}}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			data := []byte(bc.data)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := UnmarshalItem(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

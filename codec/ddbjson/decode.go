@@ -3,6 +3,7 @@ package ddbjson
 import (
 	"encoding/base64"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -59,7 +60,8 @@ const (
 // Unmarshal decodes one DynamoDB JSON value such as {"S":"x"} or {"M":{...}}. Only whitespace
 // may follow it.
 func Unmarshal(data []byte) (types.AttributeValue, error) {
-	d := decoder{data: data}
+	d := newDecoder(data)
+	defer d.release()
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == 'n' {
 		return nil, d.fail(d.i, msgValueType)
@@ -77,7 +79,8 @@ func Unmarshal(data []byte) (types.AttributeValue, error) {
 // UnmarshalItem decodes a JSON object of attribute names to DynamoDB JSON values, the shape of
 // an item, a key, or ExpressionAttributeValues.
 func UnmarshalItem(data []byte) (map[string]types.AttributeValue, error) {
-	d := decoder{data: data}
+	d := newDecoder(data)
+	defer d.release()
 	d.ws()
 	start := d.i
 	m, err := d.item(msgFieldType)
@@ -95,7 +98,8 @@ func UnmarshalItem(data []byte) (map[string]types.AttributeValue, error) {
 
 // UnmarshalList decodes a JSON array of DynamoDB JSON values (ExecuteStatement's Parameters).
 func UnmarshalList(data []byte) ([]types.AttributeValue, error) {
-	d := decoder{data: data}
+	d := newDecoder(data)
+	defer d.release()
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] != '[' {
 		return nil, d.fail(d.i, msgFieldType)
@@ -125,10 +129,59 @@ type decoder struct {
 	sSlab   []types.AttributeValueMemberS
 	nSlab   []types.AttributeValueMemberN
 
-	// Element stacks shared by nested lists and maps (see list and item).
+	// Element stacks shared by nested lists and maps (see list and item), and scratch, borrowed
+	// from stackPool for one decode (see newDecoder).
 	avs     []types.AttributeValue
 	strs    []string
 	members []member
+	stk     *stacks
+}
+
+// stacks are a decoder's working buffers. They are reused from one decode to the next through
+// stackPool: nothing decoded points into them (elements are copied out into the values
+// returned, strings into chunk, which is never reused), and the element stacks are cleared as
+// they are popped, so a pooled stack holds no pointer to a decoded value.
+type stacks struct {
+	avs     []types.AttributeValue
+	strs    []string
+	members []member
+	scratch []byte
+}
+
+var stackPool = sync.Pool{New: func() any {
+	return &stacks{
+		avs:     make([]types.AttributeValue, 0, 16),
+		strs:    make([]string, 0, 16),
+		members: make([]member, 0, 32),
+	}
+}}
+
+// Stacks that grew past these (a large item) are left to the garbage collector rather than
+// kept in the pool.
+const (
+	maxPooledElems   = 1024
+	maxPooledScratch = 64 << 10
+)
+
+func newDecoder(data []byte) decoder {
+	s := stackPool.Get().(*stacks)
+	return decoder{data: data, stk: s, avs: s.avs, strs: s.strs, members: s.members, scratch: s.scratch}
+}
+
+// release returns the decoder's stacks to the pool. The stacks are empty and cleared here:
+// every push is popped (and cleared) by the list or item that made it, on errors too.
+func (d *decoder) release() {
+	s := d.stk
+	if s == nil {
+		return
+	}
+	d.stk = nil
+	if cap(d.avs) > maxPooledElems || cap(d.strs) > maxPooledElems || cap(d.members) > maxPooledElems ||
+		cap(d.scratch) > maxPooledScratch {
+		return
+	}
+	s.avs, s.strs, s.members, s.scratch = d.avs[:0], d.strs[:0], d.members[:0], d.scratch[:0]
+	stackPool.Put(s)
 }
 
 type member struct {
@@ -152,6 +205,11 @@ func (d *decoder) intern(b []byte) string {
 		size := 2 * cap(d.chunk)
 		size = max(size, 512)
 		size = min(size, 16<<10)
+		// The strings still to come are no longer than the input left after this one (escapes
+		// only shorten them; the rare U+FFFD for an invalid byte just starts another chunk), so
+		// a small input (a key, a small item) gets a chunk its size, not 512 bytes.
+		size = min(size, n+len(d.data)-d.i)
+		size = max(size, n)
 		d.chunk = make([]byte, 0, size)
 	}
 	start := len(d.chunk)
@@ -161,7 +219,7 @@ func (d *decoder) intern(b []byte) string {
 
 func (d *decoder) newS() *types.AttributeValueMemberS {
 	if len(d.sSlab) == cap(d.sSlab) {
-		d.sSlab = make([]types.AttributeValueMemberS, 0, min(2*cap(d.sSlab)+4, 64))
+		d.sSlab = make([]types.AttributeValueMemberS, 0, d.slabSize(cap(d.sSlab)))
 	}
 	d.sSlab = d.sSlab[:len(d.sSlab)+1]
 	return &d.sSlab[len(d.sSlab)-1]
@@ -169,10 +227,16 @@ func (d *decoder) newS() *types.AttributeValueMemberS {
 
 func (d *decoder) newN() *types.AttributeValueMemberN {
 	if len(d.nSlab) == cap(d.nSlab) {
-		d.nSlab = make([]types.AttributeValueMemberN, 0, min(2*cap(d.nSlab)+4, 64))
+		d.nSlab = make([]types.AttributeValueMemberN, 0, d.slabSize(cap(d.nSlab)))
 	}
 	d.nSlab = d.nSlab[:len(d.nSlab)+1]
 	return &d.nSlab[len(d.nSlab)-1]
+}
+
+// slabSize is the size of the next S or N slab after one of size last: growing, and no larger
+// than the input left can fill, since every further value takes at least 8 bytes ({"S":""}).
+func (d *decoder) slabSize(last int) int {
+	return max(1, min(2*last+4, 64, 1+(len(d.data)-d.i)/8))
 }
 
 func (d *decoder) fail(off int, msg string) error {
@@ -770,6 +834,7 @@ func (d *decoder) stringList() ([]string, error) {
 	})
 	out := make([]string, len(d.strs)-base)
 	copy(out, d.strs[base:])
+	clear(d.strs[base:])
 	d.strs = d.strs[:base]
 	return out, err
 }
@@ -812,6 +877,7 @@ func (d *decoder) list() ([]types.AttributeValue, error) {
 	})
 	out := make([]types.AttributeValue, len(d.avs)-base)
 	copy(out, d.avs[base:])
+	clear(d.avs[base:])
 	d.avs = d.avs[:base]
 	return out, err
 }
@@ -852,7 +918,10 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		d.members = make([]member, 0, 32)
 	}
 	base := len(d.members)
-	defer func() { d.members = d.members[:base] }()
+	defer func() {
+		clear(d.members[base:])
+		d.members = d.members[:base]
+	}()
 	for {
 		d.ws()
 		if d.i >= len(d.data) {
