@@ -650,9 +650,21 @@ func (in *queryInput) translateLegacy() error {
 	if err := in.translateRead(b, "queryFilter", in.QueryFilter); err != nil {
 		return err
 	}
-	in.QueryFilter = nil
+	// QueryFilter stays set (nothing else reads it) so filterKeysError
+	// can word its error as the legacy parameter.
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = b.names, b.values
 	return nil
+}
+
+// filterKeysError words the "filter on a key attribute" error for
+// QueryFilter when the filter came from it.
+func (in *queryInput) filterKeysError(err error) error {
+	if e, ok := err.(*Error); ok && isSet(in.QueryFilter) {
+		if rest, ok := strings.CutPrefix(e.Message, "Filter Expression can only contain"); ok {
+			return validation("QueryFilter can only contain" + rest)
+		}
+	}
+	return err
 }
 
 // translateLegacy handles ScanFilter, ConditionalOperator and

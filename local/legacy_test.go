@@ -106,6 +106,11 @@ func TestLegacyValidation(t *testing.T) {
 			_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("leg"), ScanFilter: map[string]types.Condition{"n": cond(types.ComparisonOperatorBetween, N("9"), N("1"))}})
 			return err
 		}(), "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		{"QueryFilter on a key", func() error {
+			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("leg"), KeyConditions: map[string]types.Condition{"pk": cond(types.ComparisonOperatorEq, S("a"))},
+				QueryFilter: map[string]types.Condition{"pk": cond(types.ComparisonOperatorEq, S("a"))}})
+			return err
+		}(), "QueryFilter can only contain non-primary key attributes: Primary key attribute: pk"},
 		{"KeyConditions not indexable", func() error {
 			_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("leg"), KeyConditions: map[string]types.Condition{"pk": cond(types.ComparisonOperatorNe, S("a"))}})
 			return err

@@ -304,7 +304,7 @@ func (s *Server) query(c *call) (any, error) {
 		return nil, evalError(err)
 	}
 	if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
-		return nil, evalError(err)
+		return nil, in.filterKeysError(evalError(err)) // legacy.go
 	}
 	if !hasType(kc.Partition, src.hash.Type) {
 		return nil, invalidParam("Condition parameter type does not match schema type")

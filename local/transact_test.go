@@ -382,3 +382,24 @@ func TestTransactWriteIndexCapacityAndMetrics(t *testing.T) {
 		t.Fatalf("item collection metrics = %+v", out.ItemCollectionMetrics)
 	}
 }
+
+// BenchmarkTransactWriteItems is a two-item transfer through the handler.
+func BenchmarkTransactWriteItems(b *testing.B) {
+	srv, err := local.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	c.call(b, "CreateTable", `{"TableName":"bank","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	for i := range 100 {
+		c.call(b, "PutItem", `{"TableName":"bank","Item":{"pk":{"S":"a`+strconv.Itoa(i)+`"},"bal":{"N":"1000000000"}}}`)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		from, to := strconv.Itoa(i%100), strconv.Itoa((i+1)%100)
+		c.call(b, "TransactWriteItems", `{"TransactItems":[`+
+			`{"Update":{"TableName":"bank","Key":{"pk":{"S":"a`+from+`"}},"UpdateExpression":"SET bal = bal - :a","ConditionExpression":"bal >= :a","ExpressionAttributeValues":{":a":{"N":"1"}}}},`+
+			`{"Update":{"TableName":"bank","Key":{"pk":{"S":"a`+to+`"}},"UpdateExpression":"SET bal = bal + :a","ExpressionAttributeValues":{":a":{"N":"1"}}}}]}`)
+	}
+}
