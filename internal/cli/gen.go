@@ -826,7 +826,7 @@ func (g *generator) writeType(b *bytes.Buffer, t *genType) {
 		if strings.Contains(f.GoType, "time.") {
 			g.imports["time"] = true
 		}
-		if strings.ContainsAny(f.Attr, ",\"`") {
+		if strings.ContainsAny(f.Attr, ",\"`") || f.Attr == "-" || f.Attr == "" {
 			fmt.Fprintf(b, "\t// attribute %q cannot be named in a struct tag: read it with a custom type or a raw request\n", f.Attr)
 			continue
 		}
