@@ -75,3 +75,42 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileKeyCondition is the Compile of a small Query: "warm" with
+// its text in the parse cache (every request after the first), "miss" with
+// a text never seen before (parse, copy and insert, evicting once full).
+func BenchmarkCompileKeyCondition(b *testing.B) {
+	values := vals{":p": sv("p042"), ":a": sv("s03"), ":b": sv("s05")}
+	b.Run("warm", func(b *testing.B) {
+		kc := "pk = :p AND sk BETWEEN :a AND :b"
+		in := Input{KeyCondition: &kc, Values: values}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Compile(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("miss", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			kc := "pk = :p AND sk" + strconv.Itoa(i) + " BETWEEN :a AND :b"
+			if _, err := Compile(Input{KeyCondition: &kc, Values: values}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkCompileUpdate is the Compile of a typical UpdateItem, warm.
+func BenchmarkCompileUpdate(b *testing.B) {
+	u, c := "SET #s = :s, #t = #t + :d ADD tags :tag REMOVE note", "attribute_exists(pk)"
+	in := Input{Update: &u, Condition: &c, Names: names{"#s": "status", "#t": "total"},
+		Values: vals{":s": sv("delivered"), ":d": nv("0.44"), ":tag": ssv("late")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -297,14 +297,15 @@ func (r *resolver) checkFunc(o *operand) error {
 	return nil
 }
 
-// condition parses and resolves one condition-grammar expression.
-func (r *resolver) condition(text, what string, parseFn func(string) (expr.Cond, error)) (*cond, error) {
-	ast, err := parseFn(text)
-	if err != nil {
-		return nil, exprErr(err)
+// condition parses (or finds the parse of) and resolves one
+// condition-grammar expression.
+func (r *resolver) condition(text, what string, kind exprKind) (*cond, error) {
+	p := parseExpr(kind, text)
+	if p.err != nil {
+		return nil, exprErr(p.err)
 	}
 	r.begin(what)
-	return r.cond(ast)
+	return r.cond(p.cond)
 }
 
 func (r *resolver) cond(c expr.Cond) (*cond, error) {

@@ -46,6 +46,10 @@ type Compiled struct {
 	nested, nestedSet []string
 }
 
+// noExpressions is the Compiled of a request without expressions (most
+// GetItem and PutItem calls); Compiled is immutable, so one serves all.
+var noExpressions = &Compiled{}
+
 // Compile parses every expression of one request and validates them as
 // DynamoDB does, in its order: the placeholder maps themselves (empty maps,
 // maps without expressions, bad keys in key order, invalid values), then each
@@ -68,7 +72,7 @@ func Compile(in Input) (*Compiled, error) {
 		if in.Values != nil {
 			return nil, validation("ExpressionAttributeValues can only be specified when using expressions")
 		}
-		return &Compiled{}, nil
+		return noExpressions, nil
 	}
 	// Each map is checked in key order, so that the first bad entry is the
 	// same one every time.
@@ -111,7 +115,7 @@ func Compile(in Input) (*Compiled, error) {
 	c := &Compiled{}
 	var err error
 	if in.KeyCondition != nil {
-		if c.keyCondition, err = r.condition(*in.KeyCondition, "KeyConditionExpression", parse.KeyCondition); err != nil {
+		if c.keyCondition, err = r.condition(*in.KeyCondition, "KeyConditionExpression", kindKeyCondition); err != nil {
 			return nil, err
 		}
 	}
@@ -121,12 +125,12 @@ func Compile(in Input) (*Compiled, error) {
 		}
 	}
 	if in.Condition != nil {
-		if c.condition, err = r.condition(*in.Condition, "ConditionExpression", parse.Condition); err != nil {
+		if c.condition, err = r.condition(*in.Condition, "ConditionExpression", kindCondition); err != nil {
 			return nil, err
 		}
 	}
 	if in.Filter != nil {
-		if c.filter, err = r.condition(*in.Filter, "FilterExpression", parse.Filter); err != nil {
+		if c.filter, err = r.condition(*in.Filter, "FilterExpression", kindFilter); err != nil {
 			return nil, err
 		}
 	}

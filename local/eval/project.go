@@ -4,8 +4,6 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/dynamogo/dynamo/expr/parse"
 )
 
 // projNode is one level of a ProjectionExpression's paths, as a tree: a
@@ -18,10 +16,12 @@ type projNode struct {
 }
 
 func (r *resolver) projectionExpr(text string) (*projNode, error) {
-	ast, err := parse.Projection(text)
-	if err != nil {
-		return nil, exprErr(err)
+	parsed := parseExpr(kindProjection, text)
+	if parsed.err != nil {
+		return nil, exprErr(parsed.err)
 	}
+	ast := parsed.proj
+	var err error
 	r.begin("ProjectionExpression")
 	paths := make([]path, len(ast))
 	for i, p := range ast {

@@ -7,7 +7,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
-	"github.com/dynamogo/dynamo/expr/parse"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
@@ -32,10 +31,12 @@ type pathValue struct {
 }
 
 func (r *resolver) updateExpr(text string) (*update, error) {
-	ast, err := parse.Update(text)
-	if err != nil {
-		return nil, exprErr(err)
+	parsed := parseExpr(kindUpdate, text)
+	if parsed.err != nil {
+		return nil, exprErr(parsed.err)
 	}
+	ast := parsed.update
+	var err error
 	r.begin("UpdateExpression")
 	// First the paths acted on, which may not overlap; then the values.
 	var all []expr.Path

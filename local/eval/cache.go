@@ -1,0 +1,116 @@
+package eval
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/expr/parse"
+)
+
+// Parsing an expression is pure — its syntax tree and its syntax errors
+// depend on the text alone — and clients send the same few expressions over
+// and over, so Compile keeps the parse of recent texts. Resolving the
+// placeholders against each request's names and values, and every check
+// that depends on them, still runs on every request. The syntax trees are
+// shared and never modified (the resolver only reads them).
+
+// exprKind is which grammar, and which name in messages, a text is parsed
+// with.
+type exprKind uint8
+
+const (
+	kindCondition exprKind = iota
+	kindFilter
+	kindKeyCondition
+	kindUpdate
+	kindProjection
+)
+
+// parsed is one parse: the tree of its kind, or the error.
+type parsed struct {
+	cond   expr.Cond
+	update *expr.UpdateAST
+	proj   []expr.Path
+	err    error
+}
+
+type parseKey struct {
+	kind exprKind
+	text string
+}
+
+// The cache is bounded in entries and in bytes of text. DynamoDB accepts
+// expressions of at most 4 KB; longer texts are parsed without caching
+// (they fail anyway).
+const (
+	maxCachedExprs     = 1024
+	maxCachedExprBytes = 1 << 20
+	maxCachedExprLen   = 4096
+)
+
+// exprCache is safe for concurrent use. A full cache evicts entries at
+// random (map iteration order), which keeps the hot ones with high
+// probability and costs O(1).
+type exprCache struct {
+	mu    sync.RWMutex
+	m     map[parseKey]*parsed
+	bytes int
+}
+
+var parseCache = exprCache{m: make(map[parseKey]*parsed)}
+
+// parseExpr returns the parse of text as kind, from the cache if it is
+// there.
+func parseExpr(kind exprKind, text string) *parsed {
+	if len(text) > maxCachedExprLen {
+		return parseNow(kind, text)
+	}
+	return parseCache.get(kind, text)
+}
+
+func (c *exprCache) get(kind exprKind, text string) *parsed {
+	k := parseKey{kind, text}
+	c.mu.RLock()
+	p, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return p
+	}
+	// The text may alias memory the caller reuses (a request buffer); the
+	// cached key and the tree, whose names point into the text, get a copy.
+	k.text = strings.Clone(text)
+	p = parseNow(kind, k.text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q, ok := c.m[k]; ok { // parsed meanwhile by another request
+		return q
+	}
+	for len(c.m) > 0 && (len(c.m) >= maxCachedExprs || c.bytes+len(k.text) > maxCachedExprBytes) {
+		for old := range c.m {
+			delete(c.m, old)
+			c.bytes -= len(old.text)
+			break
+		}
+	}
+	c.m[k] = p
+	c.bytes += len(k.text)
+	return p
+}
+
+func parseNow(kind exprKind, text string) *parsed {
+	p := &parsed{}
+	switch kind {
+	case kindCondition:
+		p.cond, p.err = parse.Condition(text)
+	case kindFilter:
+		p.cond, p.err = parse.Filter(text)
+	case kindKeyCondition:
+		p.cond, p.err = parse.KeyCondition(text)
+	case kindUpdate:
+		p.update, p.err = parse.Update(text)
+	case kindProjection:
+		p.proj, p.err = parse.Projection(text)
+	}
+	return p
+}

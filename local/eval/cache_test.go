@@ -1,0 +1,174 @@
+package eval
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func resetParseCache() {
+	parseCache.mu.Lock()
+	clear(parseCache.m)
+	parseCache.bytes = 0
+	parseCache.mu.Unlock()
+}
+
+// The parse cache must not change an answer: every table of checks passes
+// with a cold cache and again with the cache its first pass filled.
+func TestParseCacheSameAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T)
+	}{
+		{"CompileErrors", TestCompileErrors},
+		{"ConditionEval", TestConditionEval},
+		{"KeyCondition", TestKeyCondition},
+		{"UpdateApply", TestUpdateApply},
+		{"Project", TestProject},
+		{"CheckKeyPaths", TestCheckKeyPaths},
+	} {
+		resetParseCache()
+		t.Run(tc.name+"/cold", tc.test)
+		t.Run(tc.name+"/warm", tc.test)
+	}
+}
+
+// One cached text serves requests with different names and values: each
+// is resolved and checked against its own.
+func TestParseCachePerRequestResolution(t *testing.T) {
+	resetParseCache()
+	text := "#a = :v AND begins_with(sk, :p)"
+	item := Item{"x": sv("1"), "y": sv("2"), "sk": sv("order#1")}
+	for _, tc := range []struct {
+		names names
+		vals  vals
+		want  bool
+		err   string
+	}{
+		{names{"#a": "x"}, vals{":v": sv("1"), ":p": sv("order#")}, true, ""},
+		{names{"#a": "y"}, vals{":v": sv("1"), ":p": sv("order#")}, false, ""},
+		{names{"#a": "y"}, vals{":v": sv("2"), ":p": sv("order#")}, true, ""},
+		{names{"#b": "y"}, vals{":v": sv("2"), ":p": sv("order#")}, false,
+			"Invalid ConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"},
+		{names{"#a": "y"}, vals{":v": sv("2")}, false,
+			"Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :p"},
+		{names{"#a": "y"}, vals{":v": sv("2"), ":p": nv("1")}, false,
+			"Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"},
+		{names{"#a": "x"}, vals{":v": sv("1"), ":p": sv("order#")}, true, ""},
+	} {
+		c, err := Compile(Input{Condition: &text, Names: tc.names, Values: tc.vals})
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%v %v: error %v, want %q", tc.names, tc.vals, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v %v: %v", tc.names, tc.vals, err)
+		}
+		if got, _ := c.Condition(item); got != tc.want {
+			t.Errorf("%v %v: condition = %v, want %v", tc.names, tc.vals, got, tc.want)
+		}
+	}
+	// A syntax error is cached as well, and answered the same every time,
+	// named after the expression it is in.
+	bad := "a = = b"
+	for range 2 {
+		_, err := Compile(Input{Condition: &bad})
+		_, ferr := Compile(Input{Filter: &bad})
+		if err == nil || !strings.HasPrefix(err.Error(), "Invalid ConditionExpression: Syntax error") ||
+			ferr == nil || !strings.HasPrefix(ferr.Error(), "Invalid FilterExpression: Syntax error") {
+			t.Errorf("errors %v, %v", err, ferr)
+		}
+	}
+}
+
+// The cache keeps its own copy of a text: a caller may reuse the memory of
+// the string it passed.
+func TestParseCacheCopiesText(t *testing.T) {
+	resetParseCache()
+	buf := []byte("SET #n = :v")
+	text := unsafe.String(&buf[0], len(buf))
+	in := Input{Update: &text, Names: names{"#n": "n"}, Values: vals{":v": sv("x")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "SET #m = :w")
+	parseCache.mu.RLock()
+	p, ok := parseCache.m[parseKey{kindUpdate, "SET #n = :v"}]
+	parseCache.mu.RUnlock()
+	if !ok || p.update.Set[0].Path[0].Name != "#n" {
+		t.Fatalf("cached entry changed with the caller's buffer: %v %+v", ok, p)
+	}
+	again := "SET #n = :v"
+	c, err := Compile(Input{Update: &again, Names: names{"#n": "n"}, Values: vals{":v": sv("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := c.Update(Item{"pk": sv("1")}, []string{"pk"})
+	if err != nil || got["n"].(*types.AttributeValueMemberS).Value != "x" {
+		t.Errorf("Update = %v, %v", got, err)
+	}
+}
+
+// The cache stays within its bounds however many distinct texts it sees.
+func TestParseCacheBounded(t *testing.T) {
+	resetParseCache()
+	long := strings.Repeat("a", 3000)
+	for i := range 3 * maxCachedExprs {
+		text := "attribute_exists(a" + strconv.Itoa(i) + ")"
+		if i%3 == 0 {
+			text = "attribute_exists(" + long + strconv.Itoa(i) + ")"
+		}
+		if _, err := Compile(Input{Condition: &text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parseCache.mu.RLock()
+	n, bytes := len(parseCache.m), parseCache.bytes
+	sum := 0
+	for k := range parseCache.m {
+		sum += len(k.text)
+	}
+	parseCache.mu.RUnlock()
+	if n > maxCachedExprs || bytes > maxCachedExprBytes || sum != bytes || n == 0 {
+		t.Errorf("cache holds %d texts, %d bytes (counted %d)", n, bytes, sum)
+	}
+	// A text longer than DynamoDB allows is not kept.
+	huge := "attribute_exists(" + strings.Repeat("b", maxCachedExprLen) + ")"
+	Compile(Input{Condition: &huge})
+	parseCache.mu.RLock()
+	_, kept := parseCache.m[parseKey{kindCondition, huge}]
+	parseCache.mu.RUnlock()
+	if kept {
+		t.Error("an over-long text was cached")
+	}
+}
+
+// Requests compiling the same and different texts at once (run with -race).
+func TestParseCacheConcurrent(t *testing.T) {
+	resetParseCache()
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				text := "pk = :p AND sk BETWEEN :a AND :b"
+				if i%2 == 1 {
+					text = "pk = :p AND s" + strconv.Itoa(w*1000+i) + " BETWEEN :a AND :b"
+				}
+				c, err := Compile(Input{KeyCondition: &text, Values: vals{":p": sv("p"), ":a": sv("a"), ":b": sv("b")}})
+				if err != nil || !c.HasKeyCondition() {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
