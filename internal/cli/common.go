@@ -212,15 +212,15 @@ func waitActive(ctx context.Context, c *dynamodb.Client, name string, timeout ti
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	status := "CREATING"
 	for {
 		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
 		if err != nil && !isNotFound(err) { // a new table may not be visible yet
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("table %s is not ACTIVE after %s", name, timeout)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, fmt.Errorf("table %s is not ready after %s: %s", name, timeout, status)
 			}
 			return nil, err
 		}
-		status := "CREATING"
 		if err == nil {
 			status = pendingStatus(out.Table)
 			if status == "" {
@@ -231,7 +231,7 @@ func waitActive(ctx context.Context, c *dynamodb.Client, name string, timeout ti
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("table %s is still %s after %s", name, status, timeout)
+				return nil, fmt.Errorf("table %s is not ready after %s: %s", name, timeout, status)
 			}
 			return nil, ctx.Err()
 		case <-time.After(pollInterval):
@@ -263,19 +263,19 @@ func waitGone(ctx context.Context, c *dynamodb.Client, name string, timeout time
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	status := "DELETING"
 	for {
 		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
 		if isNotFound(err) {
 			return nil
 		}
-		status := "DELETING"
 		if err != nil {
-			if ctx.Err() == nil {
-				return err
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("table %s still exists (%s) after %s", name, status, timeout)
 			}
-		} else {
-			status = string(out.Table.TableStatus)
+			return err
 		}
+		status = string(out.Table.TableStatus)
 		p.update("waiting for table %s to be deleted: %s (%s)", name, status, time.Since(start).Round(time.Second))
 		select {
 		case <-ctx.Done():

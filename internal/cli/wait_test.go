@@ -73,7 +73,7 @@ func TestWaitActiveShowsProgress(t *testing.T) {
 func TestWaitTimeouts(t *testing.T) {
 	c, _ := describeStub(t, "CREATING")
 	_, err := waitActive(context.Background(), c, "t", 30*time.Millisecond, &progress{})
-	if err == nil || !strings.Contains(err.Error(), "table t is still CREATING after 30ms") {
+	if err == nil || !strings.Contains(err.Error(), "table t is not ready after 30ms: CREATING") {
 		t.Fatalf("err = %v", err)
 	}
 	c, _ = describeStub(t, "DELETING")
