@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
 // encodeAny encodes a value found in an untyped slot (an any field, a
@@ -159,18 +160,19 @@ func anyNumber(s string) (any, error) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, nil
 	}
-	d, ok := parseDec(s)
-	if !ok {
-		return nil, errorf("%q is not a number", s)
-	}
-	if t, ok := intText(s); ok {
-		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
-			return n, nil
+	d, err := numbers.Parse(s)
+	if err != nil {
+		if !isNumberSyntax(s) {
+			return nil, errorf("%q is not a number", s)
 		}
+		return Number(s), nil // beyond DynamoDB's range: only the exact text holds it
+	}
+	if n, ok := d.Int64(); ok {
+		return n, nil
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if fs, err := formatFloat(f, 64); err == nil {
-			if fd, _ := parseDec(fs); compareDec(fd, d) == 0 {
+			if fd, _ := numbers.Parse(fs); numbers.Compare(fd, d) == 0 {
 				return f, nil
 			}
 		}

@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/numbers"
 	"github.com/shopspring/decimal"
 )
 
@@ -319,7 +319,7 @@ func userCoders(t reflect.Type, o opts) (enc encFunc, dec func(types.AttributeVa
 					return nil, userErr(err, "MarshalText")
 				}
 				if number {
-					if _, err := checkNumber(string(text)); err != nil {
+					if err := checkNumber(string(text)); err != nil {
 						return nil, err
 					}
 					return st.N(string(text)), nil
@@ -538,7 +538,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 			if s == "" {
 				return nil, nil
 			}
-			if _, err := checkNumber(s); err != nil {
+			if err := checkNumber(s); err != nil {
 				return nil, err
 			}
 			return st.N(s), nil
@@ -795,16 +795,17 @@ func buildDecimal(c *codec) {
 		}
 		// Check the magnitude before String, which writes every digit of a
 		// huge exponent out in full.
-		if a := int64(d.NumDigits()) - 1 + int64(d.Exponent()); a > maxAdjExp {
-			return nil, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
-		} else if a < minAdjExp {
-			return nil, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+		if a := int64(d.NumDigits()) - 1 + int64(d.Exponent()); a > numbers.MaxExponent {
+			return nil, rangeError(numbers.Overflow)
+		} else if a < numbers.MinExponent {
+			return nil, rangeError(numbers.Underflow)
 		}
 		// Same canonical form as the fast path, whatever the scale.
-		pd, _ := parseDec(d.String())
-		if err := pd.check(); err != nil {
+		text := d.String()
+		if err := checkNumber(text); err != nil {
 			return nil, err
 		}
+		pd, _ := parseDec(text)
 		return st.N(pd.canonical()), nil
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
@@ -848,14 +849,11 @@ func appendDecimal(b []byte, d decimal.Decimal) ([]byte, bool, error) {
 		D = D[:len(D)-1]
 		exp++
 	}
-	switch adj := exp + len(D) - 1; {
-	case adj > maxAdjExp:
-		return b, true, errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
-	case adj < minAdjExp:
-		return b, true, errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
-	default:
-		return appendDigits(b, D, adj), true, nil
+	adj := exp + len(D) - 1
+	if err := magnitudeError(adj); err != nil {
+		return b, true, err
 	}
+	return appendDigits(b, D, adj), true, nil
 }
 
 // parseSmallDec parses an N whose digits fit an int64 coefficient, keeping
@@ -949,7 +947,7 @@ func elemCoderFor(t reflect.Type, o opts) (elemCoder, error) {
 		if t == numberType || o.number {
 			return elemCoder{KindNS,
 				func(v reflect.Value) (string, error) {
-					if _, err := checkNumber(v.String()); err != nil {
+					if err := checkNumber(v.String()); err != nil {
 						return "", err
 					}
 					d, _ := parseDec(v.String())
@@ -1007,14 +1005,14 @@ func setAV(kind Kind, elems []string, st *encState) (types.AttributeValue, error
 	if kind == KindNS {
 		type num struct {
 			s string
-			d dec
+			d numbers.Dec
 		}
 		nums := make([]num, len(elems))
 		for i, e := range elems {
-			d, _ := parseDec(e)
+			d, _ := numbers.Parse(e) // the element coder has validated e
 			nums[i] = num{e, d}
 		}
-		slices.SortFunc(nums, func(a, b num) int { return compareDec(a.d, b.d) })
+		slices.SortFunc(nums, func(a, b num) int { return numbers.Compare(a.d, b.d) })
 		for i := range nums {
 			elems[i] = nums[i].s
 		}
@@ -1060,43 +1058,6 @@ func setElems(av types.AttributeValue, kind Kind, t reflect.Type) ([]string, err
 		}
 	}
 	return nil, mismatch(av, t)
-}
-
-func compareDec(a, b dec) int {
-	sa, sb := a.sign(), b.sign()
-	if sa != sb {
-		return cmpInt(sa, sb)
-	}
-	if sa == 0 {
-		return 0
-	}
-	r := 0
-	if ea, eb := a.adjExp(), b.adjExp(); ea != eb {
-		r = cmpInt(ea, eb)
-	} else {
-		r = strings.Compare(a.digits, b.digits) // same leading exponent: digit strings compare as fractions
-	}
-	return r * sa
-}
-
-func (d dec) sign() int {
-	switch {
-	case d.nd == 0:
-		return 0
-	case d.neg:
-		return -1
-	}
-	return 1
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func buildSet(c *codec, t reflect.Type, o opts) error {

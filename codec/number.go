@@ -5,16 +5,59 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
-// DynamoDB numbers: up to 38 significant digits, magnitude between 1E-130
-// and 9.9999999999999999999999999999999999999E+125, or zero.
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number
-const (
-	maxDigits = 38
-	maxAdjExp = 125
-	minAdjExp = -130
-)
+// DynamoDB's number rules (38 significant digits, magnitude 1E-130 to
+// 9.99…E+125) belong to internal/numbers; codec asks it for every verdict and
+// keeps only its own formatting (shortest float text, the E form for large
+// exponents) and the error texts, which name the field path.
+
+// rangeError is codec's text for a number outside DynamoDB's range or
+// precision, by numbers' reason.
+func rangeError(r numbers.Reason) *Error {
+	switch r {
+	case numbers.TooPrecise:
+		return errorf("number has more than %d significant digits", numbers.MaxDigits)
+	case numbers.Overflow:
+		return errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
+	default:
+		return errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
+	}
+}
+
+// magnitudeError is rangeError for a nonzero number whose leading digit has
+// power of ten e, or nil if e is within DynamoDB's range. Formatters whose
+// digits are few enough need only this check.
+func magnitudeError(e int) *Error {
+	switch {
+	case e > numbers.MaxExponent:
+		return rangeError(numbers.Overflow)
+	case e < numbers.MinExponent:
+		return rangeError(numbers.Underflow)
+	}
+	return nil
+}
+
+// checkNumber validates s as a number DynamoDB accepts.
+func checkNumber(s string) error {
+	_, err := numbers.Parse(s)
+	if err == nil {
+		return nil
+	}
+	if r := err.(*numbers.Error).Reason; r != numbers.Invalid {
+		return rangeError(r)
+	}
+	return errorf("%q is not a number", s)
+}
+
+// isNumberSyntax reports whether s is written as a number, in range or not;
+// it tells "not an integer" from "not a number" when decoding.
+func isNumberSyntax(s string) bool {
+	_, err := numbers.Parse(s)
+	return err == nil || err.(*numbers.Error).Reason != numbers.Invalid
+}
 
 // dec is a parsed decimal: value = digits × 10^exp, digits without leading
 // or trailing zeros ("" for zero); nd is len(digits), also when digits was
@@ -29,13 +72,10 @@ type dec struct {
 // adjExp is the exponent of the leading digit (scientific notation).
 func (d dec) adjExp() int { return d.exp + d.nd - 1 }
 
-// parseDec parses DynamoDB number syntax: [+-]digits[.digits][e[+-]digits],
-// with at least one mantissa digit. It checks syntax only.
-func parseDec(s string) (dec, bool) { return scanDec(s, true) }
-
-// scanDec is parseDec; without keep it leaves digits empty and does not
-// allocate.
-func scanDec(s string, keep bool) (dec, bool) {
+// parseDec splits a number into its significant digits and exponent for
+// formatting. It checks syntax only: callers validate with checkNumber, or
+// hold a number DynamoDB sent.
+func parseDec(s string) (dec, bool) {
 	var d dec
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -63,11 +103,7 @@ func scanDec(s string, keep bool) (dec, bool) {
 				zeros = 0
 			}
 			nd++
-			if keep && len(digits) < cap(digits) {
-				digits = append(digits, c)
-			} else if keep {
-				digits = append(digits, c) // long: grows to the heap
-			}
+			digits = append(digits, c) // past 64 digits it grows to the heap
 		case c == '.' && !point:
 			point = true
 		default:
@@ -108,40 +144,11 @@ exponent:
 	// Trailing zeros move into the exponent.
 	d.nd = nd - zeros
 	d.exp = exp + zeros - frac
-	if keep {
-		d.digits = string(digits[:d.nd])
-	}
+	d.digits = string(digits[:d.nd])
 	if d.nd == 0 {
 		d.neg, d.exp = false, 0
 	}
 	return d, true
-}
-
-// checkNumber validates s as a number DynamoDB accepts and returns it parsed.
-func checkNumber(s string) (dec, error) {
-	d, ok := scanDec(s, false)
-	if !ok {
-		return d, errorf("%q is not a number", s)
-	}
-	if err := d.check(); err != nil {
-		return d, err
-	}
-	return d, nil
-}
-
-func (d dec) check() error {
-	if d.nd == 0 {
-		return nil
-	}
-	if d.nd > maxDigits {
-		return errorf("number has more than 38 significant digits")
-	}
-	if a := d.adjExp(); a > maxAdjExp {
-		return errorf("number overflow: magnitude larger than DynamoDB supports (9.99…E+125)")
-	} else if a < minAdjExp {
-		return errorf("number underflow: magnitude smaller than DynamoDB supports (1E-130)")
-	}
-	return nil
 }
 
 // canonical renders d in the form formatFloat uses: plain decimal for
@@ -214,7 +221,7 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if x > 1 {
 		D = append(D, e[2:x]...)
 	}
-	if exp > maxAdjExp || exp < minAdjExp {
+	if magnitudeError(exp) != nil {
 		return b, errorf("cannot store %v: outside DynamoDB's number range (1E-130 to 9.99…E+125)", f)
 	}
 	return appendDigits(b, D, exp), nil
@@ -264,7 +271,7 @@ func parseInt(s string, bits int) (int64, error) {
 		}
 		return 0, errorf("number %s overflows int%d", s, bits)
 	}
-	if _, ok := scanDec(s, false); ok {
+	if isNumberSyntax(s) {
 		return 0, errorf("number %s is not an integer", s)
 	}
 	return 0, errorf("%q is not a number", s)
@@ -284,7 +291,7 @@ func parseUint(s string, bits int) (uint64, error) {
 		}
 		return 0, errorf("number %s overflows uint%d", s, bits)
 	}
-	if _, ok := scanDec(s, false); ok {
+	if isNumberSyntax(s) {
 		return 0, errorf("number %s is not an integer", s)
 	}
 	return 0, errorf("%q is not a number", s)
@@ -293,7 +300,7 @@ func parseUint(s string, bits int) (uint64, error) {
 func parseFloat(s string, bits int) (float64, error) {
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil {
-		if _, ok := scanDec(s, false); ok {
+		if isNumberSyntax(s) {
 			return 0, errorf("number %s overflows float%d", s, bits)
 		}
 		return 0, errorf("%q is not a number", s)
