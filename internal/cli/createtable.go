@@ -158,7 +158,10 @@ func (o *createTableOpts) input(ctx context.Context, env *Env, pos []string) (*d
 				return nil, usagef("--%s cannot be combined with --schema (the schemas define the keys)", f)
 			}
 		}
+		p := &progress{w: env.Stderr, on: env.terminal()}
+		p.update("loading %s (go run in your module)…", strings.Join(o.schemas, ", "))
 		in, err := loadSchemas(ctx, env, o.schemas)
+		p.done()
 		if err != nil {
 			return nil, err
 		}
