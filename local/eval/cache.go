@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,12 +28,14 @@ const (
 	kindProjection
 )
 
-// parsed is one parse: the tree of its kind, or the error.
+// parsed is one parse: the tree of its kind, or the error, and how many
+// nodes resolving the tree makes.
 type parsed struct {
 	cond   expr.Cond
 	update *expr.UpdateAST
 	proj   []expr.Path
 	err    error
+	nodes  nodeCounts
 }
 
 type parseKey struct {
@@ -112,5 +115,96 @@ func parseNow(kind exprKind, text string) *parsed {
 	case kindProjection:
 		p.proj, p.err = parse.Projection(text)
 	}
+	if p.err == nil {
+		p.nodes.ofCond(p.cond)
+		if u := p.update; u != nil {
+			for _, a := range u.Set {
+				p.nodes.steps += len(a.Path)
+				p.nodes.ofOperand(a.Value)
+			}
+			for _, r := range u.Remove {
+				p.nodes.steps += len(r)
+			}
+			for _, a := range append(slices.Clone(u.Add), u.Delete...) {
+				p.nodes.steps += len(a.Path)
+			}
+		}
+		for _, path := range p.proj {
+			p.nodes.steps += len(path)
+		}
+	}
 	return p
+}
+
+// nodeCounts are the nodes the resolver makes for a tree: cond and
+// operand nodes, the slots of their child slices, the steps of their paths.
+// They size the slab of one Compile; they must follow what the resolver
+// does (a miscount only costs allocations).
+type nodeCounts struct {
+	conds, operands, opPtrs, condPtrs, steps int
+}
+
+func (n *nodeCounts) add(m nodeCounts) {
+	n.conds += m.conds
+	n.operands += m.operands
+	n.opPtrs += m.opPtrs
+	n.condPtrs += m.condPtrs
+	n.steps += m.steps
+}
+
+func (n *nodeCounts) ofCond(c expr.Cond) {
+	switch c := c.(type) {
+	case *expr.And:
+		n.conds++
+		n.condPtrs += len(c.Conds)
+		for _, k := range c.Conds {
+			n.ofCond(k)
+		}
+	case *expr.Or:
+		n.conds++
+		n.condPtrs += len(c.Conds)
+		for _, k := range c.Conds {
+			n.ofCond(k)
+		}
+	case *expr.Not:
+		n.conds++
+		n.condPtrs++
+		n.ofCond(c.Cond)
+	case *expr.Compare:
+		n.conds++
+		n.ofOperands(c.L, c.R)
+	case *expr.Between:
+		n.conds++
+		n.ofOperands(c.X, c.Lo, c.Hi)
+	case *expr.In:
+		n.conds++
+		n.ofOperands(c.X)
+		n.ofOperands(c.List...)
+	case *expr.CondFunc:
+		n.conds++
+		n.ofOperands(c.Args...)
+	}
+}
+
+func (n *nodeCounts) ofOperands(list ...expr.Operand) {
+	n.opPtrs += len(list)
+	for _, o := range list {
+		n.ofOperand(o)
+	}
+}
+
+func (n *nodeCounts) ofOperand(o expr.Operand) {
+	switch o := o.(type) {
+	case expr.Path:
+		n.operands++
+		n.steps += len(o)
+	case *expr.Value:
+		n.operands++
+	case *expr.Func:
+		n.operands++
+		n.ofOperands(o.Args...)
+	case *expr.Arith:
+		n.operands++
+		n.ofOperands(o.L, o.R)
+	}
 }

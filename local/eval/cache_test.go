@@ -172,3 +172,50 @@ func TestParseCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The node counts of a parse size the slab exactly: resolving the tree
+// takes every node it reserved and none beyond.
+func TestNodeCountsExact(t *testing.T) {
+	n := names{"#a": "a", "#b": "b"}
+	v := vals{":v": nv("1"), ":w": nv("2"), ":s": sv("x"), ":l": lv(sv("y")), ":ss": ssv("z"), ":t": sv("S")}
+	for _, tc := range []struct {
+		kind exprKind
+		text string
+	}{
+		{kindCondition, "#a = :v AND (b.c[1] < :w OR NOT begins_with(#b, :s)) AND x IN (:v, :w, :s)"},
+		{kindCondition, "size(#a.b) BETWEEN :v AND :w AND attribute_type(q, :t) AND contains(l, :s)"},
+		{kindFilter, "attribute_exists(#a) OR attribute_not_exists(z[0][1].y)"},
+		{kindKeyCondition, "pk = :s AND sk BETWEEN :v AND :w"},
+		{kindUpdate, "SET #a = if_not_exists(#a, :v) + :w, l = list_append(l, :l), m.n[2] = :s REMOVE #b, o.p ADD c :v DELETE ss :ss"},
+		{kindProjection, "#a, #b.c[3].d, e"},
+	} {
+		p := parseNow(tc.kind, tc.text)
+		if p.err != nil {
+			t.Fatalf("%s: %v", tc.text, p.err)
+		}
+		r := &resolver{names: n, values: v}
+		r.slab.reserve(p.nodes)
+		var err error
+		switch tc.kind {
+		case kindUpdate:
+			_, err = r.updateExpr(p)
+		case kindProjection:
+			_, err = r.projectionExpr(p)
+		default:
+			_, err = r.condition(p, "ConditionExpression")
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		s := r.slab
+		for what, lc := range map[string][2]int{
+			"conds": {len(s.conds), cap(s.conds)}, "operands": {len(s.operands), cap(s.operands)},
+			"opPtrs": {len(s.opPtrs), cap(s.opPtrs)}, "condPtrs": {len(s.condPtrs), cap(s.condPtrs)},
+			"steps": {len(s.steps), cap(s.steps)},
+		} {
+			if lc[0] != lc[1] {
+				t.Errorf("%s: %s used %d of %d reserved", tc.text, what, lc[0], lc[1])
+			}
+		}
+	}
+}

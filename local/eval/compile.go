@@ -125,10 +125,80 @@ type cond struct {
 // and for each operator its operand count, then its operand types, then
 // repeated operands, then its own rules.
 type resolver struct {
-	in                    *Input
+	names                 map[string]string
+	values                map[string]types.AttributeValue
 	what                  string   // the expression being resolved, for messages
 	ops                   int      // operators and functions seen in it
 	usedNames, usedValues []string // distinct placeholders used, few
+
+	slab slab
+}
+
+// slab holds the nodes of one Compile, allocated together: a request's
+// expressions take a handful of allocations rather than one per node. The
+// sizes come from the parse (see nodeCounts); a node beyond them is simply
+// allocated on its own.
+type slab struct {
+	conds    []cond
+	operands []operand
+	opPtrs   []*operand
+	condPtrs []*cond
+	steps    []step
+}
+
+func (s *slab) reserve(n nodeCounts) {
+	if n.conds > 0 {
+		s.conds = make([]cond, 0, n.conds)
+	}
+	if n.operands > 0 {
+		s.operands = make([]operand, 0, n.operands)
+	}
+	if n.opPtrs > 0 {
+		s.opPtrs = make([]*operand, 0, n.opPtrs)
+	}
+	if n.condPtrs > 0 {
+		s.condPtrs = make([]*cond, 0, n.condPtrs)
+	}
+	if n.steps > 0 {
+		s.steps = make([]step, 0, n.steps)
+	}
+}
+
+// cond and operand return a node set to c or o. (They copy into the slab
+// rather than take a pointer, which would make every argument escape.)
+func (s *slab) cond(c cond) *cond {
+	var n *cond
+	if len(s.conds) < cap(s.conds) {
+		s.conds = s.conds[:len(s.conds)+1]
+		n = &s.conds[len(s.conds)-1]
+	} else {
+		n = new(cond)
+	}
+	*n = c
+	return n
+}
+
+func (s *slab) operand(o operand) *operand {
+	var n *operand
+	if len(s.operands) < cap(s.operands) {
+		s.operands = s.operands[:len(s.operands)+1]
+		n = &s.operands[len(s.operands)-1]
+	} else {
+		n = new(operand)
+	}
+	*n = o
+	return n
+}
+
+// take returns n elements carved from *buf (capped, so that appending to
+// the result never reaches a neighbour), or a new slice when *buf is full.
+func take[T any](buf *[]T, n int) []T {
+	b := *buf
+	if cap(b)-len(b) < n {
+		return make([]T, n)
+	}
+	*buf = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
 }
 
 // DynamoDB's limits on one expression (developer guide, "Quotas",
@@ -162,7 +232,7 @@ func (r *resolver) path(p expr.Path) (path, error) {
 	if len(p) > maxPathDepth {
 		return nil, r.fail("The document path has too many nesting levels; nesting levels: " + strconv.Itoa(len(p)))
 	}
-	out := make(path, len(p))
+	out := path(take(&r.slab.steps, len(p)))
 	for i, e := range p {
 		if e.IsIndex {
 			out[i] = step{index: e.Index, isIndex: true}
@@ -170,7 +240,7 @@ func (r *resolver) path(p expr.Path) (path, error) {
 		}
 		name := e.Name
 		if strings.HasPrefix(name, "#") {
-			real, ok := r.in.Names[name]
+			real, ok := r.names[name]
 			if !ok {
 				return nil, r.fail("An expression attribute name used in the document path is not defined; attribute name: " + name)
 			}
@@ -185,7 +255,7 @@ func (r *resolver) path(p expr.Path) (path, error) {
 }
 
 func (r *resolver) value(v *expr.Value) (types.AttributeValue, error) {
-	av, ok := r.in.Values[v.Placeholder]
+	av, ok := r.values[v.Placeholder]
 	if !ok {
 		if v.AV != nil && v.Placeholder == "" {
 			return v.AV, nil
@@ -206,13 +276,13 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &operand{kind: opPath, path: p}, nil
+		return r.slab.operand(operand{kind: opPath, path: p}), nil
 	case *expr.Value:
 		av, err := r.value(o)
 		if err != nil {
 			return nil, err
 		}
-		out := &operand{kind: opValue, val: av}
+		out := r.slab.operand(operand{kind: opValue, val: av})
 		if n, ok := av.(*types.AttributeValueMemberN); ok {
 			// Parsed once here rather than at every comparison; the value
 			// was validated with the request.
@@ -221,7 +291,7 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		}
 		return out, nil
 	case *expr.Func:
-		out := &operand{name: o.Name}
+		out := r.slab.operand(operand{name: o.Name})
 		switch o.Name {
 		case "size":
 			out.kind = opSize
@@ -245,7 +315,7 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := &operand{kind: opArith, arith: o.Op, args: args, name: string(o.Op)}
+		out := r.slab.operand(operand{kind: opArith, arith: o.Op, args: args, name: string(o.Op)})
 		for _, a := range args {
 			if t := a.staticType(); t != "" && t != "N" {
 				return nil, r.typeErr(out.name, t)
@@ -257,7 +327,7 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 }
 
 func (r *resolver) operands(list []expr.Operand) ([]*operand, error) {
-	out := make([]*operand, len(list))
+	out := take(&r.slab.opPtrs, len(list))
 	for i, o := range list {
 		ro, err := r.operand(o)
 		if err != nil {
@@ -297,10 +367,8 @@ func (r *resolver) checkFunc(o *operand) error {
 	return nil
 }
 
-// condition parses (or finds the parse of) and resolves one
-// condition-grammar expression.
-func (r *resolver) condition(text, what string, kind exprKind) (*cond, error) {
-	p := parseExpr(kind, text)
+// condition resolves one parsed condition-grammar expression.
+func (r *resolver) condition(p *parsed, what string) (*cond, error) {
 	if p.err != nil {
 		return nil, exprErr(p.err)
 	}
@@ -317,7 +385,7 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		} else {
 			kind, list = cOr, c.(*expr.Or).Conds
 		}
-		out := &cond{kind: kind, kids: make([]*cond, len(list))}
+		out := r.slab.cond(cond{kind: kind, kids: take(&r.slab.condPtrs, len(list))})
 		for i, k := range list {
 			rk, err := r.cond(k)
 			if err != nil {
@@ -337,15 +405,17 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &cond{kind: cNot, kids: []*cond{k}}, r.countOp()
+		kids := take(&r.slab.condPtrs, 1)
+		kids[0] = k
+		return r.slab.cond(cond{kind: cNot, kids: kids}), r.countOp()
 	case *expr.Compare:
-		return r.leaf(&cond{kind: cCompare, op: c.Op}, string(c.Op), c.L, c.R)
+		return r.leaf(r.slab.cond(cond{kind: cCompare, op: c.Op}), string(c.Op), c.L, c.R)
 	case *expr.Between:
-		return r.leaf(&cond{kind: cBetween}, "BETWEEN", c.X, c.Lo, c.Hi)
+		return r.leaf(r.slab.cond(cond{kind: cBetween}), "BETWEEN", c.X, c.Lo, c.Hi)
 	case *expr.In:
-		return r.leaf(&cond{kind: cIn}, "IN", append([]expr.Operand{c.X}, c.List...)...)
+		return r.leaf(r.slab.cond(cond{kind: cIn}), "IN", append([]expr.Operand{c.X}, c.List...)...)
 	case *expr.CondFunc:
-		out := &cond{}
+		out := r.slab.cond(cond{})
 		switch c.Name {
 		case "attribute_exists":
 			out.kind = cExists
@@ -421,12 +491,14 @@ func (r *resolver) checkLeaf(c *cond, name string) error {
 	case cBetween:
 		lo, hi := c.ops[1], c.ops[2]
 		if lo.kind == opValue && hi.kind == opValue {
-			bounds := "lower bound operand: " + describe(lo.val) + ", upper bound operand: " + describe(hi.val)
+			bounds := func() string {
+				return "lower bound operand: " + describe(lo.val) + ", upper bound operand: " + describe(hi.val)
+			}
 			if typeOf(lo.val) != typeOf(hi.val) {
-				return r.fail("The BETWEEN operator requires same data type for lower and upper bounds; " + bounds)
+				return r.fail("The BETWEEN operator requires same data type for lower and upper bounds; " + bounds())
 			}
 			if cmp, ok := order(lo.val, hi.val); ok && cmp > 0 {
-				return r.fail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; " + bounds)
+				return r.fail("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; " + bounds())
 			}
 		}
 	case cIn:

@@ -107,35 +107,61 @@ func Compile(in Input) (*Compiled, error) {
 		return nil, validation(msg)
 	}
 
-	r := &resolver{in: &in}
+	// The parses first (pure, and mostly found in the cache), so that one
+	// slab can hold the nodes of every expression; their errors are still
+	// reported in DynamoDB's order below.
+	var keyCond, upd, condition, filter, proj *parsed
+	var nodes nodeCounts
+	if in.KeyCondition != nil {
+		keyCond = parseExpr(kindKeyCondition, *in.KeyCondition)
+		nodes.add(keyCond.nodes)
+	}
+	if in.Update != nil {
+		upd = parseExpr(kindUpdate, *in.Update)
+		nodes.add(upd.nodes)
+	}
+	if in.Condition != nil {
+		condition = parseExpr(kindCondition, *in.Condition)
+		nodes.add(condition.nodes)
+	}
+	if in.Filter != nil {
+		filter = parseExpr(kindFilter, *in.Filter)
+		nodes.add(filter.nodes)
+	}
+	if in.Projection != nil {
+		proj = parseExpr(kindProjection, *in.Projection)
+		nodes.add(proj.nodes)
+	}
+	r := &resolver{names: in.Names, values: in.Values}
+	r.slab.reserve(nodes)
 	if len(in.Names)+len(in.Values) > 0 {
 		used := make([]string, 0, len(in.Names)+len(in.Values))
 		r.usedNames, r.usedValues = used[:0:len(in.Names)], used[len(in.Names):len(in.Names)]
 	}
 	c := &Compiled{}
 	var err error
-	if in.KeyCondition != nil {
-		if c.keyCondition, err = r.condition(*in.KeyCondition, "KeyConditionExpression", kindKeyCondition); err != nil {
+	if keyCond != nil {
+		if c.keyCondition, err = r.condition(keyCond, "KeyConditionExpression"); err != nil {
 			return nil, err
 		}
 	}
-	if in.Update != nil {
-		if c.update, err = r.updateExpr(*in.Update); err != nil {
+	if upd != nil {
+		if c.update, err = r.updateExpr(upd); err != nil {
 			return nil, err
 		}
 	}
-	if in.Condition != nil {
-		if c.condition, err = r.condition(*in.Condition, "ConditionExpression", kindCondition); err != nil {
+	if condition != nil {
+		if c.condition, err = r.condition(condition, "ConditionExpression"); err != nil {
 			return nil, err
 		}
 	}
-	if in.Filter != nil {
-		if c.filter, err = r.condition(*in.Filter, "FilterExpression", kindFilter); err != nil {
+	if filter != nil {
+		if c.filter, err = r.condition(filter, "FilterExpression"); err != nil {
 			return nil, err
 		}
 	}
-	if in.Projection != nil {
-		if c.projection, err = r.projectionExpr(*in.Projection); err != nil {
+	if proj != nil {
+		if c.projection, err = r.projectionExpr(proj); err != nil {
 			return nil, err
 		}
 	}

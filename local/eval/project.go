@@ -15,8 +15,7 @@ type projNode struct {
 	elems map[int]*projNode
 }
 
-func (r *resolver) projectionExpr(text string) (*projNode, error) {
-	parsed := parseExpr(kindProjection, text)
+func (r *resolver) projectionExpr(parsed *parsed) (*projNode, error) {
 	if parsed.err != nil {
 		return nil, exprErr(parsed.err)
 	}

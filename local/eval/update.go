@@ -30,8 +30,7 @@ type pathValue struct {
 	value types.AttributeValue
 }
 
-func (r *resolver) updateExpr(text string) (*update, error) {
-	parsed := parseExpr(kindUpdate, text)
+func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 	if parsed.err != nil {
 		return nil, exprErr(parsed.err)
 	}
