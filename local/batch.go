@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -166,9 +167,9 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			// Each item is rounded up to 4 KB on its own; a key with no
 			// item costs nothing (API_BatchGetItem.html; DynamoDB Local 3.3.1).
 			if it != nil {
-				mt.table += readUnits(itemSize(it), consistent)
+				mt.table += readUnits(itemsize.Item(it), consistent)
 				p := rd.ex.Project(it)
-				bytesOut += itemSize(p)
+				bytesOut += itemsize.Item(p)
 				got = append(got, itemJSONOut(p))
 			}
 		}
@@ -301,7 +302,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if err := t.checkVectors(it); err != nil {
 					return nil, err
 				}
-				if itemSize(it) > maxItemSize {
+				if itemsize.Item(it) > maxItemSize {
 					return nil, validation("Item size has exceeded the maximum allowed size")
 				}
 				o.item = compactItem(it)
@@ -354,7 +355,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		if err := t.apply(o.key, old, o.item, mt); err != nil {
 			return nil, err
 		}
-		mt.table += writeUnits(max(itemSize(o.item), itemSize(old)))
+		mt.table += writeUnits(max(itemsize.Item(o.item), itemsize.Item(old)))
 		if str(in.ReturnItemCollectionMetrics) == "SIZE" && t.hasLSI() {
 			metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
 		}

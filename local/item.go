@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -129,10 +130,10 @@ func (t *table) collectionMetrics(key Item) itemCollectionMetrics {
 	pk := key[t.meta.Hash.Name]
 	size := 0
 	if start, end, err := partitionBounds(pk); err == nil {
-		t.items.Ascend(start, end, func(_ []byte, it Item) bool { size += itemSize(it); return true })
+		t.items.Ascend(start, end, func(_ []byte, it Item) bool { size += itemsize.Item(it); return true })
 		for _, ix := range t.indexes {
 			if ix.meta.Local {
-				ix.coll.Ascend(start, end, func(_ []byte, it Item) bool { size += itemSize(it); return true })
+				ix.coll.Ascend(start, end, func(_ []byte, it Item) bool { size += itemsize.Item(it); return true })
 			}
 		}
 	}
@@ -193,7 +194,7 @@ func (s *Server) putItem(c *call) (any, error) {
 	if err := t.checkVectors(item); err != nil {
 		return nil, err
 	}
-	size := itemSize(item)
+	size := itemsize.Item(item)
 	if size > maxItemSize {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
@@ -211,7 +212,7 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
 	item = compactItem(item)
-	oldSize := itemSize(old)
+	oldSize := itemsize.Item(old)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
 	if err := t.applySized(key, old, item, oldSize, size, mt); err != nil {
 		return nil, err
@@ -282,7 +283,7 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err := t.apply(key, old, nil, mt); err != nil {
 		return nil, err
 	}
-	mt.table = writeUnits(itemSize(old))
+	mt.table = writeUnits(itemsize.Item(old))
 	var attrs Item
 	if str(in.ReturnValues) == "ALL_OLD" {
 		attrs = old
@@ -364,14 +365,14 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := t.checkVectorUpdate(nu, updated); err != nil {
 		return nil, err
 	}
-	size := itemSize(nu)
+	size := itemsize.Item(nu)
 	if size > maxItemSize {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
 	// Rewriting shared values in place is safe: their content is unchanged
 	// and no reader runs while the table is locked for writing.
 	nu = compactItem(nu)
-	oldSize := itemSize(old)
+	oldSize := itemsize.Item(old)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
 	if err := t.applySized(key, old, nu, oldSize, size, mt); err != nil {
 		return nil, err
@@ -450,7 +451,7 @@ func (s *Server) getItem(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	mt := meter{mode: str(in.ReturnConsumedCapacity), table: readUnits(itemSize(it), in.ConsistentRead != nil && *in.ConsistentRead)}
+	mt := meter{mode: str(in.ReturnConsumedCapacity), table: readUnits(itemsize.Item(it), in.ConsistentRead != nil && *in.ConsistentRead)}
 	if cc := mt.result(m); cc != nil {
 		if err := r.json("ConsumedCapacity", cc); err != nil {
 			return nil, err

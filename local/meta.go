@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/storage"
 	"github.com/dynamogo/dynamo/local/vector"
 )
@@ -167,9 +168,9 @@ func (s *Server) loadTables() error {
 		if err != nil {
 			return err
 		}
-		t.items.Ascend(nil, nil, func(_ []byte, it Item) bool { t.size += int64(itemSize(it)); return true })
+		t.items.Ascend(nil, nil, func(_ []byte, it Item) bool { t.size += int64(itemsize.Item(it)); return true })
 		for _, ix := range t.indexes {
-			ix.coll.Ascend(nil, nil, func(_ []byte, it Item) bool { ix.size += int64(itemSize(it)); return true })
+			ix.coll.Ascend(nil, nil, func(_ []byte, it Item) bool { ix.size += int64(itemsize.Item(it)); return true })
 		}
 		s.tables[m.Name] = t
 	}

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/storage"
 )
@@ -131,7 +132,7 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 	var ferr error
 	fn := func(_ []byte, it Item) bool {
 		p.scanned++
-		p.size += itemSize(it)
+		p.size += itemsize.Item(it)
 		full := it
 		if src.fetch {
 			k, err := src.t.meta.appendItemKey(nil, it)

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 )
 
 // Control plane. Tables and indexes become ACTIVE at once: there is nothing
@@ -965,7 +966,7 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 			ferr = err
 			return false
 		}
-		ix.size += int64(itemSize(p))
+		ix.size += int64(itemsize.Item(p))
 		return true
 	})
 	return ferr

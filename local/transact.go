@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -166,7 +167,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 			return nil, err
 		}
 		writes[i] = w
-		size += itemSize(Item(w.op.Item)) + itemSize(Item(w.op.Key))
+		size += itemsize.Item(Item(w.op.Item)) + itemsize.Item(Item(w.op.Key))
 	}
 	if size > maxTransactBytes {
 		// The limit is documented (API_TransactWriteItems.html); the
@@ -265,7 +266,7 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 			if err == nil {
 				err = m.checkIndexKeys(it)
 			}
-			if err == nil && itemSize(it) > maxItemSize {
+			if err == nil && itemsize.Item(it) > maxItemSize {
 				err = validation("Item size has exceeded the maximum allowed size")
 			}
 			if err == nil {
@@ -324,14 +325,14 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 			meters[name] = mt
 		}
 		if w.kind == "ConditionCheck" {
-			mt.table += 2 * writeUnits(itemSize(w.old))
+			mt.table += 2 * writeUnits(itemsize.Item(w.old))
 			continue
 		}
 		om := &meter{mode: mode, write: true}
 		if err := w.t.apply(w.key, w.old, w.nu, om); err != nil {
 			return nil, err
 		}
-		mt.table += 2 * writeUnits(max(itemSize(w.nu), itemSize(w.old)))
+		mt.table += 2 * writeUnits(max(itemsize.Item(w.nu), itemsize.Item(w.old)))
 		mt.merge(om, 2)
 		if str(in.ReturnItemCollectionMetrics) == "SIZE" && w.t.hasLSI() {
 			metrics[name] = append(metrics[name], w.t.collectionMetrics(w.keyItem))
@@ -376,7 +377,7 @@ func (w *txWrite) evaluate() cancellationReason {
 		if err == nil {
 			err = m.checkIndexKeys(nu)
 		}
-		if err == nil && itemSize(nu) > maxItemSize {
+		if err == nil && itemsize.Item(nu) > maxItemSize {
 			err = validation("Item size has exceeded the maximum allowed size")
 		}
 		if err == nil {
@@ -419,7 +420,7 @@ func (s *Server) replayTransaction(writes []*txWrite, in *transactWriteInput) (a
 		if err != nil {
 			return nil, err
 		}
-		mt.table += 2 * readUnits(itemSize(it), true)
+		mt.table += 2 * readUnits(itemsize.Item(it), true)
 	}
 	return transactResponse(writes, meters, nil, nil), nil
 }
@@ -659,7 +660,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 			mt = &meter{mode: mode}
 			meters[names[i]] = mt
 		}
-		mt.table += 2 * readUnits(itemSize(it), true)
+		mt.table += 2 * readUnits(itemsize.Item(it), true)
 		responses[i] = map[string]any{}
 		if it != nil {
 			responses[i]["Item"] = itemJSONOut(exs[i].Project(it))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 )
 
 // This file is the one place where items change: every write to a table
@@ -14,7 +15,7 @@ import (
 // deletes), maintaining every index, and charges the index writes to mt (the
 // caller charges the table's own write).
 func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
-	return t.applySized(key, old, nu, itemSize(old), itemSize(nu), mt)
+	return t.applySized(key, old, nu, itemsize.Item(old), itemsize.Item(nu), mt)
 }
 
 // applySized is apply with the item sizes already known.
@@ -67,18 +68,18 @@ func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *m
 			if _, _, err := ix.coll.Delete(oldKey); err != nil {
 				return err
 			}
-			ix.size -= int64(itemSize(oldP))
-			mt.addIndex(ix.meta.Name, writeUnits(itemSize(oldP)))
+			ix.size -= int64(itemsize.Item(oldP))
+			mt.addIndex(ix.meta.Name, writeUnits(itemsize.Item(oldP)))
 		}
 		if newIn {
 			if _, _, err := ix.coll.Put(newKey, newP); err != nil {
 				return err
 			}
-			ix.size += int64(itemSize(newP))
-			size := itemSize(newP)
+			ix.size += int64(itemsize.Item(newP))
+			size := itemsize.Item(newP)
 			if sameKey {
-				ix.size -= int64(itemSize(oldP))
-				size = max(size, itemSize(oldP))
+				ix.size -= int64(itemsize.Item(oldP))
+				size = max(size, itemsize.Item(oldP))
 			}
 			mt.addIndex(ix.meta.Name, writeUnits(size))
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 )
 
 // Item is a DynamoDB item as the server stores it.
@@ -286,7 +287,7 @@ func (ix *Index) entrySize(view Item) int32 {
 	n := 4*ix.def.Dimensions + len(ix.def.Attribute)
 	for name, av := range view {
 		if name != ix.def.Attribute { // counted above as 4 bytes per dimension
-			n += len(name) + valueSize(av)
+			n += len(name) + itemsize.Value(av)
 		}
 	}
 	return int32(n)
