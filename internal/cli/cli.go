@@ -144,6 +144,10 @@ func help(env *Env, args []string) int {
 		usage(env.Stdout)
 		return ExitOK
 	}
+	if t, ok := topics[args[0]]; ok && len(args) == 1 {
+		fmt.Fprint(env.Stdout, t)
+		return ExitOK
+	}
 	c := commands[args[0]]
 	if c == nil || len(args) > 1 {
 		fmt.Fprintf(env.Stderr, "dynamo help: unknown command %q (run 'dynamo help' for the list)\n", strings.Join(args, " "))
@@ -170,8 +174,32 @@ Commands that talk to DynamoDB use the standard AWS configuration
 AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint, --region and --profile.
 
 exit codes: 0 success, 1 failure, 2 usage error.
-run 'dynamo help <command>' for a command's flags.
+run 'dynamo help <command>' for a command's flags, and
+'dynamo help exit-codes' or 'dynamo help environment' for those topics.
 `)
+}
+
+// topics are the help pages that are not commands.
+var topics = map[string]string{
+	"exit-codes": `dynamo exits with
+  0  success
+  1  failure: a service or transport error, a missing or existing table, a
+     refused or declined deletion, a schema that does not load
+  2  usage error: unknown command or flag, bad flag value, missing or extra
+     argument, contradictory flags
+A failure or usage error is one line on stderr: "dynamo <command>: <reason>".
+`,
+	"environment": `Commands that talk to DynamoDB load the standard AWS configuration:
+  AWS_REGION, AWS_PROFILE, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+  AWS_SESSION_TOKEN, AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, SSO and
+  container or instance credentials, and AWS_ENDPOINT_URL_DYNAMODB (or
+  AWS_ENDPOINT_URL, or endpoint_url in the profile) for another endpoint,
+  such as 'dynamo local'.
+The flags --endpoint, --region and --profile override them. The demo uses
+its embedded server unless --endpoint is given. create-table --schema runs
+the go command found in PATH, with the Go environment (GOFLAGS, GOPROXY, …)
+of the shell.
+`,
 }
 
 func commandHelp(w io.Writer, c *Command) {
