@@ -298,10 +298,7 @@ func run(t *testing.T, cases []dcase) {
 	if endpoint == "" {
 		t.Skipf("%s not set: run scripts/difftest.sh", endpointEnv)
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
-		t.Fatalf("%s=%q: only a loopback endpoint is allowed", endpointEnv, endpoint)
-	}
+	checkLoopback(t, endpoint)
 	seen := map[string]bool{}
 	for i, c := range cases {
 		if seen[c.name] {
@@ -311,8 +308,8 @@ func run(t *testing.T, cases []dcase) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := dynamotest.NewServer(t)
 			access := fmt.Sprintf("difftest%d%d", time.Now().UnixNano()%1e9, i)
-			local := &target{name: "ddb-local", endpoint: endpoint, client: http.DefaultClient, access: access}
-			ours := &target{name: "ours", endpoint: srv.URL, client: http.DefaultClient, access: access}
+			local := &target{name: "ddb-local", endpoint: endpoint, client: defaultHTTP, access: access}
+			ours := &target{name: "ours", endpoint: srv.URL, client: defaultHTTP, access: access}
 			t.Cleanup(func() { dropTables(t, local) })
 			var diffs []string
 			for si, q := range c.steps {
@@ -351,6 +348,20 @@ func run(t *testing.T, cases []dcase) {
 				t.Logf("%s: %s\n%s", kind, mark, strings.Join(diffs, "\n"))
 			}
 		})
+	}
+}
+
+// defaultHTTP is the client for raw requests; no proxy, so the request goes
+// to the loopback endpoint itself.
+var defaultHTTP = &http.Client{Transport: &http.Transport{Proxy: nil}, Timeout: time.Minute}
+
+// checkLoopback refuses any endpoint that is not on the loopback device: the
+// tier never sends traffic anywhere else.
+func checkLoopback(t *testing.T, endpoint string) {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+		t.Fatalf("%s=%q: only a loopback endpoint is allowed", endpointEnv, endpoint)
 	}
 }
 
