@@ -114,3 +114,19 @@ func BenchmarkCompileUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeyCondition matches a compiled key condition to the key schema,
+// as every Query does.
+func BenchmarkKeyCondition(b *testing.B) {
+	kc := "pk = :p AND sk BETWEEN :a AND :b"
+	c, err := Compile(Input{KeyCondition: &kc, Values: vals{":p": sv("p042"), ":a": sv("s03"), ":b": sv("s05")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.KeyCondition("pk", "sk"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

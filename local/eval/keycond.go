@@ -18,6 +18,13 @@ type KeyCond struct {
 	Sort          []types.AttributeValue // one value; two for BETWEEN
 }
 
+// keyCondAlloc is a KeyCond with the array behind its Sort: one
+// allocation for both.
+type keyCondAlloc struct {
+	kc      KeyCond
+	sortBuf [2]types.AttributeValue
+}
+
 // Matches reports whether a sort key value satisfies the sort key condition
 // (always true without one). Values of another type never match.
 func (k *KeyCond) Matches(sort types.AttributeValue) bool {
@@ -58,9 +65,10 @@ var keyOps = map[expr.CompareOp]string{expr.EQ: "EQ", expr.LT: "LT", expr.LE: "L
 var flipped = map[expr.CompareOp]expr.CompareOp{expr.EQ: expr.EQ, expr.LT: expr.GT, expr.LE: expr.GE, expr.GT: expr.LT, expr.GE: expr.LE}
 
 type keyLeaf struct {
-	name string
-	op   string
-	vals []types.AttributeValue
+	name  string
+	op    string
+	nvals int
+	vals  [3]types.AttributeValue // BETWEEN has the most operands
 }
 
 // KeyCondition matches the KeyConditionExpression to the key schema of the
@@ -77,29 +85,13 @@ func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 	if c.keyCondition == nil {
 		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
-	var leaves []*cond
-	var flatten func(*cond) error
-	flatten = func(n *cond) error {
-		switch n.kind {
-		case cAnd:
-			for _, k := range n.kids {
-				if err := flatten(k); err != nil {
-					return err
-				}
-			}
-			return nil
-		case cOr:
-			return validation("Invalid operator used in KeyConditionExpression: OR")
-		case cNot:
-			return validation("Invalid operator used in KeyConditionExpression: NOT")
-		}
-		leaves = append(leaves, n)
-		return nil
-	}
-	if err := flatten(c.keyCondition); err != nil {
+	var leafBuf [4]*cond // a key condition has one or two leaves
+	leaves, err := flattenKeyCond(c.keyCondition, leafBuf[:0])
+	if err != nil {
 		return nil, err
 	}
-	var parsed []keyLeaf
+	var parsedBuf [2]keyLeaf
+	parsed := parsedBuf[:0]
 	for _, l := range leaves {
 		kl, err := keyLeafOf(l)
 		if err != nil {
@@ -116,7 +108,8 @@ func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 		return nil, validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
 			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(keys) + ")")
 	}
-	kc := &KeyCond{PartitionName: hashKey}
+	alloc := &keyCondAlloc{kc: KeyCond{PartitionName: hashKey}}
+	kc := &alloc.kc
 	found := false
 	for _, l := range parsed {
 		if l.name == hashKey {
@@ -140,9 +133,30 @@ func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
 		if l.name != rangeKey {
 			return nil, validation("Query condition missed key schema element: " + rangeKey)
 		}
-		kc.SortName, kc.SortOp, kc.Sort = l.name, l.op, l.vals
+		kc.SortName, kc.SortOp = l.name, l.op
+		kc.Sort = append(alloc.sortBuf[:0:len(alloc.sortBuf)], l.vals[:l.nvals]...)
 	}
 	return kc, nil
+}
+
+// flattenKeyCond appends the leaves under the ANDs of n to leaves, in
+// order; OR and NOT are refused.
+func flattenKeyCond(n *cond, leaves []*cond) ([]*cond, error) {
+	switch n.kind {
+	case cAnd:
+		for _, k := range n.kids {
+			var err error
+			if leaves, err = flattenKeyCond(k, leaves); err != nil {
+				return nil, err
+			}
+		}
+		return leaves, nil
+	case cOr:
+		return nil, validation("Invalid operator used in KeyConditionExpression: OR")
+	case cNot:
+		return nil, validation("Invalid operator used in KeyConditionExpression: NOT")
+	}
+	return append(leaves, n), nil
 }
 
 func keyLeafOf(l *cond) (keyLeaf, error) {
@@ -184,7 +198,8 @@ func keyLeafOf(l *cond) (keyLeaf, error) {
 			}
 			pathOp = o
 		case opValue:
-			kl.vals = append(kl.vals, o.val)
+			kl.vals[kl.nvals] = o.val
+			kl.nvals++
 		default:
 			return kl, validation("Invalid KeyConditionExpression: KeyConditionExpressions cannot contain nested operations")
 		}
