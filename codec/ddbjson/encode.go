@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -189,25 +190,41 @@ func (e *encoder) list(l []types.AttributeValue, depth int) error {
 }
 
 func (e *encoder) item(m map[string]types.AttributeValue, depth int) error {
-	var arr [16]string
-	keys := arr[:0]
-	for k := range m {
-		keys = append(keys, k)
+	// The members are collected with their values and sorted together, so
+	// that no key is looked up again.
+	var arr [16]member
+	members := arr[:0]
+	for k, v := range m {
+		members = append(members, member{k, v})
 	}
-	slices.Sort(keys)
+	sortMembers(members)
 	e.buf = append(e.buf, '{')
-	for i, k := range keys {
+	for i, kv := range members {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendString(e.buf, k)
+		e.buf = appendString(e.buf, kv.name)
 		e.buf = append(e.buf, ':')
-		if err := e.value(m[k], depth+1); err != nil {
-			return within(err, k)
+		if err := e.value(kv.av, depth+1); err != nil {
+			return within(err, kv.name)
 		}
 	}
 	e.buf = append(e.buf, '}')
 	return nil
+}
+
+// sortMembers sorts by name in byte order: by insertion for the few members
+// of most items, else with the standard library.
+func sortMembers(ms []member) {
+	if len(ms) > 12 {
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.name, b.name) })
+		return
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := i; j > 0 && ms[j].name < ms[j-1].name; j-- {
+			ms[j], ms[j-1] = ms[j-1], ms[j]
+		}
+	}
 }
 
 func appendStrings(dst []byte, ss []string) []byte {
