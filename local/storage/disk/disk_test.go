@@ -1,0 +1,475 @@
+package disk_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
+	"github.com/dynamogo/dynamo/local/storage/disk"
+	"github.com/dynamogo/dynamo/local/storage/storagetest"
+)
+
+// quiet discards the engine's log; tests that check messages pass their own.
+var quiet = disk.WithLogger(slog.New(slog.DiscardHandler))
+
+func open(t testing.TB, dir string, opts ...disk.Option) *disk.Engine {
+	t.Helper()
+	e, err := disk.Open(dir, append([]disk.Option{quiet}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+func item(v string) storage.Item { return storage.Item{"v": sv(v)} }
+
+func val(it storage.Item) string {
+	if it == nil {
+		return "<nil>"
+	}
+	return it["v"].(*types.AttributeValueMemberS).Value
+}
+
+func coll(t testing.TB, e storage.Engine, name string) storage.Collection {
+	t.Helper()
+	c, err := e.Collection(name)
+	must(t, err)
+	return c
+}
+
+// contents is a collection as key=value strings, in order.
+func contents(t testing.TB, c storage.Collection) []string {
+	t.Helper()
+	var out []string
+	must(t, c.Ascend(nil, nil, func(k []byte, it storage.Item) bool {
+		out = append(out, string(k)+"="+val(it))
+		return true
+	}))
+	return out
+}
+
+// The conformance suite runs with periodic sync (it makes tens of thousands
+// of writes; the durability tests below use SyncAlways), and again with
+// SyncAlways and a tiny compaction threshold, so compactions run between
+// its writes, unless -short.
+func TestConformance(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) storage.Engine {
+		return open(t, t.TempDir(), disk.WithSyncMode(disk.SyncPeriodic))
+	})
+}
+
+func TestConformanceCompacting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fsyncs every write")
+	}
+	storagetest.Run(t, func(t *testing.T) storage.Engine {
+		return open(t, t.TempDir(), disk.WithCompactThreshold(64<<10))
+	})
+}
+
+func TestReopen(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	a, b := coll(t, e, "a"), coll(t, e, "b")
+	for i := range 10 {
+		k := fmt.Sprintf("k%d", i)
+		_, _, err := a.Put([]byte(k), item(k))
+		must(t, err)
+	}
+	_, _, err := a.Delete([]byte("k3"))
+	must(t, err)
+	_, _, err = a.Put([]byte("k4"), item("four"))
+	must(t, err)
+	_, _, err = b.Put([]byte{0, 1, 0}, storage.Item{"all": &types.AttributeValueMemberM{Value: allTypes()}})
+	must(t, err)
+	must(t, e.PutMeta("table/a", []byte(`{"a":1}`)))
+	must(t, e.PutMeta("table/gone", []byte(`{}`)))
+	must(t, e.PutMeta("table/gone", nil))
+	must(t, e.Drop("b"))
+	c := coll(t, e, "b") // recreated after the drop
+	_, _, err = c.Put([]byte("new"), item("new"))
+	must(t, err)
+	want := contents(t, a)
+	must(t, e.Close())
+
+	e = open(t, dir)
+	defer e.Close()
+	if got := contents(t, coll(t, e, "a")); !slices.Equal(got, want) {
+		t.Fatalf("a after reopen = %v, want %v", got, want)
+	}
+	if got := contents(t, coll(t, e, "b")); !slices.Equal(got, []string{"new=new"}) {
+		t.Fatalf("b after reopen = %v", got)
+	}
+	m, err := e.Meta()
+	must(t, err)
+	if len(m) != 1 || string(m["table/a"]) != `{"a":1}` {
+		t.Fatalf("Meta after reopen = %q", m)
+	}
+}
+
+// Every attribute type survives the log and the snapshot unchanged.
+func TestAllTypesRoundTrip(t *testing.T) {
+	for _, compact := range []bool{false, true} {
+		dir := t.TempDir()
+		e := open(t, dir)
+		want := storage.Item{"m": &types.AttributeValueMemberM{Value: allTypes()}, "s": sv("x")}
+		_, _, err := coll(t, e, "c").Put([]byte("k"), want)
+		must(t, err)
+		if compact {
+			must(t, e.Compact())
+		}
+		must(t, e.Close())
+		e = open(t, dir)
+		got, ok, err := coll(t, e, "c").Get([]byte("k"))
+		must(t, err)
+		if !ok || !equalItems(got, want) {
+			t.Fatalf("compact=%v: got %#v", compact, got)
+		}
+		e.Close()
+	}
+}
+
+func allTypes() map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		"S":     sv("héllo\x00"),
+		"Empty": sv(""),
+		"N":     &types.AttributeValueMemberN{Value: "-1.5E+10"},
+		"B":     &types.AttributeValueMemberB{Value: []byte{0, 1, 255}},
+		"T":     &types.AttributeValueMemberBOOL{Value: true},
+		"F":     &types.AttributeValueMemberBOOL{Value: false},
+		"NULL":  &types.AttributeValueMemberNULL{Value: true},
+		"L":     &types.AttributeValueMemberL{Value: []types.AttributeValue{sv("a"), &types.AttributeValueMemberL{}, &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": sv("y")}}}},
+		"SS":    &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
+		"NS":    &types.AttributeValueMemberNS{Value: []string{"1", "2.5"}},
+		"BS":    &types.AttributeValueMemberBS{Value: [][]byte{{1}, {}}},
+		"M":     &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}},
+	}
+}
+
+func equalItems(a, b storage.Item) bool {
+	return fmt.Sprintf("%#v", flatten(a)) == fmt.Sprintf("%#v", flatten(b))
+}
+
+// flatten renders a value tree deterministically (maps sorted).
+func flatten(v any) string {
+	switch x := v.(type) {
+	case storage.Item:
+		return flatten(&types.AttributeValueMemberM{Value: x})
+	case *types.AttributeValueMemberM:
+		var parts []string
+		for k, m := range x.Value {
+			parts = append(parts, k+":"+flatten(m))
+		}
+		slices.Sort(parts)
+		return "M{" + strings.Join(parts, ",") + "}"
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, m := range x.Value {
+			parts = append(parts, flatten(m))
+		}
+		return "L[" + strings.Join(parts, ",") + "]"
+	default:
+		return fmt.Sprintf("%T%v", v, v)
+	}
+}
+
+func TestUnstorableValue(t *testing.T) {
+	e := open(t, t.TempDir())
+	defer e.Close()
+	_, _, err := coll(t, e, "c").Put([]byte("k"), storage.Item{"x": &types.UnknownUnionMember{Tag: "Z"}})
+	if err == nil || !strings.Contains(err.Error(), `attribute "x"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := e.Stats().Writes; n != 0 {
+		t.Fatalf("a rejected put was logged: %d writes", n)
+	}
+}
+
+func TestLock(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	if _, err := disk.Open(dir, quiet); !errors.Is(err, disk.ErrLocked) {
+		t.Fatalf("second Open: %v, want ErrLocked", err)
+	}
+	must(t, e.Close())
+	e = open(t, dir)
+	must(t, e.Close())
+	must(t, e.Close()) // a second Close is harmless
+	if _, err := e.Collection("c"); !errors.Is(err, storage.ErrClosed) {
+		t.Fatalf("Collection after Close: %v", err)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	if _, err := disk.Open(t.TempDir(), disk.WithSyncMode(7)); err == nil {
+		t.Error("unknown sync mode accepted")
+	}
+	if _, err := disk.Open(t.TempDir(), disk.WithSyncInterval(0)); err == nil {
+		t.Error("zero interval accepted")
+	}
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "wal"), []byte("not a log at all"), 0o644))
+	if _, err := disk.Open(dir, quiet); err == nil || !strings.Contains(err.Error(), "not a log file") {
+		t.Errorf("foreign file: %v", err)
+	}
+}
+
+// model applies the same operations as an engine, to check it against.
+type model map[string]map[string]string
+
+func (m model) put(c, k, v string) {
+	if m[c] == nil {
+		m[c] = map[string]string{}
+	}
+	m[c][k] = v
+}
+
+func (m model) check(t *testing.T, e storage.Engine) {
+	t.Helper()
+	for name, kv := range m {
+		var want []string
+		for k, v := range kv {
+			want = append(want, k+"="+v)
+		}
+		slices.Sort(want)
+		if got := contents(t, coll(t, e, name)); !slices.Equal(got, want) {
+			t.Fatalf("collection %s: %d entries, want %d (first %v)", name, len(got), len(want), got[:min(3, len(got))])
+		}
+	}
+}
+
+// Random puts, deletes and drops with a small compaction threshold: the
+// engine compacts many times and every reopen sees the model's state.
+func TestCompactionReopen(t *testing.T) {
+	dir := t.TempDir()
+	opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(8 << 10)}
+	e := open(t, dir, opts...)
+	m := model{}
+	r := rand.New(rand.NewPCG(5, 6))
+	compactions := uint64(0)
+	for round := range 4 {
+		for range 1500 {
+			c := fmt.Sprintf("c%d", r.IntN(3))
+			k := fmt.Sprintf("k%03d", r.IntN(200))
+			switch x := r.IntN(100); {
+			case x < 1:
+				must(t, e.Drop(c))
+				delete(m, c)
+			case x < 30:
+				_, _, err := coll(t, e, c).Delete([]byte(k))
+				must(t, err)
+				delete(m[c], k)
+			default:
+				v := fmt.Sprintf("%s@%d", k, round)
+				_, _, err := coll(t, e, c).Put([]byte(k), item(v))
+				must(t, err)
+				m.put(c, k, v)
+			}
+		}
+		must(t, e.PutMeta(fmt.Sprintf("round/%d", round), []byte("done")))
+		compactions += e.Stats().Compactions
+		m.check(t, e)
+		must(t, e.Close())
+		e = open(t, dir, opts...)
+		m.check(t, e)
+	}
+	defer e.Close()
+	// Compaction runs in the background; give the last burst a moment.
+	if compactions == 0 {
+		t.Fatal("the log never compacted")
+	}
+	meta, err := e.Meta()
+	must(t, err)
+	if len(meta) != 4 {
+		t.Fatalf("Meta = %q", meta)
+	}
+}
+
+// A crash after the snapshot is renamed into place but before the log is
+// emptied leaves a log whose records the snapshot already holds: replaying
+// them again must give the same state.
+func TestCrashBetweenSnapshotAndLogReset(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	a := coll(t, e, "a")
+	for i := range 20 {
+		k := fmt.Sprintf("k%02d", i)
+		_, _, err := a.Put([]byte(k), item(k))
+		must(t, err)
+	}
+	for i := range 10 {
+		_, _, err := a.Delete(fmt.Appendf(nil, "k%02d", i*2))
+		must(t, err)
+	}
+	must(t, e.Drop("b"))
+	_, _, err := coll(t, e, "b").Put([]byte("x"), item("x"))
+	must(t, err)
+	must(t, e.Drop("b"))
+	want := contents(t, a)
+	must(t, e.Sync())
+	oldLog, err := os.ReadFile(filepath.Join(dir, "wal"))
+	must(t, err)
+	must(t, e.Compact())
+	if st := e.Stats(); st.Compactions != 1 || st.LogBytes != 8 || st.SnapshotBytes == 0 {
+		t.Fatalf("after Compact: %+v", st)
+	}
+	must(t, e.Close())
+	must(t, os.WriteFile(filepath.Join(dir, "wal"), oldLog, 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "snapshot.tmp"), []byte("half a snapshot"), 0o644))
+
+	e = open(t, dir)
+	defer e.Close()
+	if got := contents(t, coll(t, e, "a")); !slices.Equal(got, want) {
+		t.Fatalf("a = %v, want %v", got, want)
+	}
+	if n := coll(t, e, "b").Len(); n != 0 {
+		t.Fatalf("dropped b has %d items", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "snapshot.tmp")); !os.IsNotExist(err) {
+		t.Fatalf("leftover snapshot.tmp: %v", err)
+	}
+}
+
+func TestDamagedSnapshotFailsOpen(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	_, _, err := coll(t, e, "a").Put([]byte("k"), item("v"))
+	must(t, err)
+	must(t, e.Compact())
+	must(t, e.Close())
+	path := filepath.Join(dir, "snapshot")
+	b, err := os.ReadFile(path)
+	must(t, err)
+	for _, damage := range []func([]byte) []byte{
+		func(b []byte) []byte { b[len(b)/2] ^= 1; return b },
+		func(b []byte) []byte { return b[:len(b)-1] },
+		func(b []byte) []byte { return append(b, b[8:]...) }, // records after the end marker
+	} {
+		must(t, os.WriteFile(path, damage(slices.Clone(b)), 0o644))
+		if _, err := disk.Open(dir, quiet); err == nil || !strings.Contains(err.Error(), "snapshot") {
+			t.Errorf("Open with a damaged snapshot: %v", err)
+		}
+	}
+}
+
+// Writers on many collections at once, with readers alongside, under -race;
+// concurrent writers share fsyncs.
+func TestConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir, disk.WithCompactThreshold(32<<10))
+	const writers, perWriter = 8, 60
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			c := coll(t, e, fmt.Sprintf("w%d", w))
+			for i := range perWriter {
+				k := fmt.Sprintf("%03d", i)
+				if _, _, err := c.Put([]byte(k), item(k)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+		go func() { // a reader of another collection, and of the catalog
+			defer wg.Done()
+			c := coll(t, e, fmt.Sprintf("r%d", w))
+			for range perWriter {
+				c.Ascend(nil, nil, func([]byte, storage.Item) bool { return true })
+				if _, err := e.Meta(); err != nil {
+					t.Error(err)
+				}
+				e.Stats()
+			}
+		}()
+	}
+	wg.Wait()
+	st := e.Stats()
+	t.Logf("%d writes, %d fsyncs (%.1f writes per fsync), %d compactions", st.Writes, st.Syncs, float64(st.Writes)/float64(max(st.Syncs, 1)), st.Compactions)
+	if st.Writes != writers*perWriter {
+		t.Fatalf("Writes = %d", st.Writes)
+	}
+	must(t, e.Close())
+	e = open(t, dir)
+	defer e.Close()
+	for w := range writers {
+		if n := coll(t, e, fmt.Sprintf("w%d", w)).Len(); n != perWriter {
+			t.Fatalf("w%d has %d items after reopen", w, n)
+		}
+	}
+}
+
+// Periodic sync still writes every record to the OS before returning, so a
+// crash of the process (simulated: the files are copied while the engine is
+// still open) loses nothing.
+func TestPeriodicSurvivesProcessCrash(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir, disk.WithSyncMode(disk.SyncPeriodic), disk.WithSyncInterval(time.Hour))
+	defer e.Close()
+	for i := range 50 {
+		_, _, err := coll(t, e, "a").Put(fmt.Appendf(nil, "%02d", i), item("v"))
+		must(t, err)
+	}
+	if st := e.Stats(); st.Syncs != 0 {
+		t.Fatalf("periodic mode fsynced on write: %+v", st)
+	}
+	crashed := copyDir(t, dir)
+	e2 := open(t, crashed)
+	defer e2.Close()
+	if n := coll(t, e2, "a").Len(); n != 50 {
+		t.Fatalf("recovered %d of 50 items", n)
+	}
+}
+
+func copyDir(t testing.TB, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	for _, name := range []string{"wal", "snapshot"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(out, name), b, 0o644))
+	}
+	return out
+}
+
+// logBuffer collects the engine's log messages.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}

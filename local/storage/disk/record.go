@@ -1,0 +1,206 @@
+package disk
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/dynamogo/dynamo/local/storage"
+)
+
+// A record is one change, framed for the log and the snapshot:
+//
+//	length   uint32 LE, bytes of payload
+//	checksum uint32 LE, CRC-32C (Castagnoli) of the length field and payload
+//	payload  op byte, then the op's fields
+//
+// The checksum covers the length too, so a damaged length is detected as
+// such rather than read as a different record boundary.
+const frameHeader = 8
+
+// maxPayload bounds one record. The largest real record is a 400 KB item
+// plus its key; anything far beyond is a damaged length field.
+const maxPayload = 64 << 20
+
+// Record ops.
+const (
+	opPut        = 1 // collection, key, item
+	opDelete     = 2 // collection, key
+	opDrop       = 3 // collection
+	opPutMeta    = 4 // key, value
+	opDeleteMeta = 5 // key
+	opEnd        = 6 // snapshot trailer: uvarint count of records before it
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// beginRecord starts a record at the end of dst; finishRecord frames it.
+func beginRecord(dst []byte, op byte) ([]byte, int) {
+	start := len(dst)
+	dst = append(dst, make([]byte, frameHeader)...)
+	return append(dst, op), start
+}
+
+func finishRecord(dst []byte, start int) []byte {
+	n := len(dst) - start - frameHeader
+	binary.LittleEndian.PutUint32(dst[start:], uint32(n))
+	crc := crc32.Update(0, castagnoli, dst[start:start+4])
+	crc = crc32.Update(crc, castagnoli, dst[start+frameHeader:])
+	binary.LittleEndian.PutUint32(dst[start+4:], crc)
+	return dst
+}
+
+func appendPut(dst []byte, coll string, key []byte, item storage.Item) ([]byte, error) {
+	dst, start := beginRecord(dst, opPut)
+	dst = appendString(dst, coll)
+	dst = appendBytes(dst, key)
+	dst, err := appendItem(dst, item)
+	if err != nil {
+		return dst[:start], err
+	}
+	if len(dst)-start-frameHeader > maxPayload {
+		return dst[:start], fmt.Errorf("record of %d bytes is over the %d limit", len(dst)-start-frameHeader, maxPayload)
+	}
+	return finishRecord(dst, start), nil
+}
+
+func appendDelete(dst []byte, coll string, key []byte) []byte {
+	dst, start := beginRecord(dst, opDelete)
+	dst = appendString(dst, coll)
+	return finishRecord(appendBytes(dst, key), start)
+}
+
+func appendDrop(dst []byte, coll string) []byte {
+	dst, start := beginRecord(dst, opDrop)
+	return finishRecord(appendString(dst, coll), start)
+}
+
+func appendMeta(dst []byte, key string, value []byte) []byte {
+	if value == nil {
+		dst, start := beginRecord(dst, opDeleteMeta)
+		return finishRecord(appendString(dst, key), start)
+	}
+	dst, start := beginRecord(dst, opPutMeta)
+	dst = appendString(dst, key)
+	return finishRecord(appendBytes(dst, value), start)
+}
+
+func appendEnd(dst []byte, count uint64) []byte {
+	dst, start := beginRecord(dst, opEnd)
+	return finishRecord(binary.AppendUvarint(dst, count), start)
+}
+
+// record is a decoded record; key and value alias the read buffer.
+type record struct {
+	op    byte
+	coll  string
+	key   []byte
+	item  storage.Item
+	value []byte
+	count uint64
+}
+
+func decodeRecord(payload []byte) (record, error) {
+	if len(payload) == 0 {
+		return record{}, errors.New("empty record")
+	}
+	r := record{op: payload[0]}
+	d := &decoder{b: payload, off: 1}
+	var err error
+	switch r.op {
+	case opPut:
+		if r.coll, err = d.string(); err != nil {
+			break
+		}
+		if r.key, err = d.bytes(); err != nil {
+			break
+		}
+		r.item, err = d.item()
+	case opDelete:
+		if r.coll, err = d.string(); err != nil {
+			break
+		}
+		r.key, err = d.bytes()
+	case opDrop:
+		r.coll, err = d.string()
+	case opPutMeta:
+		if r.coll, err = d.string(); err != nil {
+			break
+		}
+		r.value, err = d.bytes()
+		r.value = append([]byte{}, r.value...)
+	case opDeleteMeta:
+		r.coll, err = d.string()
+	case opEnd:
+		r.count, err = d.uvarint()
+	default:
+		return record{}, fmt.Errorf("unknown record op %d", r.op)
+	}
+	if err == nil && d.off != len(payload) {
+		err = fmt.Errorf("%d stray bytes after the record", len(payload)-d.off)
+	}
+	return r, err
+}
+
+// frameError says where and why reading records stopped. torn means the file
+// ended inside a record (a write cut short by a crash); otherwise a complete
+// record failed its checksum or did not decode.
+type frameError struct {
+	offset int64
+	torn   bool
+	err    error
+}
+
+func (e *frameError) Error() string {
+	return fmt.Sprintf("record at offset %d: %v", e.offset, e.err)
+}
+
+// readRecords reads framed records from r, which holds size bytes starting at
+// offset base, and calls fn for each. It returns the offset just past the
+// last good record, and a *frameError if it stopped before size.
+func readRecords(r io.Reader, base, size int64, fn func(record) error) (int64, error) {
+	var hdr [frameHeader]byte
+	var buf []byte
+	off := base
+	for off < size {
+		fail := func(torn bool, err error) (int64, error) {
+			return off, &frameError{offset: off, torn: torn, err: err}
+		}
+		if size-off < frameHeader {
+			return fail(true, fmt.Errorf("%d bytes left, less than a record header", size-off))
+		}
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			return fail(true, err)
+		}
+		n := int64(binary.LittleEndian.Uint32(hdr[:4]))
+		if n > maxPayload {
+			return fail(false, fmt.Errorf("length %d is over the %d limit", n, maxPayload))
+		}
+		if off+frameHeader+n > size {
+			return fail(true, fmt.Errorf("record of %d bytes but only %d left", n, size-off-frameHeader))
+		}
+		if int64(cap(buf)) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return fail(true, err)
+		}
+		crc := crc32.Update(0, castagnoli, hdr[:4])
+		crc = crc32.Update(crc, castagnoli, buf)
+		if crc != binary.LittleEndian.Uint32(hdr[4:]) {
+			return fail(false, errors.New("checksum mismatch"))
+		}
+		rec, err := decodeRecord(buf)
+		if err != nil {
+			return fail(false, err)
+		}
+		if err := fn(rec); err != nil {
+			return fail(false, err)
+		}
+		off += frameHeader + n
+	}
+	return off, nil
+}
