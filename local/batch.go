@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -15,9 +16,6 @@ import (
 // is not a transaction), holding the locks of all its tables.
 
 const (
-	maxBatchGetKeys   = 100
-	maxBatchWrites    = 25
-	maxBatchGetBytes  = 16 << 20
 	dupKeys           = "Provided list of item keys contains duplicates"
 	tooManyGetItems   = "Too many items requested for the BatchGetItem call"
 	tooManyWriteItems = "Too many items requested for the BatchWriteItem call"
@@ -65,7 +63,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			cs.add(nil, "requestItems."+n+".member.keys", ruleNotNull)
 		} else if len(ka.Keys) == 0 {
 			cs.add("[]", "requestItems."+n+".member.keys", "Member must have length greater than or equal to 1")
-		} else if len(ka.Keys) > maxBatchGetKeys {
+		} else if len(ka.Keys) > limits.MaxBatchGet {
 			cs.add(fmt.Sprintf("%d keys", len(ka.Keys)), "requestItems."+n+".member.keys", "Member must have length less than or equal to 100")
 		}
 	}
@@ -77,7 +75,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	for _, n := range names {
 		total += len(in.RequestItems[n].Keys)
 	}
-	if total > maxBatchGetKeys {
+	if total > limits.MaxBatchGet {
 		return nil, validation(tooManyGetItems)
 	}
 
@@ -148,7 +146,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
 		got := []itemJSONOut{}
 		for i, k := range rd.keys {
-			if pos >= skipFrom || bytesOut >= maxBatchGetBytes {
+			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
 				if u == nil {
 					u = &keysAndAttributes{ProjectionExpression: rd.ka.ProjectionExpression, ExpressionAttributeNames: rd.ka.ExpressionAttributeNames, ConsistentRead: rd.ka.ConsistentRead}
@@ -243,7 +241,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 			cs.add(nil, "requestItems."+n+".member", ruleNotNull)
 		case l == 0:
 			cs.add("[]", "requestItems."+n+".member", "Member must have length greater than or equal to 1")
-		case l > maxBatchWrites:
+		case l > limits.MaxBatchWrite:
 			cs.add(fmt.Sprintf("%d requests", l), "requestItems."+n+".member", "Member must have length less than or equal to 25")
 		}
 	}
@@ -256,7 +254,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	for _, n := range names {
 		total += len(in.RequestItems[n])
 	}
-	if total > maxBatchWrites {
+	if total > limits.MaxBatchWrite {
 		return nil, validation(tooManyWriteItems)
 	}
 	tables, unlock, err := s.writeTables(names)
@@ -302,7 +300,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if err := t.checkVectors(it); err != nil {
 					return nil, err
 				}
-				if itemsize.Item(it) > maxItemSize {
+				if itemsize.Item(it) > limits.MaxItemBytes {
 					return nil, validation("Item size has exceeded the maximum allowed size")
 				}
 				o.item = compactItem(it)

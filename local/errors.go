@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"net/http"
 	"strings"
 )
@@ -143,10 +144,10 @@ func (c *constraints) name(v *string, path string, required bool) {
 			break
 		}
 	}
-	if len(s) < 3 {
+	if len(s) < limits.MinNameLen {
 		c.add(s, path, "Member must have length greater than or equal to 3")
 	}
-	if len(s) > 255 {
+	if len(s) > limits.MaxNameLen {
 		c.add(s, path, "Member must have length less than or equal to 255")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -195,7 +196,7 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	size := itemsize.Item(item)
-	if size > maxItemSize {
+	if size > limits.MaxItemBytes {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
 	key, err := m.appendItemKey(nil, item)
@@ -366,7 +367,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 		return nil, err
 	}
 	size := itemsize.Item(nu)
-	if size > maxItemSize {
+	if size > limits.MaxItemBytes {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
 	// Rewriting shared values in place is safe: their content is unchanged

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/storage"
 )
@@ -17,8 +18,6 @@ import (
 // (the table's items or an index's entries) in key order, apply the filter
 // after the read, and stop at Limit items read or 1 MB read, whichever
 // comes first; the capacity charged is the size read, not the size returned.
-
-const maxPageBytes = 1 << 20
 
 type readInput struct {
 	TableName                 *string
@@ -155,7 +154,7 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				p.items = append(p.items, ex.Project(full))
 			}
 		}
-		if (limit > 0 && p.scanned >= limit) || p.size >= maxPageBytes {
+		if (limit > 0 && p.scanned >= limit) || p.size >= limits.MaxPageBytes {
 			p.lastItem = it
 			return false
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Control plane. Tables and indexes become ACTIVE at once: there is nothing
@@ -22,12 +23,6 @@ import (
 // API_UpdateTable.html) and the order DynamoDB applies: the request
 // framework's constraints first (all reported at once), then key schema,
 // attribute definitions, LSIs, GSIs, billing mode, streams.
-
-const (
-	maxGSIs             = 20
-	maxLSIs             = 5
-	maxNonKeyAttributes = 100 // projected non-key attributes over all indexes of a table
-)
 
 // Wire shapes of the table description (API_TableDescription.html).
 type (
@@ -328,8 +323,8 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			used[ir.Name] = true
 			m.Indexes = append(m.Indexes, im)
 		}
-		if len(in.LocalSecondaryIndexes) > maxLSIs {
-			return nil, invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+		if len(in.LocalSecondaryIndexes) > limits.MaxLSIs {
+			return nil, invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", limits.MaxLSIs)
 		}
 	}
 	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
@@ -353,8 +348,8 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			used[ih.Name], used[ir.Name] = true, true
 			m.Indexes = append(m.Indexes, im)
 		}
-		if len(in.GlobalSecondaryIndexes) > maxGSIs {
-			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+		if len(in.GlobalSecondaryIndexes) > limits.MaxGSIs {
+			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)
 		}
 	}
 	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
@@ -462,7 +457,7 @@ func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, pat
 		p := fmt.Sprintf("%s.%d.member", path, i+1)
 		if k.AttributeName == nil {
 			cs.add(nil, p+".attributeName", ruleNotNull)
-		} else if n := len(*k.AttributeName); n < 1 || n > 255 {
+		} else if n := len(*k.AttributeName); n < 1 || n > limits.MaxNameLen {
 			cs.add(*k.AttributeName, p+".attributeName", map[bool]string{true: "Member must have length greater than or equal to 1", false: "Member must have length less than or equal to 255"}[n < 1])
 		}
 		if k.KeyType == "" {
@@ -495,7 +490,7 @@ func checkProjectionConstraints(cs *constraints, p *types.Projection, path strin
 		cs.add("[]", path+".nonKeyAttributes", "Member must have length greater than or equal to 1")
 	}
 	// API_Projection.html: at most 20 NonKeyAttributes per index.
-	if len(p.NonKeyAttributes) > 20 {
+	if len(p.NonKeyAttributes) > limits.MaxProjectedPerIndex {
 		cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes", "Member must have length less than or equal to 20")
 	}
 }
@@ -576,8 +571,8 @@ func checkNonKeyTotal(ixs []*indexMeta) error {
 	for _, ix := range ixs {
 		n += len(ix.NonKey)
 	}
-	if n > maxNonKeyAttributes {
-		return invalidParam("The number of NonKeyAttributes projected into all secondary indexes exceeds the limit of %d", maxNonKeyAttributes)
+	if n > limits.MaxProjectedPerTable {
+		return invalidParam("The number of NonKeyAttributes projected into all secondary indexes exceeds the limit of %d", limits.MaxProjectedPerTable)
 	}
 	return nil
 }
@@ -653,12 +648,12 @@ func (s *Server) listTables(c *call) (any, error) {
 	}
 	var cs constraints
 	cs.name(in.ExclusiveStartTableName, "exclusiveStartTableName", false)
-	limit := 100
+	limit := limits.MaxListTables
 	if in.Limit != nil {
 		switch l := *in.Limit; {
 		case l < 1:
 			cs.add(l, "limit", "Member must have value greater than or equal to 1")
-		case l > 100:
+		case l > limits.MaxListTables:
 			cs.add(l, "limit", "Member must have value less than or equal to 100")
 		default:
 			limit = int(l)
@@ -860,8 +855,8 @@ func (s *Server) updateTable(c *call) (any, error) {
 						gsis++
 					}
 				}
-				if gsis >= maxGSIs {
-					return nil, &Error{Type: "LimitExceededException", Message: fmt.Sprintf("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)}
+				if gsis >= limits.MaxGSIs {
+					return nil, &Error{Type: "LimitExceededException", Message: fmt.Sprintf("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)}
 				}
 				m.Indexes = append(m.Indexes, im)
 				created = append(created, im)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // TagResource, UntagResource and ListTagsOfResource on table ARNs
@@ -14,12 +15,6 @@ import (
 // The checks and their order are the service's: the ARN's shape (a
 // malformed one is an authorisation failure, as IAM cannot match it), the
 // tags, then the table.
-
-const (
-	maxTags        = 50
-	maxTagKeyLen   = 128
-	maxTagValueLen = 256
-)
 
 type tagIn struct {
 	Key   *string
@@ -86,7 +81,7 @@ func (s *Server) accessDenied(action, resource string) *Error {
 }
 
 func checkTagKey(k *string) error {
-	if k == nil || len(*k) < 1 || len(*k) > maxTagKeyLen {
+	if k == nil || len(*k) < 1 || len(*k) > limits.MaxTagKeyLen {
 		v := "null"
 		if k != nil {
 			v = *k
@@ -109,7 +104,7 @@ func checkTags(tags []tagIn) error {
 		if tg.Value == nil {
 			return validation("The Tag Value provided is invalid, Value: null")
 		}
-		if len(*tg.Value) > maxTagValueLen {
+		if len(*tg.Value) > limits.MaxTagValueLen {
 			return validation("The Tag Value provided is invalid, Value: " + *tg.Value)
 		}
 		if seen[*tg.Key] {
@@ -117,7 +112,7 @@ func checkTags(tags []tagIn) error {
 		}
 		seen[*tg.Key] = true
 	}
-	if len(tags) > maxTags {
+	if len(tags) > limits.MaxTags {
 		return errTagLimit
 	}
 	return nil
@@ -168,7 +163,7 @@ func (s *Server) tagResource(c *call) (any, error) {
 	}
 	defer t.mu.Unlock()
 	tags := mergeTags(t.meta.Tags, in.Tags)
-	if len(tags) > maxTags {
+	if len(tags) > limits.MaxTags {
 		return nil, errTagLimit
 	}
 	m := t.meta.clone()
@@ -204,7 +199,7 @@ func (s *Server) untagResource(c *call) (any, error) {
 				return err
 			}
 		}
-		if len(in.TagKeys) > maxTags {
+		if len(in.TagKeys) > limits.MaxTags {
 			return errTagLimit
 		}
 		return nil

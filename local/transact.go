@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 )
 
@@ -29,10 +30,7 @@ import (
 // reported.
 
 const (
-	maxTransactItems = 100
-	maxTransactBytes = 4 << 20
-	maxTokenLength   = 36
-	tokenWindow      = 10 * time.Minute
+	tokenWindow = 10 * time.Minute
 
 	msgTxDuplicate = "Transaction request cannot include multiple operations on one item"
 	msgTxOneAction = "TransactItems can only contain one of Check, Put, Update or Delete"
@@ -114,7 +112,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 		cs.add(nil, "transactItems", ruleNotNull)
 	case len(in.TransactItems) == 0:
 		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
-	case len(in.TransactItems) > maxTransactItems:
+	case len(in.TransactItems) > limits.MaxTransactItems:
 		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
 	}
 	for i, ti := range in.TransactItems {
@@ -149,7 +147,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 	if tok := in.ClientRequestToken; tok != nil {
 		if len(*tok) < 1 {
 			cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
-		} else if len(*tok) > maxTokenLength {
+		} else if len(*tok) > limits.MaxClientTokenLen {
 			cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
 		}
 	}
@@ -169,7 +167,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 		writes[i] = w
 		size += itemsize.Item(Item(w.op.Item)) + itemsize.Item(Item(w.op.Key))
 	}
-	if size > maxTransactBytes {
+	if size > limits.MaxTransactBytes {
 		// The limit is documented (API_TransactWriteItems.html); the
 		// service's wording is not captured.
 		return nil, validation("Transaction size has exceeded the maximum allowed size of 4 MB")
@@ -266,7 +264,7 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 			if err == nil {
 				err = m.checkIndexKeys(it)
 			}
-			if err == nil && itemsize.Item(it) > maxItemSize {
+			if err == nil && itemsize.Item(it) > limits.MaxItemBytes {
 				err = validation("Item size has exceeded the maximum allowed size")
 			}
 			if err == nil {
@@ -377,7 +375,7 @@ func (w *txWrite) evaluate() cancellationReason {
 		if err == nil {
 			err = m.checkIndexKeys(nu)
 		}
-		if err == nil && itemsize.Item(nu) > maxItemSize {
+		if err == nil && itemsize.Item(nu) > limits.MaxItemBytes {
 			err = validation("Item size has exceeded the maximum allowed size")
 		}
 		if err == nil {
@@ -597,7 +595,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 		cs.add(nil, "transactItems", ruleNotNull)
 	case len(in.TransactItems) == 0:
 		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
-	case len(in.TransactItems) > maxTransactItems:
+	case len(in.TransactItems) > limits.MaxTransactItems:
 		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
 	}
 	for i, ti := range in.TransactItems {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Time to live (API_UpdateTimeToLive.html, API_DescribeTimeToLive.html,
@@ -43,7 +44,7 @@ func (s *Server) updateTimeToLive(c *call) (any, error) {
 			cs.add(nil, "timeToLiveSpecification.attributeName", ruleNotNull)
 		case len(*a) < 1:
 			cs.add(*a, "timeToLiveSpecification.attributeName", "Member must have length greater than or equal to 1")
-		case len(*a) > 255:
+		case len(*a) > limits.MaxNameLen:
 			cs.add(*a, "timeToLiveSpecification.attributeName", "Member must have length less than or equal to 255")
 		}
 		if spec.Enabled == nil {

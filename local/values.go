@@ -4,16 +4,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/internal/numbers"
-)
-
-// Limits, from the developer guide "Service, account, and table quotas in
-// Amazon DynamoDB" (ServiceQuotas.html).
-const (
-	maxItemSize     = 400 * 1024
-	maxHashKeySize  = 2048
-	maxRangeKeySize = 1024
-	maxDepth        = 32
 )
 
 // checkValues validates every attribute value of an item (or of expression
@@ -104,7 +96,7 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberM:
-		if depth > maxDepth {
+		if depth > limits.MaxDepth {
 			return nil, validation("Nesting Levels have exceeded supported limits")
 		}
 		for k, e := range v.Value {
@@ -118,7 +110,7 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberL:
-		if depth > maxDepth {
+		if depth > limits.MaxDepth {
 			return nil, validation("Nesting Levels have exceeded supported limits")
 		}
 		for i, e := range v.Value {
@@ -253,10 +245,10 @@ func checkKeyValue(v types.AttributeValue, name string, hash bool) error {
 		}
 		size = len(x.Value)
 	}
-	if hash && size > maxHashKeySize {
+	if hash && size > limits.MaxPartitionKeyBytes {
 		return invalidParam("Size of hashkey has exceeded the maximum size limit of2048 bytes")
 	}
-	if !hash && size > maxRangeKeySize {
+	if !hash && size > limits.MaxSortKeyBytes {
 		return invalidParam("Aggregated size of all range keys has exceeded the size limit of 1024 bytes")
 	}
 	return nil

@@ -8,15 +8,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Limits DynamoDB enforces per request (API reference: BatchWriteItem,
-// BatchGetItem, TransactWriteItems, SearchVectors).
+// BatchGetItem, TransactWriteItems, SearchVectors), the same numbers the
+// local server enforces (package internal/limits).
 const (
-	MaxBatchWrite = 25
-	MaxBatchGet   = 100
-	MaxTxItems    = 100
-	MaxTopK       = 100
+	MaxBatchWrite = limits.MaxBatchWrite
+	MaxBatchGet   = limits.MaxBatchGet
+	MaxTxItems    = limits.MaxTransactItems
+	MaxTopK       = limits.MaxTopK
 	DefaultTopK   = 10
 )
 

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -39,8 +40,8 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 	}
 	// "Provided TopK value ... must be between 1 and 100 inclusive"
 	// (vector-search reference, SearchVectors errors).
-	if k < 1 || k > MaxTopK {
-		return nil, errorf(op, "TopK %d: must be between 1 and %d", k, MaxTopK)
+	if k < limits.MinTopK || k > MaxTopK {
+		return nil, errorf(op, "TopK %d: must be between %d and %d", k, limits.MinTopK, MaxTopK)
 	}
 	vec := make([]types.AttributeValue, len(vector))
 	for i, f := range vector {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -151,8 +152,8 @@ func TransactWrite(ops []TxOp, opts ...TxOption) (*dynamodb.TransactWriteItemsIn
 		return nil, errorf(op, "%d operations: at most %d per transaction", len(ops), MaxTxItems)
 	}
 	// API reference, TransactWriteItems: ClientRequestToken 1–36 characters.
-	if n := len(c.token); c.token != "" && n > 36 {
-		return nil, errorf(op, "ClientRequestToken of %d characters: at most 36", n)
+	if n := len(c.token); c.token != "" && n > limits.MaxClientTokenLen {
+		return nil, errorf(op, "ClientRequestToken of %d characters: at most %d", n, limits.MaxClientTokenLen)
 	}
 	items := make([]types.TransactWriteItem, len(ops))
 	seen := make(map[string]int, len(ops))

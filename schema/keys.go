@@ -8,14 +8,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-)
-
-// Key value sizes, from the developer guide's Constraints page ("Partition
-// keys and sort keys"): a partition key value is 1 to 2048 bytes, a sort key
-// value 1 to 1024 bytes.
-const (
-	maxPartitionKeyBytes = 2048
-	maxSortKeyBytes      = 1024
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // checkSize rejects a key value DynamoDB would reject for its length.
@@ -29,9 +22,9 @@ func (s *Schema[T]) checkSize(av types.AttributeValue, pk bool) error {
 	default:
 		return nil
 	}
-	name, what, limit := s.skName, "sort key", maxSortKeyBytes
+	name, what, limit := s.skName, "sort key", limits.MaxSortKeyBytes
 	if pk {
-		name, what, limit = s.pkName, "partition key", maxPartitionKeyBytes
+		name, what, limit = s.pkName, "partition key", limits.MaxPartitionKeyBytes
 	}
 	if n > limit {
 		return s.errf(name, "%s is %d bytes; DynamoDB allows at most %d", what, n, limit)

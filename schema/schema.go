@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Schema is the validated description of one item type T stored in one
@@ -127,21 +128,6 @@ func (k Key) Map() map[string]types.AttributeValue {
 	}
 	return m
 }
-
-// DynamoDB's limits for names and indexes, from the API reference
-// (CreateTable, GlobalSecondaryIndex, LocalSecondaryIndex, Projection) and
-// the vector search reference (spec/vector-search.md §2.2).
-const (
-	maxLSIs            = 5
-	maxVectorIndexes   = 5
-	maxNonKeyPerIndex  = 20
-	maxNonKeyTotal     = 100
-	maxInlineFilters   = 18
-	maxDimensions      = 4096
-	minNameLen         = 3
-	maxNameLen         = 255
-	maxKeyAttributeLen = 255
-)
 
 // New validates the declaration of T as an item of table and returns its
 // schema. Fields and key flags come from T's dynamo struct tags (see
@@ -423,8 +409,8 @@ func (s *Schema[T]) validate(c *config) error {
 		names[ix.Name] = true
 		if ix.Local {
 			lsis++
-			if lsis > maxLSIs {
-				return s.errf("", "more than %d local secondary indexes (DynamoDB's limit)", maxLSIs)
+			if lsis > limits.MaxLSIs {
+				return s.errf("", "more than %d local secondary indexes (DynamoDB's limit)", limits.MaxLSIs)
 			}
 		}
 		nonKey += len(ix.NonKeyAttributes)
@@ -437,8 +423,8 @@ func (s *Schema[T]) validate(c *config) error {
 			}
 		}
 	}
-	if nonKey > maxNonKeyTotal {
-		return s.errf("", "the indexes project %d non-key attributes; DynamoDB allows %d in total", nonKey, maxNonKeyTotal)
+	if nonKey > limits.MaxProjectedPerTable {
+		return s.errf("", "the indexes project %d non-key attributes; DynamoDB allows %d in total", nonKey, limits.MaxProjectedPerTable)
 	}
 	for _, d := range c.vectors {
 		vx, err := s.vectorIndex(d)
@@ -451,8 +437,8 @@ func (s *Schema[T]) validate(c *config) error {
 		names[vx.Name] = true
 		s.vectors = append(s.vectors, vx)
 	}
-	if len(s.vectors) > maxVectorIndexes {
-		return s.errf("", "more than %d vector indexes (DynamoDB's limit)", maxVectorIndexes)
+	if len(s.vectors) > limits.MaxVectorIndexes {
+		return s.errf("", "more than %d vector indexes (DynamoDB's limit)", limits.MaxVectorIndexes)
 	}
 	if len(s.vectors) > 0 && c.has("Provisioned") {
 		return s.errf("", "vector indexes need PAY_PER_REQUEST billing; remove Provisioned")
@@ -700,8 +686,8 @@ func (s *Schema[T]) projected(what string, attrs []string) ([]string, error) {
 	if len(attrs) == 0 {
 		return nil, s.errf("", "%s: Include needs at least one attribute", what)
 	}
-	if len(attrs) > maxNonKeyPerIndex {
-		return nil, s.errf("", "%s: %d projected attributes; DynamoDB allows %d per index", what, len(attrs), maxNonKeyPerIndex)
+	if len(attrs) > limits.MaxProjectedPerIndex {
+		return nil, s.errf("", "%s: %d projected attributes; DynamoDB allows %d per index", what, len(attrs), limits.MaxProjectedPerIndex)
 	}
 	for i, a := range attrs {
 		if s.st.Field(a) == nil {
@@ -757,8 +743,8 @@ func (s *Schema[T]) vectorIndex(d vectorDecl) (*VectorIndexSpec, error) {
 			return nil, s.errf(d.field, "%s: Dimensions(%d) disagrees with the field's dim=%d", what, n, f.Dim)
 		}
 	}
-	if vx.Dimensions > maxDimensions {
-		return nil, s.errf(d.field, "%s: %d dimensions; DynamoDB allows 1 to %d", what, vx.Dimensions, maxDimensions)
+	if vx.Dimensions > limits.MaxDimensions {
+		return nil, s.errf(d.field, "%s: %d dimensions; DynamoDB allows 1 to %d", what, vx.Dimensions, limits.MaxDimensions)
 	}
 	if len(vc.partition) > 1 {
 		return nil, s.errf("", "%s: VectorPartition given %d times; a vector index has at most one partition attribute", what, len(vc.partition))
@@ -789,8 +775,8 @@ func (s *Schema[T]) vectorIndex(d vectorDecl) (*VectorIndexSpec, error) {
 	if vc.filterSet > 0 && len(vc.filters) == 0 {
 		return nil, s.errf("", "%s: InlineFilters needs at least one field", what)
 	}
-	if len(vc.filters) > maxInlineFilters {
-		return nil, s.errf("", "%s: %d inline filters; DynamoDB allows %d", what, len(vc.filters), maxInlineFilters)
+	if len(vc.filters) > limits.MaxInlineFilters {
+		return nil, s.errf("", "%s: %d inline filters; DynamoDB allows %d", what, len(vc.filters), limits.MaxInlineFilters)
 	}
 	for _, a := range vc.filters {
 		t, err := searchAttr(a, "inline filter")
@@ -918,7 +904,7 @@ func attrList(fs []*codec.Field) string {
 // 3–255 characters of [a-zA-Z0-9_.-] (API reference, CreateTable TableName
 // and GlobalSecondaryIndex IndexName).
 func validName(s string) bool {
-	if len(s) < minNameLen || len(s) > maxNameLen {
+	if len(s) < limits.MinNameLen || len(s) > limits.MaxNameLen {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -936,8 +922,8 @@ func checkAttrName(n string) error {
 	if n == "" {
 		return fmt.Errorf("the attribute name is empty")
 	}
-	if len(n) > maxKeyAttributeLen {
-		return fmt.Errorf("a key attribute name is at most %d bytes, got %d", maxKeyAttributeLen, len(n))
+	if len(n) > limits.MaxNameLen {
+		return fmt.Errorf("a key attribute name is at most %d bytes, got %d", limits.MaxNameLen, len(n))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // CreateTableInput derives the CreateTable request of one table from one or
@@ -146,11 +147,11 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 		}
 	}
-	if nonKey > maxNonKeyTotal {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("the indexes of table %s project %d non-key attributes; DynamoDB allows %d in total", first.Table, nonKey, maxNonKeyTotal)}
+	if nonKey > limits.MaxProjectedPerTable {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("the indexes of table %s project %d non-key attributes; DynamoDB allows %d in total", first.Table, nonKey, limits.MaxProjectedPerTable)}
 	}
-	if lsis > maxLSIs {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d local secondary indexes; DynamoDB allows %d", first.Table, lsis, maxLSIs)}
+	if lsis > limits.MaxLSIs {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d local secondary indexes; DynamoDB allows %d", first.Table, lsis, limits.MaxLSIs)}
 	}
 	dims := map[string]owned{} // vector attribute → dimensions (must agree)
 	for _, d := range descs {
@@ -198,8 +199,8 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 			in.VectorIndexes = append(in.VectorIndexes, v)
 		}
 	}
-	if len(in.VectorIndexes) > maxVectorIndexes {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d vector indexes; DynamoDB allows %d", first.Table, len(in.VectorIndexes), maxVectorIndexes)}
+	if len(in.VectorIndexes) > limits.MaxVectorIndexes {
+		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d vector indexes; DynamoDB allows %d", first.Table, len(in.VectorIndexes), limits.MaxVectorIndexes)}
 	}
 	for _, vx := range in.VectorIndexes {
 		if o, ok := attrs.types[*vx.VectorAttribute.AttributeName]; ok {

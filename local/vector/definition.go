@@ -6,14 +6,16 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
-// Service limits for vector indexes (spec/vector-search.md, section 2.2).
+// Service limits for vector indexes (spec/vector-search.md, section 2.2),
+// the same numbers the client checks (package internal/limits).
 const (
-	MaxDimensions    = 4096 // Dimensions is 1..4096
-	MaxTopK          = 100  // TopK is 1..100
-	MaxIndexes       = 5    // vector indexes per table
-	MaxInlineFilters = 18   // INLINE_FILTER elements per index
+	MaxDimensions    = limits.MaxDimensions    // Dimensions is 1..4096
+	MaxTopK          = limits.MaxTopK          // TopK is 1..100
+	MaxIndexes       = limits.MaxVectorIndexes // vector indexes per table
+	MaxInlineFilters = limits.MaxInlineFilters // INLINE_FILTER elements per index
 )
 
 // Attr is a SearchSchema attribute with the scalar type its

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/expr/parse"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // ParseCondition parses a SearchConditionExpression with expr/parse, its
@@ -67,13 +68,13 @@ func CheckRequest(r *Request) error {
 	// PascalCase and echoes no value (captured for IndexName and
 	// SearchVector; the TopK one follows them).
 	switch {
-	case len(r.IndexName) < 3:
+	case len(r.IndexName) < limits.MinNameLen:
 		return validation("Value at 'IndexName' failed to satisfy constraint: Member must have length greater than or equal to 3")
-	case len(r.IndexName) > 255:
+	case len(r.IndexName) > limits.MaxNameLen:
 		return validation("Value at 'IndexName' failed to satisfy constraint: Member must have length less than or equal to 255")
 	case len(r.SearchVector) < 1:
 		return validation("Value at 'SearchVector' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	case r.TopK < 1:
+	case r.TopK < limits.MinTopK:
 		return validation("Value at 'TopK' failed to satisfy constraint: Member must have value greater than or equal to 1")
 	case r.TopK > MaxTopK:
 		return validation(fmt.Sprintf("Provided TopK value '%d' is out of valid range. The value must be between 1 and 100 inclusive", r.TopK))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Query is one nearest-neighbour search of an index. [Prepare] builds it
@@ -74,7 +75,7 @@ func (ix *Index) Search(q *Query) (Result, error) {
 	if len(q.Vector) != d.Dimensions {
 		return Result{}, validation(fmt.Sprintf("Input search vector dimension %d does not match vector index dimension %d", len(q.Vector), d.Dimensions))
 	}
-	if q.TopK < 1 || q.TopK > MaxTopK {
+	if q.TopK < limits.MinTopK || q.TopK > MaxTopK {
 		return Result{}, validation(fmt.Sprintf("Provided TopK value '%d' is out of valid range. The value must be between 1 and 100 inclusive", q.TopK))
 	}
 	pkey := ""

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // The control-plane side of vector indexes: the request-model constraints
@@ -34,9 +35,9 @@ func ModelConstraints(vi types.VectorIndex, path string) []Constraint {
 	switch {
 	case vi.IndexName == nil:
 		add(nil, "indexName", "Member must not be null")
-	case len(*vi.IndexName) < 3:
+	case len(*vi.IndexName) < limits.MinNameLen:
 		add(*vi.IndexName, "indexName", "Member must have length greater than or equal to 3")
-	case len(*vi.IndexName) > 255:
+	case len(*vi.IndexName) > limits.MaxNameLen:
 		add(*vi.IndexName, "indexName", "Member must have length less than or equal to 255")
 	case !indexNamePattern.MatchString(*vi.IndexName):
 		add(*vi.IndexName, "indexName", "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
@@ -48,7 +49,7 @@ func ModelConstraints(vi types.VectorIndex, path string) []Constraint {
 		add(nil, "vectorAttribute.attributeName", "Member must not be null")
 	case len(*vi.VectorAttribute.AttributeName) < 1:
 		add(*vi.VectorAttribute.AttributeName, "vectorAttribute.attributeName", "Member must have length greater than or equal to 1")
-	case len(*vi.VectorAttribute.AttributeName) > 255:
+	case len(*vi.VectorAttribute.AttributeName) > limits.MaxNameLen:
 		add(*vi.VectorAttribute.AttributeName, "vectorAttribute.attributeName", "Member must have length less than or equal to 255")
 	}
 	switch {
