@@ -340,15 +340,15 @@ func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 	o := order("u1", 0)
 	o.Tags = dynamo.NewSet("gift")
 	o.Lines = []string{"cart"}
-	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk"))); err != nil {
+	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.RawCond("attribute_not_exists(pk)", nil, nil))); err != nil {
 		return err
 	}
-	d.step("put if absent", "order u1/o00 written (attribute_not_exists(pk))")
+	d.step("put if absent", "order u1/o00 written (raw condition attribute_not_exists(pk))")
 	_, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		return fmt.Errorf("put if absent twice: want a conditional check failure, got %v", err)
 	}
-	d.step("put if absent again", "refused: %s", errType(err))
+	d.step("put if absent again", "refused: %s (DSL NotExists(\"pk\"))", errType(err))
 	for i := 1; i < 6; i++ {
 		if _, err := orders.Put(ctx, order("u1", i)); err != nil {
 			return err
