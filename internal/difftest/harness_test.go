@@ -41,20 +41,14 @@ type req struct {
 type dcase struct {
 	name  string
 	steps []req
-	// known: our server deviates from DynamoDB here (a bug to fix). The case is
-	// an expected failure: it must differ; when it starts to match, remove the note.
-	known string
-	// localDev: DynamoDB Local deviates from the service here (the note cites
-	// the AWS page). Expected to differ too; our answer is the documented one.
-	localDev string
-	// unsettled: the servers differ and the AWS documentation does not say
-	// which is right (an exact message text, say). Expected to differ; listed
-	// for checking against the service.
-	unsettled string
-	// tableClass: keep TableClassSummary in the comparison. It is dropped
-	// elsewhere: whether the service reports the default STANDARD class is
-	// ours reports it where the service does not (see marks: create/ok-hash),
-	// and that one difference would mask every other in the description.
+	// The verdict on a difference, filled in from the marks table
+	// (marks_test.go), where each one is argued. A marked case must differ;
+	// when it starts to match, the mark has to go.
+	known, localDev, unsettled string
+	// tableClass: keep TableClassSummary in the comparison. Elsewhere it is
+	// dropped: ours reports it where the service does not (marks:
+	// create/ok-hash), and that one difference would mask every other in a
+	// table description.
 	tableClass bool
 	// unordered: the order of Items is unspecified (a GSI without a sort key).
 	unordered bool
