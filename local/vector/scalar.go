@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
@@ -33,27 +34,8 @@ func scalarKey(av types.AttributeValue) (key string, typ string, ok bool) {
 
 // typeName is the attribute value's DynamoDB type descriptor.
 func typeName(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
+	if t := avtype.Of(av); t != "" {
+		return t
 	}
 	return "unknown"
 }
