@@ -146,6 +146,31 @@ func (t *table) collectionMetrics(key Item) itemCollectionMetrics {
 	}
 }
 
+// check runs the validation PutItem and DeleteItem share, in DynamoDB's
+// order: the request's constraints (with the item or key, named by member,
+// required), ReturnValues, the legacy parameters, the values, then the
+// condition, which it returns compiled.
+func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error) {
+	var cs constraints
+	o.constraints(&cs)
+	if values == nil {
+		cs.add(nil, member, ruleNotNull)
+	}
+	if err := cs.err(); err != nil {
+		return nil, err
+	}
+	if rv := str(o.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
+		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
+	}
+	if err := o.translateLegacy(); err != nil { // legacy.go
+		return nil, err
+	}
+	if err := checkValues(values); err != nil {
+		return nil, err
+	}
+	return compile(eval.Input{Condition: o.ConditionExpression, Names: o.ExpressionAttributeNames, Values: o.ExpressionAttributeValues})
+}
+
 // --- PutItem ---
 
 type putItemInput struct {
@@ -158,24 +183,7 @@ func (s *Server) putItem(c *call) (any, error) {
 	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
-	var cs constraints
-	in.constraints(&cs)
-	if in.Item == nil {
-		cs.add(nil, "item", ruleNotNull)
-	}
-	if err := cs.err(); err != nil {
-		return nil, err
-	}
-	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
-		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
-	}
-	if err := in.writeOptions.translateLegacy(); err != nil { // legacy.go
-		return nil, err
-	}
-	if err := checkValues(Item(in.Item)); err != nil {
-		return nil, err
-	}
-	cond, err := compile(eval.Input{Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	cond, err := in.writeOptions.check("item", Item(in.Item))
 	if err != nil {
 		return nil, err
 	}
@@ -237,24 +245,7 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
-	var cs constraints
-	in.constraints(&cs)
-	if in.Key == nil {
-		cs.add(nil, "key", ruleNotNull)
-	}
-	if err := cs.err(); err != nil {
-		return nil, err
-	}
-	if rv := str(in.ReturnValues); rv != "" && rv != "NONE" && rv != "ALL_OLD" {
-		return nil, validation("ReturnValues can only be ALL_OLD or NONE")
-	}
-	if err := in.writeOptions.translateLegacy(); err != nil { // legacy.go
-		return nil, err
-	}
-	if err := checkValues(Item(in.Key)); err != nil {
-		return nil, err
-	}
-	cond, err := compile(eval.Input{Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues})
+	cond, err := in.writeOptions.check("key", Item(in.Key))
 	if err != nil {
 		return nil, err
 	}
