@@ -69,9 +69,9 @@ func contents(t testing.TB, c storage.Collection) []string {
 }
 
 // The conformance suite runs with periodic sync (it makes tens of thousands
-// of writes; the durability tests below use SyncAlways), and again with
-// SyncAlways and a tiny compaction threshold, so compactions run between
-// its writes, unless -short.
+// of writes: at a millisecond an fsync that is most of a minute; the
+// durability tests below use SyncAlways), and again with a tiny compaction
+// threshold, so compactions run between its writes.
 func TestConformance(t *testing.T) {
 	storagetest.Run(t, func(t *testing.T) storage.Engine {
 		return open(t, t.TempDir(), disk.WithSyncMode(disk.SyncPeriodic))
@@ -79,11 +79,8 @@ func TestConformance(t *testing.T) {
 }
 
 func TestConformanceCompacting(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fsyncs every write")
-	}
 	storagetest.Run(t, func(t *testing.T) storage.Engine {
-		return open(t, t.TempDir(), disk.WithCompactThreshold(64<<10))
+		return open(t, t.TempDir(), disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(16<<10))
 	})
 }
 
@@ -376,7 +373,7 @@ func TestDamagedSnapshotFailsOpen(t *testing.T) {
 // concurrent writers share fsyncs.
 func TestConcurrentWriters(t *testing.T) {
 	dir := t.TempDir()
-	e := open(t, dir, disk.WithCompactThreshold(32<<10))
+	e := open(t, dir, disk.WithCompactThreshold(4<<10))
 	const writers, perWriter = 8, 60
 	var wg sync.WaitGroup
 	for w := range writers {
