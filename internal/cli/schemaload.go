@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,22 +106,39 @@ func loadSchemas(ctx context.Context, env *Env, args []string) (*dynamodb.Create
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
 		return nil, err
 	}
+	// Build, then run: the go command's own failures (compile errors) stay
+	// apart from the loader's (a schema error, a panicking Must).
+	exe := filepath.Join(dir, "loader")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "go", "run", "./"+filepath.Base(dir))
-	cmd.Dir = modDir
-	cmd.Env = append(os.Environ(), "GOTRACEBACK=none") // a panicking Must: its message, not every goroutine
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := loaderMessage(stderr.String())
+	build := exec.CommandContext(ctx, "go", "build", "-o", exe, "./"+filepath.Base(dir))
+	build.Dir = modDir
+	build.Stdout, build.Stderr = &stderr, &stderr
+	if err := build.Run(); err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return nil, fmt.Errorf("run the go command: %w", err)
 		}
-		if ee.ExitCode() == schemaErrorExit {
-			// The program ran: msg is schema.CreateTableInput's error.
+		return nil, fmt.Errorf("building the schema loader failed: %s", strings.ReplaceAll(loaderMessage(stderr.String()), filepath.Base(dir)+"/", ""))
+	}
+	stderr.Reset()
+	run := exec.CommandContext(ctx, exe)
+	run.Dir = modDir
+	run.Env = append(os.Environ(), "GOTRACEBACK=none") // a panicking Must: its message, not every goroutine
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Run(); err != nil {
+		msg := loaderMessage(stderr.String())
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == schemaErrorExit {
+			// schema.CreateTableInput's error: the schemas disagree.
 			return nil, errors.New(strings.TrimPrefix(msg, "dynamo: "))
 		}
-		return nil, fmt.Errorf("loading the schemas failed: %s", strings.ReplaceAll(msg, filepath.Base(dir)+"/", ""))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("loading the schemas failed: %s", msg)
 	}
 	in := new(dynamodb.CreateTableInput)
 	if err := json.Unmarshal(stdout.Bytes(), in); err != nil {
@@ -129,9 +147,9 @@ func loadSchemas(ctx context.Context, env *Env, args []string) (*dynamodb.Create
 	return in, nil
 }
 
-// loaderMessage keeps what matters of the loader's stderr: the panic of a
-// schema declared with Must, or the compiler's errors, without the go
-// command's trailing "exit status N".
+// loaderMessage keeps what matters of the go command's or the loader's
+// stderr: the panic of a schema declared with Must, or the compiler's
+// errors without the "# package" header.
 func loaderMessage(stderr string) string {
 	var keep []string
 	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
