@@ -242,9 +242,19 @@ func (s *Server) writeTable(name string) (*table, error) {
 // server lock while it waits for a table's, so taking the server lock with a
 // table locked could deadlock. Every name must exist; duplicates count once.
 func (s *Server) writeTables(names []string) (map[string]*table, func(), error) {
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
-	sorted = slices.Compact(sorted)
+	return s.lockTables(names, (*sync.RWMutex).Lock, (*sync.RWMutex).Unlock)
+}
+
+// readTables locks several tables for reading, in the same order as
+// writeTables (so the two cannot deadlock with each other).
+func (s *Server) readTables(names []string) (map[string]*table, func(), error) {
+	return s.lockTables(names, (*sync.RWMutex).RLock, (*sync.RWMutex).RUnlock)
+}
+
+// lockTables is writeTables and readTables, with the table lock's lock and
+// unlock methods.
+func (s *Server) lockTables(names []string, lock, unlockOne func(*sync.RWMutex)) (map[string]*table, func(), error) {
+	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
 	ts := make([]*table, len(sorted))
 	s.mu.RLock()
 	for i, n := range sorted {
@@ -259,12 +269,12 @@ func (s *Server) writeTables(names []string) (map[string]*table, func(), error) 
 	locked := 0
 	unlock := func() {
 		for i := locked - 1; i >= 0; i-- {
-			ts[i].mu.Unlock()
+			unlockOne(&ts[i].mu)
 		}
 	}
 	out := make(map[string]*table, len(ts))
 	for i, t := range ts {
-		t.mu.Lock()
+		lock(&t.mu)
 		locked++
 		if t.deleted {
 			unlock()

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -542,40 +541,6 @@ func fingerprint(body []byte) ([32]byte, error) {
 }
 
 // --- TransactGetItems ---
-
-// readTables locks several tables for reading, in name order as
-// writeTables does (so the two cannot deadlock with each other).
-func (s *Server) readTables(names []string) (map[string]*table, func(), error) {
-	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
-	ts := make([]*table, len(sorted))
-	s.mu.RLock()
-	for i, n := range sorted {
-		ts[i] = s.tables[n]
-	}
-	s.mu.RUnlock()
-	for _, t := range ts {
-		if t == nil {
-			return nil, nil, notFound("")
-		}
-	}
-	locked := 0
-	unlock := func() {
-		for i := locked - 1; i >= 0; i-- {
-			ts[i].mu.RUnlock()
-		}
-	}
-	out := make(map[string]*table, len(ts))
-	for i, t := range ts {
-		t.mu.RLock()
-		locked++
-		if t.deleted {
-			unlock()
-			return nil, nil, notFound("")
-		}
-		out[sorted[i]] = t
-	}
-	return out, unlock, nil
-}
 
 type transactGetInput struct {
 	TransactItems []*struct {
