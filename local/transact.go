@@ -100,20 +100,26 @@ func transactionCanceled(reasons []cancellationReason) *Error {
 	return e
 }
 
+// checkTransactItems adds the constraints on the length of TransactItems
+// that TransactWriteItems and TransactGetItems share.
+func checkTransactItems[T any](cs *constraints, items []T) {
+	switch {
+	case items == nil:
+		cs.add(nil, "transactItems", ruleNotNull)
+	case len(items) == 0:
+		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
+	case len(items) > limits.MaxTransactItems:
+		cs.add(fmt.Sprintf("%d items", len(items)), "transactItems", "Member must have length less than or equal to 100")
+	}
+}
+
 func (s *Server) transactWriteItems(c *call) (any, error) {
 	var in transactWriteInput
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	var cs constraints
-	switch {
-	case in.TransactItems == nil:
-		cs.add(nil, "transactItems", ruleNotNull)
-	case len(in.TransactItems) == 0:
-		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
-	case len(in.TransactItems) > limits.MaxTransactItems:
-		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
-	}
+	checkTransactItems(&cs, in.TransactItems)
 	for i, ti := range in.TransactItems {
 		if ti == nil {
 			continue
@@ -555,14 +561,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	switch {
-	case in.TransactItems == nil:
-		cs.add(nil, "transactItems", ruleNotNull)
-	case len(in.TransactItems) == 0:
-		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
-	case len(in.TransactItems) > limits.MaxTransactItems:
-		cs.add(fmt.Sprintf("%d items", len(in.TransactItems)), "transactItems", "Member must have length less than or equal to 100")
-	}
+	checkTransactItems(&cs, in.TransactItems)
 	for i, ti := range in.TransactItems {
 		p := fmt.Sprintf("transactItems.%d.member.get", i+1)
 		if ti == nil || ti.Get == nil {
