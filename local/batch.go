@@ -43,20 +43,27 @@ func sortedTables[V any](m map[string]V) []string {
 	return names
 }
 
+// checkRequestItems adds the constraints BatchGetItem and BatchWriteItem
+// share on RequestItems as a whole (present, not empty) and returns the table
+// names in order; the caller checks each table's entry.
+func checkRequestItems[V any](cs *constraints, items map[string]V) []string {
+	names := sortedTables(items)
+	if items == nil {
+		cs.add(nil, "requestItems", ruleNotNull)
+	} else if len(items) == 0 {
+		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
+	}
+	return names
+}
+
 func (s *Server) batchGetItem(c *call) (any, error) {
 	var in batchGetInput
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
 	var cs constraints
-	names := sortedTables(in.RequestItems)
-	if in.RequestItems == nil {
-		cs.add(nil, "requestItems", ruleNotNull)
-	} else if len(in.RequestItems) == 0 {
-		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
-	}
+	names := checkRequestItems(&cs, in.RequestItems)
 	for _, n := range names {
-		n := n
 		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		ka := in.RequestItems[n]
 		if ka == nil || ka.Keys == nil {
@@ -227,14 +234,8 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	names := sortedTables(in.RequestItems)
-	if in.RequestItems == nil {
-		cs.add(nil, "requestItems", ruleNotNull)
-	} else if len(in.RequestItems) == 0 {
-		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
-	}
+	names := checkRequestItems(&cs, in.RequestItems)
 	for _, n := range names {
-		n := n
 		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		switch l := len(in.RequestItems[n]); {
 		case in.RequestItems[n] == nil:
