@@ -124,19 +124,7 @@ func BatchGet(keys []GetKey, opts ...BatchGetOption) (*dynamodb.BatchGetItemInpu
 		return nil, errorf(op, "projection names no attributes")
 	}
 	items := make(map[string]types.KeysAndAttributes)
-	seen := make(map[string]int, len(keys))
-	for i, k := range keys {
-		if k == nil {
-			return nil, errorf(op, "key %d is nil", i)
-		}
-		table, key, id, enc, err := k.getKey()
-		if err != nil {
-			return nil, &Error{Op: op, Msg: "key " + strconv.Itoa(i), Err: err}
-		}
-		if j, dup := seen[id]; dup {
-			return nil, errorf(op, "keys %d and %d are the same item; DynamoDB rejects duplicate keys", j, i)
-		}
-		seen[id] = i
+	err := eachKey(op, keys, "DynamoDB rejects duplicate keys", func(_ int, table string, key map[string]types.AttributeValue, enc expr.Encoder) error {
 		ka, ok := items[table]
 		if !ok {
 			if c.consistent {
@@ -144,14 +132,43 @@ func BatchGet(keys []GetKey, opts ...BatchGetOption) (*dynamodb.BatchGetItemInpu
 			}
 			if c.projSet {
 				x := exprs{expr.NewBuilder(enc)}
+				var err error
 				if ka.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
-					return nil, err
+					return err
 				}
 				ka.ExpressionAttributeNames = x.b.Names()
 			}
 		}
 		ka.Keys = append(ka.Keys, key)
 		items[table] = ka
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &dynamodb.BatchGetItemInput{RequestItems: items, ReturnConsumedCapacity: c.capacity}, nil
+}
+
+// eachKey builds keys in order and calls f with each, rejecting a nil key, a
+// key that cannot be built and two keys for one item (why says why DynamoDB
+// refuses those): the rules BatchGet and TransactGet share.
+func eachKey(op string, keys []GetKey, why string, f func(i int, table string, key map[string]types.AttributeValue, enc expr.Encoder) error) error {
+	seen := make(map[string]int, len(keys))
+	for i, k := range keys {
+		if k == nil {
+			return errorf(op, "key %d is nil", i)
+		}
+		table, key, id, enc, err := k.getKey()
+		if err != nil {
+			return &Error{Op: op, Msg: "key " + strconv.Itoa(i), Err: err}
+		}
+		if j, dup := seen[id]; dup {
+			return errorf(op, "keys %d and %d are the same item; %s", j, i, why)
+		}
+		seen[id] = i
+		if err := f(i, table, key, enc); err != nil {
+			return err
+		}
+	}
+	return nil
 }

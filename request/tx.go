@@ -197,28 +197,21 @@ func TransactGet(keys []GetKey, opts ...TxGetOption) (*dynamodb.TransactGetItems
 		return nil, errorf(op, "%d keys: at most %d per transaction", len(keys), MaxTxItems)
 	}
 	items := make([]types.TransactGetItem, len(keys))
-	seen := make(map[string]int, len(keys))
-	for i, k := range keys {
-		if k == nil {
-			return nil, errorf(op, "key %d is nil", i)
-		}
-		table, key, id, enc, err := k.getKey()
-		if err != nil {
-			return nil, &Error{Op: op, Msg: "key " + strconv.Itoa(i), Err: err}
-		}
-		if j, dup := seen[id]; dup {
-			return nil, errorf(op, "keys %d and %d are the same item; a transaction may include one operation per item", j, i)
-		}
-		seen[id] = i
+	err := eachKey(op, keys, "a transaction may include one operation per item", func(i int, table string, key map[string]types.AttributeValue, enc expr.Encoder) error {
 		g := &types.Get{TableName: aws.String(table), Key: key}
 		if c.projSet {
 			x := exprs{expr.NewBuilder(enc)}
+			var err error
 			if g.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
-				return nil, err
+				return err
 			}
 			g.ExpressionAttributeNames = x.b.Names()
 		}
 		items[i] = types.TransactGetItem{Get: g}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &dynamodb.TransactGetItemsInput{TransactItems: items, ReturnConsumedCapacity: c.capacity}, nil
 }
