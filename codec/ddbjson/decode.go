@@ -971,6 +971,9 @@ func (d *decoder) str() (string, error) {
 	j := start
 	for ; j < len(d.data); j++ {
 		c := d.data[j]
+		if plainASCII[c] {
+			continue
+		}
 		if c == '"' {
 			seg := d.data[start:j]
 			if ascii || utf8.Valid(seg) {
@@ -1063,6 +1066,17 @@ func (d *decoder) strSlow(start int) (string, error) {
 	}
 	return "", d.fail(d.i, "unterminated string")
 }
+
+// plainASCII holds the bytes that stand for themselves inside a JSON
+// string, both when decoding and when encoding as the SDK does: printable
+// ASCII but '"' and '\\' (and DEL, which the encoder escapes). The string
+// loops test one table entry per byte instead of a chain of comparisons.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func hex4(b []byte) (rune, bool) {
 	if len(b) < 4 {

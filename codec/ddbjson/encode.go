@@ -88,38 +88,61 @@ func (e *encoder) value(av types.AttributeValue, depth int) error {
 	if depth >= MaxDepth {
 		return &EncodeError{Msg: "nesting depth exceeds " + strconv.Itoa(MaxDepth)}
 	}
-	if isNilPointer(av) {
-		return &EncodeError{Msg: fmt.Sprintf("nil %T", av)}
-	}
+	// A typed nil of a member type is an error (checked in the switch that
+	// encodes, rather than in a second one before it).
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"S":`...)
 		e.buf = appendString(e.buf, v.Value)
 	case *types.AttributeValueMemberN:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"N":`...)
 		e.buf = appendString(e.buf, v.Value)
 	case *types.AttributeValueMemberB:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"B":`...)
 		e.buf = appendBase64(e.buf, v.Value)
 	case *types.AttributeValueMemberBOOL:
+		if v == nil {
+			return nilMember(av)
+		}
 		if v.Value {
 			e.buf = append(e.buf, `{"BOOL":true`...)
 		} else {
 			e.buf = append(e.buf, `{"BOOL":false`...)
 		}
 	case *types.AttributeValueMemberNULL:
+		if v == nil {
+			return nilMember(av)
+		}
 		if v.Value {
 			e.buf = append(e.buf, `{"NULL":true`...)
 		} else {
 			e.buf = append(e.buf, `{"NULL":false`...)
 		}
 	case *types.AttributeValueMemberSS:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"SS":`...)
 		e.buf = appendStrings(e.buf, v.Value)
 	case *types.AttributeValueMemberNS:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"NS":`...)
 		e.buf = appendStrings(e.buf, v.Value)
 	case *types.AttributeValueMemberBS:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"BS":[`...)
 		for i, b := range v.Value {
 			if i > 0 {
@@ -129,11 +152,17 @@ func (e *encoder) value(av types.AttributeValue, depth int) error {
 		}
 		e.buf = append(e.buf, ']')
 	case *types.AttributeValueMemberL:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"L":`...)
 		if err := e.list(v.Value, depth); err != nil {
 			return within(err, "L")
 		}
 	case *types.AttributeValueMemberM:
+		if v == nil {
+			return nilMember(av)
+		}
 		e.buf = append(e.buf, `{"M":`...)
 		if err := e.item(v.Value, depth); err != nil {
 			return within(err, "M")
@@ -147,32 +176,8 @@ func (e *encoder) value(av types.AttributeValue, depth int) error {
 	return nil
 }
 
-// isNilPointer reports a typed nil of one of the member types (the switch above would
-// otherwise dereference it).
-func isNilPointer(av types.AttributeValue) bool {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return v == nil
-	case *types.AttributeValueMemberN:
-		return v == nil
-	case *types.AttributeValueMemberB:
-		return v == nil
-	case *types.AttributeValueMemberBOOL:
-		return v == nil
-	case *types.AttributeValueMemberNULL:
-		return v == nil
-	case *types.AttributeValueMemberSS:
-		return v == nil
-	case *types.AttributeValueMemberNS:
-		return v == nil
-	case *types.AttributeValueMemberBS:
-		return v == nil
-	case *types.AttributeValueMemberL:
-		return v == nil
-	case *types.AttributeValueMemberM:
-		return v == nil
-	}
-	return false
+func nilMember(av types.AttributeValue) error {
+	return &EncodeError{Msg: fmt.Sprintf("nil %T", av)}
 }
 
 func (e *encoder) list(l []types.AttributeValue, depth int) error {
@@ -213,6 +218,15 @@ func (e *encoder) item(m map[string]types.AttributeValue, depth int) error {
 	return nil
 }
 
+// nameLess is a < b, deciding on the first byte when it differs, as it
+// does for most attribute names, without calling the runtime.
+func nameLess(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a < b
+}
+
 // sortMembers sorts by name in byte order: by insertion for the few members
 // of most items, else with the standard library.
 func sortMembers(ms []member) {
@@ -221,7 +235,7 @@ func sortMembers(ms []member) {
 		return
 	}
 	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && ms[j].name < ms[j-1].name; j-- {
+		for j := i; j > 0 && nameLess(ms[j].name, ms[j-1].name); j-- {
 			ms[j], ms[j-1] = ms[j-1], ms[j]
 		}
 	}
@@ -258,11 +272,11 @@ func appendString(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainASCII[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
