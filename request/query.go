@@ -57,15 +57,8 @@ func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.Quer
 	if c.limitSet {
 		in.Limit = aws.Int32(int32(c.limit))
 	}
-	if c.filterSet {
-		if in.FilterExpression, err = x.cond(op, c.filter, "f"); err != nil {
-			return nil, err
-		}
-	}
-	if c.projSet {
-		if in.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
-			return nil, err
-		}
+	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
 	return in, nil
@@ -103,15 +96,8 @@ func Scan[T any](s *schema.Schema[T], opts ...ScanOption) (*dynamodb.ScanInput, 
 	}
 	x := exprs{expr.NewBuilder(s)}
 	var err error
-	if c.filterSet {
-		if in.FilterExpression, err = x.cond(op, c.filter, "f"); err != nil {
-			return nil, err
-		}
-	}
-	if c.projSet {
-		if in.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
-			return nil, err
-		}
+	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
 	return in, nil

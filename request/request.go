@@ -85,6 +85,22 @@ func (x exprs) cond(op string, c expr.Cond, prefix string) (*string, error) {
 	return aws.String(s), nil
 }
 
+// filterProjection compiles the filter and projection options of a read
+// (Query, Scan, SearchVectors), each nil when not given.
+func (x exprs) filterProjection(op string, c *config) (filter, projection *string, err error) {
+	if c.filterSet {
+		if filter, err = x.cond(op, c.filter, "f"); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c.projSet {
+		if projection, err = x.projection(op, c.projection); err != nil {
+			return nil, nil, err
+		}
+	}
+	return filter, projection, nil
+}
+
 func (x exprs) projection(op string, paths []expr.Path) (*string, error) {
 	if len(paths) == 0 {
 		return nil, errorf(op, "projection names no attributes")

@@ -66,14 +66,9 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 		if err := searchAttrs(op, vi, c.filter); err != nil {
 			return nil, err
 		}
-		if in.SearchConditionExpression, err = x.cond(op, c.filter, "f"); err != nil {
-			return nil, err
-		}
 	}
-	if c.projSet {
-		if in.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
-			return nil, err
-		}
+	if in.SearchConditionExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
 	return in, nil
