@@ -158,3 +158,18 @@ func TestDamageAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// A crash can leave the log longer than what reached the disk, the rest
+// reading as zeros: that is a torn write (a warning), not corruption.
+func TestZeroFilledTail(t *testing.T) {
+	_, log, off := writeLog(t, 3)
+	var msgs logBuffer
+	damaged := append(log[:off[2]:off[2]], make([]byte, 100)...)
+	got, err := recovered(t, damaged, disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
+	if err != nil || got != 2 {
+		t.Fatalf("recovered %d, %v", got, err)
+	}
+	if out := msgs.String(); !strings.Contains(out, "level=WARN") || !strings.Contains(out, "incomplete record") {
+		t.Fatalf("message %q", out)
+	}
+}

@@ -233,6 +233,15 @@ func (e *Engine) recover() error {
 // wal.corrupt-<offset> for inspection before the log is cut.
 func (e *Engine) dropTail(fe *frameError, size int64) error {
 	dropped := size - fe.offset
+	if !fe.torn {
+		// A crash can leave the file longer than the data that reached the
+		// disk, the rest reading as zeros: that is a torn write too.
+		zero, err := allZero(e.file, fe.offset, size)
+		if err != nil {
+			return fmt.Errorf("disk: read log: %w", err)
+		}
+		fe.torn = zero
+	}
 	if fe.torn {
 		e.log.Warn("disk: dropped an incomplete record at the end of the log (a write cut short by a crash)",
 			"dir", e.dir, "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error())
@@ -251,6 +260,26 @@ func (e *Engine) dropTail(fe *frameError, size int64) error {
 		return fmt.Errorf("disk: sync log: %w", err)
 	}
 	return nil
+}
+
+func allZero(f *os.File, from, to int64) (bool, error) {
+	buf := make([]byte, 64<<10)
+	for off := from; off < to; {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), to-off)], off)
+		for _, b := range buf[:n] {
+			if b != 0 {
+				return false, nil
+			}
+		}
+		if err != nil && err != io.EOF {
+			return false, err
+		}
+		if n == 0 {
+			break
+		}
+		off += int64(n)
+	}
+	return true, nil
 }
 
 func copyTail(f *os.File, from, to int64, path string) error {
@@ -355,18 +384,6 @@ func (e *Engine) resetLog() error {
 func writeAll(f *os.File, b []byte) error {
 	_, err := f.Write(b) // os.File.Write loops until done or an error
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("disk: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("disk: sync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // collLocked returns the collection handle for name, creating it.

@@ -25,3 +25,7 @@ func unlockDir(f *os.File) error {
 	}
 	return err
 }
+
+// syncDir is a no-op: directories cannot be fsynced here (Windows makes
+// renames durable with the file system's own journal).
+func syncDir(string) error { return nil }

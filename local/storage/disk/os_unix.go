@@ -32,3 +32,16 @@ func unlockDir(f *os.File) error {
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return f.Close()
 }
+
+// syncDir makes renames and file creations in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("disk: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("disk: sync %s: %w", dir, err)
+	}
+	return nil
+}
