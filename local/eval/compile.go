@@ -68,15 +68,14 @@ const (
 // operand is a resolved operand: a path, a value, or a function or + / -
 // over operands.
 type operand struct {
-	kind  opKind
-	path  path
-	val   types.AttributeValue
-	num   numbers.Dec // val parsed, when val is a number (hasNum)
-	args  []*operand
-	arith byte
-	name  string // the function's name, for messages
-
+	kind   opKind
+	arith  byte
 	hasNum bool
+	path   path
+	val    types.AttributeValue
+	num    numbers.Dec // val parsed, when val is a number (hasNum)
+	args   []*operand
+	name   string // the function's name, for messages
 }
 
 // staticType is the type an operand is known to have before any item is
@@ -164,30 +163,23 @@ func (s *slab) reserve(n nodeCounts) {
 	}
 }
 
-// cond and operand return a node set to c or o. (They copy into the slab
-// rather than take a pointer, which would make every argument escape.)
-func (s *slab) cond(c cond) *cond {
-	var n *cond
+// cond and operand return a new, zero node; the callers set its fields one
+// by one (copying a whole node in would go through the runtime's bulk write
+// barrier).
+func (s *slab) cond() *cond {
 	if len(s.conds) < cap(s.conds) {
 		s.conds = s.conds[:len(s.conds)+1]
-		n = &s.conds[len(s.conds)-1]
-	} else {
-		n = new(cond)
+		return &s.conds[len(s.conds)-1]
 	}
-	*n = c
-	return n
+	return new(cond)
 }
 
-func (s *slab) operand(o operand) *operand {
-	var n *operand
+func (s *slab) operand() *operand {
 	if len(s.operands) < cap(s.operands) {
 		s.operands = s.operands[:len(s.operands)+1]
-		n = &s.operands[len(s.operands)-1]
-	} else {
-		n = new(operand)
+		return &s.operands[len(s.operands)-1]
 	}
-	*n = o
-	return n
+	return new(operand)
 }
 
 // take returns n elements carved from *buf (capped, so that appending to
@@ -276,13 +268,16 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		return r.slab.operand(operand{kind: opPath, path: p}), nil
+		out := r.slab.operand()
+		out.kind, out.path = opPath, p
+		return out, nil
 	case *expr.Value:
 		av, err := r.value(o)
 		if err != nil {
 			return nil, err
 		}
-		out := r.slab.operand(operand{kind: opValue, val: av})
+		out := r.slab.operand()
+		out.kind, out.val = opValue, av
 		if n, ok := av.(*types.AttributeValueMemberN); ok {
 			// Parsed once here rather than at every comparison; the value
 			// was validated with the request.
@@ -291,7 +286,8 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		}
 		return out, nil
 	case *expr.Func:
-		out := r.slab.operand(operand{name: o.Name})
+		out := r.slab.operand()
+		out.name = o.Name
 		switch o.Name {
 		case "size":
 			out.kind = opSize
@@ -315,7 +311,8 @@ func (r *resolver) operand(o expr.Operand) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := r.slab.operand(operand{kind: opArith, arith: o.Op, args: args, name: string(o.Op)})
+		out := r.slab.operand()
+		out.kind, out.arith, out.args, out.name = opArith, o.Op, args, string(o.Op)
 		for _, a := range args {
 			if t := a.staticType(); t != "" && t != "N" {
 				return nil, r.typeErr(out.name, t)
@@ -385,7 +382,8 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		} else {
 			kind, list = cOr, c.(*expr.Or).Conds
 		}
-		out := r.slab.cond(cond{kind: kind, kids: take(&r.slab.condPtrs, len(list))})
+		out := r.slab.cond()
+		out.kind, out.kids = kind, take(&r.slab.condPtrs, len(list))
 		for i, k := range list {
 			rk, err := r.cond(k)
 			if err != nil {
@@ -407,15 +405,23 @@ func (r *resolver) cond(c expr.Cond) (*cond, error) {
 		}
 		kids := take(&r.slab.condPtrs, 1)
 		kids[0] = k
-		return r.slab.cond(cond{kind: cNot, kids: kids}), r.countOp()
+		out := r.slab.cond()
+		out.kind, out.kids = cNot, kids
+		return out, r.countOp()
 	case *expr.Compare:
-		return r.leaf(r.slab.cond(cond{kind: cCompare, op: c.Op}), string(c.Op), c.L, c.R)
+		out := r.slab.cond()
+		out.kind, out.op = cCompare, c.Op
+		return r.leaf(out, string(c.Op), c.L, c.R)
 	case *expr.Between:
-		return r.leaf(r.slab.cond(cond{kind: cBetween}), "BETWEEN", c.X, c.Lo, c.Hi)
+		out := r.slab.cond()
+		out.kind = cBetween
+		return r.leaf(out, "BETWEEN", c.X, c.Lo, c.Hi)
 	case *expr.In:
-		return r.leaf(r.slab.cond(cond{kind: cIn}), "IN", append([]expr.Operand{c.X}, c.List...)...)
+		out := r.slab.cond()
+		out.kind = cIn
+		return r.leaf(out, "IN", append([]expr.Operand{c.X}, c.List...)...)
 	case *expr.CondFunc:
-		out := r.slab.cond(cond{})
+		out := r.slab.cond()
 		switch c.Name {
 		case "attribute_exists":
 			out.kind = cExists
