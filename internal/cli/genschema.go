@@ -37,9 +37,9 @@ numbers as dynamo.Number, fixed-width UTC times as time.Time, sets, maps,
 lists, vectors of vector indexes as []float32); an attribute missing from
 some items gets omitempty. Review the result: the sample may miss attributes.
 
-The output defaults to <type>.go in the current directory, in the package
-of the Go files already there (or named after the directory); "-" writes
-to stdout. An existing file is an error without --overwrite.`,
+The output defaults to <type>.go (<table>.go for several types) in the
+current directory, in the package of the Go files already there (or named
+after the directory); "-" writes to stdout. An existing file is an error without --overwrite.`,
 		Flags: func() *flag.FlagSet { fs, _ := genSchemaFlags(); return fs },
 		Run:   runGenSchema,
 	})
@@ -121,7 +121,14 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if path == "" {
-		path = snakeName(typs[0].Name) + ".go"
+		base := typs[0].Name
+		if len(typs) > 1 { // several entities: the file is named after the table
+			base = goName(table)
+		}
+		if base == "" {
+			base = "schema"
+		}
+		path = snakeName(base) + ".go"
 	}
 	var names []string
 	for _, t := range typs {
