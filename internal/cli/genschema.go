@@ -39,7 +39,8 @@ some items gets omitempty. Review the result: the sample may miss attributes.
 
 The output defaults to <type>.go (<table>.go for several types) in the
 current directory, in the package of the Go files already there (or named
-after the directory); "-" writes to stdout. An existing file is an error without --overwrite.`,
+after the directory); "-" writes to stdout. An existing file is an error
+without --overwrite.`,
 		Flags: func() *flag.FlagSet { fs, _ := genSchemaFlags(); return fs },
 		Run:   runGenSchema,
 	})
