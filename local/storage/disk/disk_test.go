@@ -470,3 +470,24 @@ func (l *logBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.buf.String()
 }
+
+// Once Put returns under SyncAlways its record is in the file and fsynced:
+// a copy of the directory taken right then (a crash) holds every write.
+func TestAcknowledgedMeansDurable(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	defer e.Close()
+	c := coll(t, e, "a")
+	for i := range 12 {
+		_, _, err := c.Put(fmt.Appendf(nil, "%02d", i), item("v"))
+		must(t, err)
+		if st := e.Stats(); st.Syncs != uint64(i+1) {
+			t.Fatalf("after %d serial writes, %d fsyncs", i+1, st.Syncs)
+		}
+		crashed := open(t, copyDir(t, dir))
+		if n := coll(t, crashed, "a").Len(); n != i+1 {
+			t.Fatalf("after %d acknowledged writes a crash keeps %d", i+1, n)
+		}
+		crashed.Close()
+	}
+}
