@@ -13,7 +13,7 @@
 //	dynamo generate-schema NAME [--type Name] [--package p] [--output path|-]
 //	        [--overwrite] [--scan-items 25]
 //	dynamo demo [--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]
-//	dynamo help [command]
+//	dynamo help [command | exit-codes | environment]
 //
 // Flags and arguments may come in any order; "--" ends the flags. Every
 // command that talks to DynamoDB loads the standard AWS configuration
@@ -30,9 +30,10 @@
 // type *schema.Schema[Name] or *dynamo.Schema[Name], declared with that
 // type or initialised with schema.Must[Name] / dynamo.MustSchema[Name]),
 // writes a throwaway main package into a temporary directory of the module
-// that calls schema.CreateTableInput and prints the request as JSON, runs it
-// with `go run`, removes it, and sends the request. A schema that panics in
-// Must is reported in one line. Key flags cannot be combined with --schema;
+// that calls schema.CreateTableInput and prints the request as JSON, builds
+// it with `go build`, runs it, removes it, and sends the request. Compile
+// errors, schemas that disagree and a panicking Must each give a one-line
+// failure. Key flags cannot be combined with --schema;
 // --billing-mode PROVISIONED applies the capacity to the table and to every
 // GSI without its own (schema.Provision; refused with vector indexes).
 //
