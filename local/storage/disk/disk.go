@@ -74,7 +74,8 @@ func WithSyncInterval(d time.Duration) Option { return func(o *options) { o.inte
 func WithCompactThreshold(n int64) Option { return func(o *options) { o.threshold = n } }
 
 // WithLogger sets where recovery and failure messages go (default
-// slog.Default()). Messages carry offsets and sizes, never item contents.
+// slog.Default(); nil discards them). Messages carry offsets and sizes,
+// never item contents.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // Stats are counters since Open.
@@ -134,6 +135,9 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.logger == nil {
+		o.logger = slog.New(slog.DiscardHandler)
+	}
 	if o.mode != SyncAlways && o.mode != SyncPeriodic {
 		return nil, fmt.Errorf("disk: unknown sync mode %d", o.mode)
 	}
@@ -161,7 +165,7 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 		stop:      make(chan struct{}),
 	}
 	e.cond.L = &e.mu
-	if err := e.recover(); err != nil {
+	if err := e.load(); err != nil {
 		if e.file != nil {
 			e.file.Close()
 		}
@@ -177,8 +181,8 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 	return e, nil
 }
 
-// recover loads the snapshot and replays the log.
-func (e *Engine) recover() error {
+// load loads the snapshot and replays the log.
+func (e *Engine) load() error {
 	os.Remove(filepath.Join(e.dir, snapshotTmp)) // a compaction cut short
 	if err := e.loadSnapshot(); err != nil {
 		return err
