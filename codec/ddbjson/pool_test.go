@@ -89,3 +89,36 @@ func TestPooledStacksAreClean(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodedValuesStay decodes an input, then overwrites the input and
+// decodes other inputs through the same pool: the first value must encode
+// to the same bytes as before.
+func FuzzDecodedValuesStay(f *testing.F) {
+	for _, g := range golden {
+		f.Add([]byte(`{"a":` + g.json + `}`))
+	}
+	f.Add([]byte(`{"k":{"S":"a\u00e9\n"},"l":{"L":[{"M":{"x":{"SS":["1","2"]}}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		buf := append([]byte(nil), data...)
+		m, err := UnmarshalItem(buf)
+		if err != nil {
+			return
+		}
+		want, err := MarshalItem(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range buf {
+			buf[i] = 'x'
+		}
+		for _, other := range [][]byte{data, []byte(`{"z":{"L":[{"S":"zzzzzzzz"},{"M":{"q":{"NS":["9"]}}}]}}`), []byte(`{"bad":{"L":[{"S":1}]}}`)} {
+			UnmarshalItem(other)
+			Unmarshal(other)
+			UnmarshalList(other)
+		}
+		got, err := MarshalItem(m)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("value changed after later decodes: %s, was %s (%v)", got, want, err)
+		}
+	})
+}

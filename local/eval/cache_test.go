@@ -219,3 +219,32 @@ func TestNodeCountsExact(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCache compiles a condition with a cold cache and again with a
+// warm one: same error or same result on an item.
+func FuzzParseCache(f *testing.F) {
+	f.Add("n = :v AND size(l) > :w")
+	f.Add("contains(tags, :t) OR NOT s BETWEEN :a AND :b")
+	f.Add("attribute_type(#a, :t) AND a = = b")
+	f.Fuzz(func(t *testing.T, text string) {
+		ns, vs := inputFor(text, "")
+		in := Input{Condition: &text, Filter: &text, Names: ns, Values: vs}
+		resetParseCache()
+		c1, err1 := Compile(in)
+		c2, err2 := Compile(in)
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Fatalf("cold %v, warm %v", err1, err2)
+		}
+		if err1 != nil {
+			return
+		}
+		item := sampleItem()
+		r1, _ := c1.Condition(item)
+		r2, _ := c2.Condition(item)
+		f1, _ := c1.Filter(item)
+		f2, _ := c2.Filter(item)
+		if r1 != r2 || f1 != f2 || r1 != f1 {
+			t.Fatalf("cold %v/%v, warm %v/%v", r1, f1, r2, f2)
+		}
+	})
+}
