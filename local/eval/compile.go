@@ -570,12 +570,14 @@ func (r *resolver) overlap(before []path, p path) error {
 		for k < n && a[k] == p[k] {
 			k++
 		}
-		pair := "; must remove or rewrite one of these paths; path one: " + a.String() + ", path two: " + p.String()
+		pair := func() string { // built only for the error
+			return "; must remove or rewrite one of these paths; path one: " + a.String() + ", path two: " + p.String()
+		}
 		if k == n {
-			return r.fail("Two document paths overlap with each other" + pair)
+			return r.fail("Two document paths overlap with each other" + pair())
 		}
 		if a[k].isIndex != p[k].isIndex {
-			return r.fail("Two document paths conflict with each other" + pair)
+			return r.fail("Two document paths conflict with each other" + pair())
 		}
 	}
 	return nil

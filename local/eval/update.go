@@ -58,7 +58,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 			return nil, err
 		}
 	}
-	u := &update{}
+	u := &update{set: make([]setAction, 0, len(ast.Set))}
 	for i, a := range ast.Set {
 		v, err := r.operand(a.Value)
 		if err != nil {
