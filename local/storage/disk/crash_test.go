@@ -27,7 +27,7 @@ func writeLog(t *testing.T, n int) (string, []byte, []int64) {
 		offsets = append(offsets, e.Stats().LogBytes)
 	}
 	must(t, e.Close())
-	b, err := os.ReadFile(filepath.Join(dir, "wal"))
+	b, err := os.ReadFile(filepath.Join(dir, "wal.1"))
 	must(t, err)
 	if int64(len(b)) != offsets[n] {
 		t.Fatalf("log is %d bytes, Stats said %d", len(b), offsets[n])
@@ -40,7 +40,7 @@ func writeLog(t *testing.T, n int) (string, []byte, []int64) {
 func recovered(t *testing.T, log []byte, opts ...disk.Option) (int, error) {
 	t.Helper()
 	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, "wal"), log, 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "wal.1"), log, 0o644))
 	e, err := disk.Open(dir, append([]disk.Option{quiet}, opts...)...)
 	if err != nil {
 		return 0, err
@@ -96,7 +96,7 @@ func TestTornTailAtEveryOffset(t *testing.T) {
 }
 
 // A flipped byte inside a record fails its checksum: that record and every
-// later one are dropped, loudly, and kept aside in wal.corrupt-<offset>.
+// later one are dropped, loudly, and kept aside in wal.1.corrupt-<offset>.
 func TestCorruptRecordIsDropped(t *testing.T) {
 	const n, bad = 5, 2
 	_, log, off := writeLog(t, n)
@@ -105,7 +105,7 @@ func TestCorruptRecordIsDropped(t *testing.T) {
 		damaged[at] ^= 0x40
 		var msgs logBuffer
 		dir := t.TempDir()
-		must(t, os.WriteFile(filepath.Join(dir, "wal"), damaged, 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "wal.1"), damaged, 0o644))
 		e, err := disk.Open(dir, disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
 		if err != nil {
 			t.Fatalf("flip at %d: %v", at, err)
@@ -124,7 +124,7 @@ func TestCorruptRecordIsDropped(t *testing.T) {
 		if !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "corrupt") {
 			t.Fatalf("flip at %d: message %q", at, out)
 		}
-		saved, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("wal.corrupt-%d", off[bad])))
+		saved, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("wal.1.corrupt-%d", off[bad])))
 		if err != nil || string(saved) != string(damaged[off[bad]:]) {
 			t.Fatalf("flip at %d: the dropped bytes were not kept aside: %v", at, err)
 		}
@@ -171,5 +171,41 @@ func TestZeroFilledTail(t *testing.T) {
 	}
 	if out := msgs.String(); !strings.Contains(out, "level=WARN") || !strings.Contains(out, "incomplete record") {
 		t.Fatalf("message %q", out)
+	}
+}
+
+// Damage in a log that is not the newest (one kept by a failed compaction)
+// drops the rest of it and every newer log: their records came later.
+func TestDamagedOlderLogDropsNewerLogs(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, "snapshot.tmp", "x"), 0o755)) // compactions fail
+	e := open(t, dir)
+	c := coll(t, e, "t")
+	for i := range 6 {
+		k := fmt.Sprintf("%02d", i)
+		_, _, err := c.Put([]byte(k), item(k))
+		must(t, err)
+		if i%2 == 1 {
+			e.Compact() // fails after starting the next log: two records a log
+		}
+	}
+	must(t, e.Close())
+	path := filepath.Join(dir, "wal.2")
+	b, err := os.ReadFile(path)
+	must(t, err)
+	b[len(b)-3] ^= 1 // inside the second record of wal.2 (key 03)
+	must(t, os.WriteFile(path, b, 0o644))
+	var msgs logBuffer
+	e, err = disk.Open(dir, disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
+	must(t, err)
+	defer e.Close()
+	if got := contents(t, coll(t, e, "t")); strings.Join(got, " ") != "00=00 01=01 02=02" {
+		t.Fatalf("recovered %v", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wal.3.dropped")); err != nil {
+		t.Fatalf("newer log not kept aside: %v; log: %s", err, msgs.String())
+	}
+	if !strings.Contains(msgs.String(), "follows a damaged one") {
+		t.Fatalf("messages: %s", msgs.String())
 	}
 }

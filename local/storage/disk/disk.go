@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +22,7 @@ import (
 // File names inside the data directory.
 const (
 	lockName     = "LOCK"
-	logName      = "wal"
+	logPrefix    = "wal." // then the log's generation: wal.1, wal.2...
 	snapshotName = "snapshot"
 	snapshotTmp  = "snapshot.tmp"
 )
@@ -68,7 +70,8 @@ func WithSyncMode(m SyncMode) Option { return func(o *options) { o.mode = m } }
 func WithSyncInterval(d time.Duration) Option { return func(o *options) { o.interval = d } }
 
 // WithCompactThreshold sets the log size in bytes past which the engine
-// compacts: it writes a snapshot of every item and empties the log. The log
+// compacts: it starts a new log, writes a snapshot of every item and
+// removes the old logs. The log
 // may also grow to the size of the last snapshot before compacting, so
 // compaction work stays proportional to the writes. Default 64 MiB.
 func WithCompactThreshold(n int64) Option { return func(o *options) { o.threshold = n } }
@@ -105,7 +108,8 @@ type Engine struct {
 	mu    sync.Mutex
 	cond  sync.Cond // signals the end of a flush (busy cleared)
 	colls map[string]*collection
-	file  *os.File // the log, opened O_APPEND
+	file  *os.File // the current log, opened O_APPEND
+	gen   uint64   // the current log's generation
 	err   error    // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
@@ -122,6 +126,7 @@ type Engine struct {
 	snapSize       int64
 	stats          Stats
 
+	compactMu sync.Mutex // one compaction at a time; Close waits for it
 	compactCh chan struct{}
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -181,66 +186,171 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 	return e, nil
 }
 
-// load loads the snapshot and replays the log.
+func logPath(dir string, gen uint64) string {
+	return filepath.Join(dir, logPrefix+strconv.FormatUint(gen, 10))
+}
+
+// logGens lists the generations of the log files in dir, ascending.
+func logGens(dir string) ([]uint64, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("disk: %w", err)
+	}
+	var gens []uint64
+	for _, ent := range ents {
+		rest, ok := strings.CutPrefix(ent.Name(), logPrefix)
+		if !ok {
+			continue
+		}
+		if g, err := strconv.ParseUint(rest, 10, 64); err == nil && g > 0 && strconv.FormatUint(g, 10) == rest {
+			gens = append(gens, g)
+		}
+	}
+	slices.Sort(gens)
+	return gens, nil
+}
+
+// load loads the snapshot and replays the logs written since, oldest first.
+// Logs the snapshot covers are leftovers of a compaction that crashed before
+// removing them, and are removed now.
 func (e *Engine) load() error {
 	os.Remove(filepath.Join(e.dir, snapshotTmp)) // a compaction cut short
-	if err := e.loadSnapshot(); err != nil {
+	covered, err := e.loadSnapshot()
+	if err != nil {
 		return err
 	}
-	path := filepath.Join(e.dir, logName)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	gens, err := logGens(e.dir)
 	if err != nil {
-		return fmt.Errorf("disk: %w", err)
+		return err
 	}
-	e.file = f
+	var live []uint64
+	for _, g := range gens {
+		if g <= covered {
+			os.Remove(logPath(e.dir, g))
+		} else {
+			live = append(live, g)
+		}
+	}
+	for i := 0; i < len(live); i++ {
+		f, end, damaged, err := e.replayLog(logPath(e.dir, live[i]))
+		if err != nil {
+			return err
+		}
+		if damaged && i < len(live)-1 {
+			// The records of later logs came after the dropped ones.
+			for _, g := range live[i+1:] {
+				from := logPath(e.dir, g)
+				if err := os.Rename(from, from+".dropped"); err != nil {
+					f.Close()
+					return fmt.Errorf("disk: %w", err)
+				}
+				e.log.Error("disk: dropped a log that follows a damaged one", "dir", e.dir, "saved", from+".dropped")
+			}
+			live = live[:i+1]
+		}
+		if i < len(live)-1 {
+			f.Close()
+			continue
+		}
+		e.file, e.gen, e.logSize = f, live[i], end
+	}
+	if e.file == nil {
+		next := covered + 1
+		if len(gens) > 0 {
+			next = max(next, gens[len(gens)-1]+1)
+		}
+		f, err := createLog(e.dir, next)
+		if err != nil {
+			return err
+		}
+		e.file, e.gen, e.logSize = f, next, int64(len(logMagic))
+	}
+	return nil
+}
+
+// createLog creates log generation gen, durably, with its header.
+func createLog(dir string, gen uint64) (*os.File, error) {
+	path := logPath(dir, gen)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("disk: %w", err)
+	}
+	err = writeAll(f, logMagic)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("disk: create %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// replayLog applies the records of one log and truncates a bad tail. It
+// returns the open log, its size after recovery, and whether it had to drop
+// records.
+func (e *Engine) replayLog(path string) (f *os.File, end int64, damaged bool, err error) {
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("disk: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("disk: %w", err)
+		return nil, 0, false, fmt.Errorf("disk: %w", err)
 	}
 	size := st.Size()
 	head := make([]byte, min(size, int64(len(logMagic))))
 	if _, err := f.ReadAt(head, 0); err != nil {
-		return fmt.Errorf("disk: read %s: %w", path, err)
+		return nil, 0, false, fmt.Errorf("disk: read %s: %w", path, err)
 	}
 	if size < int64(len(logMagic)) {
-		// A new log, or one whose header a crash cut short.
+		// A crash cut short the creation of a log: it holds no records.
 		if !bytes.HasPrefix(logMagic, head) {
-			return fmt.Errorf("disk: %s is not a log file", path)
+			return nil, 0, false, fmt.Errorf("disk: %s is not a log file", path)
 		}
-		if err := e.resetLog(); err != nil {
-			return err
+		if err := resetLog(f); err != nil {
+			return nil, 0, false, err
 		}
-		return syncDir(e.dir)
+		return f, int64(len(logMagic)), false, nil
 	}
 	if !bytes.Equal(head, logMagic) {
-		return fmt.Errorf("disk: %s is not a log file (bad magic %q)", path, head)
+		return nil, 0, false, fmt.Errorf("disk: %s is not a log file (bad magic %q)", path, head)
 	}
 	base := int64(len(logMagic))
 	r := bufio.NewReaderSize(io.NewSectionReader(f, base, size-base), 1<<20)
-	end, err := readRecords(r, base, size, e.replay)
-	e.logSize = end
-	if err != nil {
+	end, rerr := readRecords(r, base, size, e.replay)
+	if rerr != nil {
 		var fe *frameError
-		if !errors.As(err, &fe) {
-			return fmt.Errorf("disk: replay %s: %w", path, err)
+		if !errors.As(rerr, &fe) {
+			return nil, 0, false, fmt.Errorf("disk: replay %s: %w", path, rerr)
 		}
-		if err := e.dropTail(fe, size); err != nil {
-			return err
+		if err := e.dropTail(f, fe, size); err != nil {
+			return nil, 0, false, err
 		}
+		return f, end, true, nil
 	}
-	return nil
+	return f, end, false, nil
 }
 
 // dropTail truncates the log at the first bad record. A torn record is the
 // expected trace of a crash mid-write; a complete record that fails its
 // checksum is damage, so its bytes and all after them are kept aside in
-// wal.corrupt-<offset> for inspection before the log is cut.
-func (e *Engine) dropTail(fe *frameError, size int64) error {
+// <log>.corrupt-<offset> for inspection before the log is cut.
+func (e *Engine) dropTail(f *os.File, fe *frameError, size int64) error {
 	dropped := size - fe.offset
 	if !fe.torn {
 		// A crash can leave the file longer than the data that reached the
 		// disk, the rest reading as zeros: that is a torn write too.
-		zero, err := allZero(e.file, fe.offset, size)
+		zero, err := allZero(f, fe.offset, size)
 		if err != nil {
 			return fmt.Errorf("disk: read log: %w", err)
 		}
@@ -248,19 +358,19 @@ func (e *Engine) dropTail(fe *frameError, size int64) error {
 	}
 	if fe.torn {
 		e.log.Warn("disk: dropped an incomplete record at the end of the log (a write cut short by a crash)",
-			"dir", e.dir, "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error())
+			"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error())
 	} else {
-		saved := filepath.Join(e.dir, fmt.Sprintf("%s.corrupt-%d", logName, fe.offset))
-		if err := copyTail(e.file, fe.offset, size, saved); err != nil {
+		saved := fmt.Sprintf("%s.corrupt-%d", f.Name(), fe.offset)
+		if err := copyTail(f, fe.offset, size, saved); err != nil {
 			return fmt.Errorf("disk: log record at offset %d is corrupt (%v) and saving the tail failed: %w", fe.offset, fe.err, err)
 		}
 		e.log.Error("disk: log record is corrupt; dropped it and every record after it",
-			"dir", e.dir, "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
+			"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
 	}
-	if err := e.file.Truncate(fe.offset); err != nil {
+	if err := f.Truncate(fe.offset); err != nil {
 		return fmt.Errorf("disk: truncate log: %w", err)
 	}
-	if err := e.file.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("disk: sync log: %w", err)
 	}
 	return nil
@@ -321,19 +431,21 @@ func (e *Engine) replay(r record) error {
 	}
 }
 
-func (e *Engine) loadSnapshot() error {
+// loadSnapshot loads the snapshot, if any, and returns the generation of
+// the last log it covers.
+func (e *Engine) loadSnapshot() (uint64, error) {
 	path := filepath.Join(e.dir, snapshotName)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return fmt.Errorf("disk: %w", err)
+		return 0, fmt.Errorf("disk: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("disk: %w", err)
+		return 0, fmt.Errorf("disk: %w", err)
 	}
 	damaged := func(err error) error {
 		return fmt.Errorf("disk: snapshot %s is damaged: %w (a snapshot is renamed into place only once complete and fsynced, so this is not a crash: restore it from a backup, or move the directory aside to start empty)", path, err)
@@ -341,9 +453,9 @@ func (e *Engine) loadSnapshot() error {
 	br := bufio.NewReaderSize(f, 1<<20)
 	head := make([]byte, len(snapshotMagic))
 	if _, err := io.ReadFull(br, head); err != nil || !bytes.Equal(head, snapshotMagic) {
-		return damaged(errors.New("bad magic"))
+		return 0, damaged(errors.New("bad magic"))
 	}
-	var count uint64
+	var count, gen uint64
 	ended := false
 	_, err = readRecords(br, int64(len(snapshotMagic)), st.Size(), func(r record) error {
 		if ended {
@@ -353,7 +465,7 @@ func (e *Engine) loadSnapshot() error {
 			if r.count != count {
 				return fmt.Errorf("end marker counts %d records, read %d", r.count, count)
 			}
-			ended = true
+			ended, gen = true, r.gen
 			return nil
 		}
 		count++
@@ -363,25 +475,24 @@ func (e *Engine) loadSnapshot() error {
 		err = errors.New("no end marker")
 	}
 	if err != nil {
-		return damaged(err)
+		return 0, damaged(err)
 	}
 	e.snapSize = st.Size()
-	return nil
+	return gen, nil
 }
 
-// resetLog empties the log and writes its header, durably. O_APPEND makes
+// resetLog empties a log and writes its header, durably. O_APPEND makes
 // the next write land at the new end.
-func (e *Engine) resetLog() error {
-	if err := e.file.Truncate(0); err != nil {
+func resetLog(f *os.File) error {
+	if err := f.Truncate(0); err != nil {
 		return fmt.Errorf("disk: truncate log: %w", err)
 	}
-	if err := writeAll(e.file, logMagic); err != nil {
+	if err := writeAll(f, logMagic); err != nil {
 		return fmt.Errorf("disk: write log: %w", err)
 	}
-	if err := e.file.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("disk: sync log: %w", err)
 	}
-	e.logSize = int64(len(logMagic))
 	return nil
 }
 
@@ -584,62 +695,140 @@ func (e *Engine) compactor() {
 		case <-e.stop:
 			return
 		case <-e.compactCh:
+			e.compactMu.Lock()
 			e.mu.Lock()
-			if e.writableLocked() == nil && e.logSize > max(e.opts.threshold, e.snapSize) {
-				if err := e.compactLocked(); err != nil {
-					e.log.Error("disk: compaction failed; the log keeps growing", "dir", e.dir, "err", err.Error())
+			due := e.writableLocked() == nil && e.logSize > max(e.opts.threshold, e.snapSize)
+			e.mu.Unlock()
+			if due {
+				if err := e.compact(); err != nil {
+					e.log.Error("disk: compaction failed; the logs are kept and replayed on open", "dir", e.dir, "err", err.Error())
 				}
 			}
-			e.mu.Unlock()
+			e.compactMu.Unlock()
 		}
 	}
 }
 
-// Compact writes a snapshot of every item and catalog entry and empties the
-// log. It runs by itself when the log passes the compaction threshold.
+// Compact writes a snapshot of every item and catalog entry and removes the
+// logs it covers. It runs by itself when the log passes the compaction
+// threshold.
 func (e *Engine) Compact() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.compactLocked()
+	e.compactMu.Lock()
+	defer e.compactMu.Unlock()
+	return e.compact()
 }
 
-// compactLocked holds mu throughout, so no write is applied while the
-// snapshot is taken (readers carry on). The snapshot goes to a temporary
-// file, is fsynced, renamed over the old one and the rename made durable,
-// and only then is the log emptied. A crash at any point leaves either the
-// old snapshot and the full log, or the new snapshot and some or all of the
-// log; replaying a log over a snapshot that already holds its effects is
-// harmless, since every record sets state rather than changing it.
-func (e *Engine) compactLocked() error {
-	for {
-		if err := e.writableLocked(); err != nil {
-			return err
-		}
-		if !e.busy {
-			break
-		}
+// compact pauses writes only to flush the log, start the next log
+// generation and take pointers to the current items (stored items are never
+// modified, only replaced); the snapshot is written with writes flowing
+// into the new log. It goes to a temporary file, is fsynced and renamed into
+// place and the rename made durable, and only then are the logs it covers
+// removed. A crash at any point leaves a snapshot plus every log written
+// since it, or a new snapshot plus logs it covers, which Open removes.
+// The caller holds compactMu.
+func (e *Engine) compact() error {
+	e.mu.Lock()
+	for e.busy && e.writableLocked() == nil {
 		e.cond.Wait()
 	}
-	size, err := e.writeSnapshotLocked()
+	if err := e.writableLocked(); err != nil {
+		e.mu.Unlock()
+		return err
+	}
+	if len(e.pending) > 0 || e.dirty {
+		// The retiring log must be complete and durable.
+		err := writeAll(e.file, e.pending)
+		if err == nil {
+			err = e.file.Sync()
+		}
+		if err != nil {
+			e.failLocked(err)
+			e.mu.Unlock()
+			return e.err
+		}
+		e.pending, e.writtenSeq, e.dirty = e.pending[:0], e.lastSeq, false
+		e.stats.Syncs++
+		e.cond.Broadcast()
+	}
+	covered := e.gen
+	f, err := createLog(e.dir, covered+1)
+	if err != nil {
+		e.mu.Unlock()
+		return err // nothing changed: writes carry on in the current log
+	}
+	e.file.Close()
+	e.file, e.gen, e.logSize = f, covered+1, int64(len(logMagic))
+	state, err := e.captureLocked()
+	e.mu.Unlock()
+	if err != nil {
+		return err
+	}
+
+	size, err := writeSnapshot(e.dir, state, covered)
 	if err != nil {
 		os.Remove(filepath.Join(e.dir, snapshotTmp))
-		return err // the log is untouched: nothing is lost
+		return err // the logs are intact: nothing is lost
 	}
-	// Everything applied, pending records included, is in the snapshot.
-	e.pending = e.pending[:0]
-	e.writtenSeq, e.dirty = e.lastSeq, false
+	gens, err := logGens(e.dir)
+	if err != nil {
+		return err
+	}
+	for _, g := range gens {
+		if g <= covered {
+			if err := os.Remove(logPath(e.dir, g)); err != nil {
+				return fmt.Errorf("disk: remove covered log: %w", err) // Open removes it
+			}
+		}
+	}
+	e.mu.Lock()
 	e.snapSize = size
 	e.stats.Compactions++
-	if err := e.resetLog(); err != nil {
-		e.failLocked(err)
-		return e.err
-	}
-	e.cond.Broadcast()
+	e.mu.Unlock()
 	return nil
 }
 
-func (e *Engine) writeSnapshotLocked() (int64, error) {
-	tmp := filepath.Join(e.dir, snapshotTmp)
+// snapState is the engine's content at one moment: the catalog, and for
+// each collection its keys (packed into one buffer) and items.
+type snapState struct {
+	meta  map[string][]byte
+	colls []snapColl
+}
+
+type snapColl struct {
+	name  string
+	keys  []byte
+	ends  []int // keys[ends[i-1]:ends[i]] is the key of items[i]
+	items []storage.Item
+}
+
+func (e *Engine) captureLocked() (*snapState, error) {
+	meta, err := e.mem.Meta()
+	if err != nil {
+		return nil, err
+	}
+	st := &snapState{meta: meta}
+	for _, name := range sortedKeys(e.colls) {
+		mc := e.colls[name].mem
+		sc := snapColl{name: name, ends: make([]int, 0, mc.Len()), items: make([]storage.Item, 0, mc.Len())}
+		err := mc.Ascend(nil, nil, func(k []byte, it storage.Item) bool {
+			sc.keys = append(sc.keys, k...)
+			sc.ends = append(sc.ends, len(sc.keys))
+			sc.items = append(sc.items, it)
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(sc.items) > 0 {
+			st.colls = append(st.colls, sc)
+		}
+	}
+	return st, nil
+}
+
+// writeSnapshot writes st as the snapshot covering logs up to gen.
+func writeSnapshot(dir string, st *snapState, gen uint64) (int64, error) {
+	tmp := filepath.Join(dir, snapshotTmp)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
@@ -650,31 +839,24 @@ func (e *Engine) writeSnapshotLocked() (int64, error) {
 	w.Write(snapshotMagic)
 	var buf []byte
 	var count uint64
-	meta, err := e.mem.Meta()
-	if err != nil {
-		return 0, err
-	}
-	for _, k := range sortedKeys(meta) {
-		buf = appendMeta(buf[:0], k, meta[k])
+	for _, k := range sortedKeys(st.meta) {
+		buf = appendMeta(buf[:0], k, st.meta[k])
 		w.Write(buf)
 		count++
 	}
-	for _, name := range sortedKeys(e.colls) {
-		var perr error
-		err := e.colls[name].mem.Ascend(nil, nil, func(k []byte, it storage.Item) bool {
-			buf, perr = appendPut(buf[:0], name, k, it)
+	for _, sc := range st.colls {
+		start := 0
+		for i, it := range sc.items {
+			buf, err = appendPut(buf[:0], sc.name, sc.keys[start:sc.ends[i]], it)
+			if err != nil {
+				return 0, fmt.Errorf("disk: snapshot of %q: %w", sc.name, err)
+			}
+			start = sc.ends[i]
 			w.Write(buf)
 			count++
-			return perr == nil
-		})
-		if err == nil {
-			err = perr
-		}
-		if err != nil {
-			return 0, fmt.Errorf("disk: snapshot of %q: %w", name, err)
 		}
 	}
-	w.Write(appendEnd(buf[:0], count))
+	w.Write(appendEnd(buf[:0], count, gen))
 	if err := w.Flush(); err != nil { // bufio keeps the first write error
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
@@ -684,10 +866,10 @@ func (e *Engine) writeSnapshotLocked() (int64, error) {
 	if err := f.Close(); err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(e.dir, snapshotName)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, snapshotName)); err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
-	return cw.n, syncDir(e.dir)
+	return cw.n, syncDir(dir)
 }
 
 type countWriter struct {
@@ -726,9 +908,11 @@ func (e *Engine) Dir() string { return e.dir }
 // then releases the directory. Later calls return storage.ErrClosed; a
 // second Close returns nil.
 func (e *Engine) Close() error {
+	e.compactMu.Lock() // a running compaction finishes first
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
+		e.compactMu.Unlock()
 		return nil
 	}
 	// Writers may still append while a flush runs with mu released; closed
@@ -746,6 +930,8 @@ func (e *Engine) Close() error {
 	e.failure.Store(&closed)
 	e.cond.Broadcast()
 	e.mu.Unlock()
+
+	e.compactMu.Unlock() // closed is set: no compaction starts again
 
 	close(e.stop)
 	e.wg.Wait()

@@ -225,7 +225,7 @@ func TestBadOptions(t *testing.T) {
 		t.Error("zero interval accepted")
 	}
 	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, "wal"), []byte("not a log at all"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "wal.1"), []byte("not a log at all"), 0o644))
 	if _, err := disk.Open(dir, quiet); err == nil || !strings.Contains(err.Error(), "not a log file") {
 		t.Errorf("foreign file: %v", err)
 	}
@@ -302,36 +302,57 @@ func TestCompactionReopen(t *testing.T) {
 	}
 }
 
-// A crash after the snapshot is renamed into place but before the log is
-// emptied leaves a log whose records the snapshot already holds: replaying
-// them again must give the same state.
-func TestCrashBetweenSnapshotAndLogReset(t *testing.T) {
-	dir := t.TempDir()
-	e := open(t, dir)
+// writeSome puts keys prefix00..prefix19 in a, deletes the even ones,
+// and drops and recreates b around a put.
+func writeSome(t *testing.T, e *disk.Engine, prefix string) {
+	t.Helper()
 	a := coll(t, e, "a")
 	for i := range 20 {
-		k := fmt.Sprintf("k%02d", i)
+		k := fmt.Sprintf("%s%02d", prefix, i)
 		_, _, err := a.Put([]byte(k), item(k))
 		must(t, err)
 	}
 	for i := range 10 {
-		_, _, err := a.Delete(fmt.Appendf(nil, "k%02d", i*2))
+		_, _, err := a.Delete(fmt.Appendf(nil, "%s%02d", prefix, i*2))
 		must(t, err)
 	}
 	must(t, e.Drop("b"))
-	_, _, err := coll(t, e, "b").Put([]byte("x"), item("x"))
+	_, _, err := coll(t, e, "b").Put([]byte(prefix), item(prefix))
 	must(t, err)
-	must(t, e.Drop("b"))
-	want := contents(t, a)
+}
+
+func logFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "wal.*"))
+	must(t, err)
+	for i := range m {
+		m[i] = filepath.Base(m[i])
+	}
+	return m
+}
+
+// A crash after the snapshot is renamed into place but before the logs it
+// covers are removed leaves them behind: Open removes them, and the state
+// is the snapshot's plus the newer log's. A leftover snapshot.tmp is a
+// compaction cut short and is ignored.
+func TestCrashAfterSnapshotRename(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	writeSome(t, e, "x")
 	must(t, e.Sync())
-	oldLog, err := os.ReadFile(filepath.Join(dir, "wal"))
+	oldLog, err := os.ReadFile(filepath.Join(dir, "wal.1"))
 	must(t, err)
 	must(t, e.Compact())
 	if st := e.Stats(); st.Compactions != 1 || st.LogBytes != 8 || st.SnapshotBytes == 0 {
 		t.Fatalf("after Compact: %+v", st)
 	}
+	if got := logFiles(t, dir); !slices.Equal(got, []string{"wal.2"}) {
+		t.Fatalf("logs after Compact: %v", got)
+	}
+	writeSome(t, e, "y")
+	want := contents(t, coll(t, e, "a"))
 	must(t, e.Close())
-	must(t, os.WriteFile(filepath.Join(dir, "wal"), oldLog, 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "wal.1"), oldLog, 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "snapshot.tmp"), []byte("half a snapshot"), 0o644))
 
 	e = open(t, dir)
@@ -339,11 +360,53 @@ func TestCrashBetweenSnapshotAndLogReset(t *testing.T) {
 	if got := contents(t, coll(t, e, "a")); !slices.Equal(got, want) {
 		t.Fatalf("a = %v, want %v", got, want)
 	}
-	if n := coll(t, e, "b").Len(); n != 0 {
-		t.Fatalf("dropped b has %d items", n)
+	if got := contents(t, coll(t, e, "b")); !slices.Equal(got, []string{"y=y"}) {
+		t.Fatalf("b = %v", got)
+	}
+	if got := logFiles(t, dir); !slices.Equal(got, []string{"wal.2"}) {
+		t.Fatalf("logs after reopen: %v", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "snapshot.tmp")); !os.IsNotExist(err) {
 		t.Fatalf("leftover snapshot.tmp: %v", err)
+	}
+}
+
+// When writing the snapshot fails, nothing is lost: the engine keeps
+// writing into the new log, Open replays every log in order, and the next
+// compaction that succeeds removes them all.
+func TestFailedCompaction(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "snapshot.tmp")
+	must(t, os.MkdirAll(filepath.Join(blocker, "x"), 0o755)) // the snapshot cannot be created
+	e := open(t, dir)
+	for _, p := range []string{"x", "y", "z"} {
+		writeSome(t, e, p)
+		if err := e.Compact(); err == nil {
+			t.Fatal("Compact succeeded without a place for the snapshot")
+		}
+	}
+	want := contents(t, coll(t, e, "a"))
+	must(t, e.Close())
+	if got := logFiles(t, dir); len(got) != 4 {
+		t.Fatalf("logs = %v", got)
+	}
+	e = open(t, dir)
+	if got := contents(t, coll(t, e, "a")); !slices.Equal(got, want) {
+		t.Fatalf("a = %v, want %v", got, want)
+	}
+	must(t, os.RemoveAll(blocker))
+	must(t, e.Compact())
+	must(t, e.Close())
+	if got := logFiles(t, dir); !slices.Equal(got, []string{"wal.5"}) {
+		t.Fatalf("logs after a good compaction: %v", got)
+	}
+	e = open(t, dir)
+	defer e.Close()
+	if got := contents(t, coll(t, e, "a")); !slices.Equal(got, want) {
+		t.Fatalf("a = %v, want %v", got, want)
+	}
+	if got := contents(t, coll(t, e, "b")); !slices.Equal(got, []string{"z=z"}) {
+		t.Fatalf("b = %v", got)
 	}
 }
 
@@ -442,13 +505,15 @@ func TestPeriodicSurvivesProcessCrash(t *testing.T) {
 func copyDir(t testing.TB, dir string) string {
 	t.Helper()
 	out := t.TempDir()
-	for _, name := range []string{"wal", "snapshot"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if errors.Is(err, os.ErrNotExist) {
+	ents, err := os.ReadDir(dir)
+	must(t, err)
+	for _, ent := range ents {
+		if ent.Name() == "LOCK" || !ent.Type().IsRegular() {
 			continue
 		}
+		b, err := os.ReadFile(filepath.Join(dir, ent.Name()))
 		must(t, err)
-		must(t, os.WriteFile(filepath.Join(out, name), b, 0o644))
+		must(t, os.WriteFile(filepath.Join(out, ent.Name()), b, 0o644))
 	}
 	return out
 }

@@ -12,17 +12,20 @@
 // share one fsync (group commit). Each log record is length-prefixed and
 // CRC-32C checksummed; Open replays the log, and a torn or corrupt tail is
 // truncated (a corrupt record is logged as an error and its bytes kept in
-// wal.corrupt-<offset>), never a panic. When the log outgrows a threshold
-// the engine writes a snapshot of every item to a temporary file, fsyncs and
-// renames it, and then empties the log.
+// wal.N.corrupt-<offset>), never a panic. When the log outgrows a threshold
+// the engine starts a new log and, while writes go on into it, writes a
+// snapshot of every item to a temporary file, fsyncs and renames it, and
+// then removes the logs the snapshot covers.
 //
 // A data directory holds:
 //
 //	LOCK       flock'd while an Engine has the directory open
-//	wal        the log: "dynwal01", then records
-//	snapshot   the last compaction: "dynsnp01", then records and an end marker
+//	wal.N      log generation N: "dynwal01", then records (normally one;
+//	           more if a compaction failed, all replayed in order)
+//	snapshot   the last compaction: "dynsnp01", then records and an end
+//	           marker naming the last log generation it covers
 //
-// The whole data set is held in memory, and compaction pauses writes (not
-// reads) while it writes the snapshot; it suits development and test
-// servers, not data sets larger than RAM.
+// The whole data set is held in memory (compaction briefly pauses writes to
+// take pointers to every item); it suits development and test servers, not
+// data sets larger than RAM.
 package disk

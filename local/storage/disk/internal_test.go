@@ -61,7 +61,7 @@ func FuzzDecodeRecord(f *testing.F) {
 			"n":  &types.AttributeValueMemberNULL{Value: true},
 		}},
 	})
-	for _, rec := range [][]byte{put, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3)} {
+	for _, rec := range [][]byte{put, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3, 7)} {
 		f.Add(rec[frameHeader:])
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {

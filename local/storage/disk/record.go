@@ -31,7 +31,7 @@ const (
 	opDrop       = 3 // collection
 	opPutMeta    = 4 // key, value
 	opDeleteMeta = 5 // key
-	opEnd        = 6 // snapshot trailer: uvarint count of records before it
+	opEnd        = 6 // snapshot trailer: uvarint count of records before it, uvarint log generation covered
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -87,9 +87,10 @@ func appendMeta(dst []byte, key string, value []byte) []byte {
 	return finishRecord(appendBytes(dst, value), start)
 }
 
-func appendEnd(dst []byte, count uint64) []byte {
+func appendEnd(dst []byte, count, gen uint64) []byte {
 	dst, start := beginRecord(dst, opEnd)
-	return finishRecord(binary.AppendUvarint(dst, count), start)
+	dst = binary.AppendUvarint(dst, count)
+	return finishRecord(binary.AppendUvarint(dst, gen), start)
 }
 
 // record is a decoded record; key and value alias the read buffer.
@@ -100,6 +101,7 @@ type record struct {
 	item  storage.Item
 	value []byte
 	count uint64
+	gen   uint64
 }
 
 func decodeRecord(payload []byte) (record, error) {
@@ -134,7 +136,10 @@ func decodeRecord(payload []byte) (record, error) {
 	case opDeleteMeta:
 		r.coll, err = d.string()
 	case opEnd:
-		r.count, err = d.uvarint()
+		if r.count, err = d.uvarint(); err != nil {
+			break
+		}
+		r.gen, err = d.uvarint()
 	default:
 		return record{}, fmt.Errorf("unknown record op %d", r.op)
 	}
