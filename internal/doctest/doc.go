@@ -4,8 +4,8 @@
 // whole check is one go build; the programs become packages of one runner
 // binary, so it is one link too), and runs the complete programs against a
 // fresh in-process local server each, comparing their output with an
-// "// Output:" comment when there is one. Under -short it type-checks the
-// blocks (go vet) and runs nothing.
+// "// Output:" comment when there is one. Under -short it compiles the
+// blocks and links and runs nothing.
 //
 // The rules for a block (Classify) are written at the top of CONTRIBUTING.md:
 // a block beginning with a package clause is a complete file; any other block

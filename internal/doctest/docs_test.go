@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +46,14 @@ func TestDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dir := t.TempDir()
+	// DOCTEST_DIR keeps the generated module for inspection (it must be an
+	// empty or missing directory); by default it is a temporary one.
+	dir := os.Getenv("DOCTEST_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := writeModule(root, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +62,7 @@ func TestDocs(t *testing.T) {
 		name  string
 	}
 	var programs []program
+	shared := &sharedPkg{dir: filepath.Join(dir, "shared"), names: map[string]bool{}}
 	n := 0
 	for _, f := range files {
 		md, err := os.ReadFile(filepath.Join(root, f))
@@ -89,6 +101,12 @@ func TestDocs(t *testing.T) {
 					t.Fatal(err)
 				}
 			default:
+				if shared.add(t, prelude, b, kind, lineFile) {
+					if err := os.Remove(pkgDir); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
 				frag, err := prelude.Build(b, kind, name, lineFile)
 				if err != nil {
 					t.Errorf("%s:%d: %v", b.File, b.Line, err)
@@ -105,6 +123,7 @@ func TestDocs(t *testing.T) {
 			}
 		}
 	}
+	shared.check(t)
 	if t.Failed() {
 		t.FailNow()
 	}
@@ -112,29 +131,33 @@ func TestDocs(t *testing.T) {
 		t.Fatal("no ```go blocks found: the doctest would check nothing")
 	}
 	t.Logf("%d go blocks in %d files, %d programs", n, len(files), len(programs))
-	var names []string
-	for _, p := range programs {
-		names = append(names, p.name)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "run"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run", "main.go"), []byte(Runner(docModule, names)), 0o644); err != nil {
-		t.Fatal(err)
+	// Under -short nothing runs: without the runner there is no main
+	// package, so go build compiles every block and links nothing.
+	if !testing.Short() {
+		var names []string
+		for _, p := range programs {
+			names = append(names, p.name)
+		}
+		if err := os.Mkdir(filepath.Join(dir, "run"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run", "main.go"), []byte(Runner(docModule, names)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	start := time.Now()
 	args := []string{"build", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "./..."}
 	if testing.Short() {
-		args = []string{"vet", "./..."} // type-checks without linking
+		args = []string{"build", "./..."}
 	}
 	cmd := exec.Command(goTool(), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the docs do not compile (go %s):\n%s", args[0], out)
+		t.Fatalf("the docs do not compile:\n%s", out)
 	}
-	t.Logf("go %s: %v", args[0], time.Since(start).Round(time.Millisecond))
+	t.Logf("go build: %v", time.Since(start).Round(time.Millisecond))
 	if testing.Short() {
 		return
 	}
@@ -250,4 +273,81 @@ func goTool() string {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// sharedPkg is the one package holding every fragment that keeps the whole
+// prelude (one file each, the prelude once): most fragments, compiled as one
+// package instead of one package each.
+type sharedPkg struct {
+	dir     string
+	names   map[string]bool // package-level names declared so far
+	n       int
+	entries []sharedEntry
+}
+
+type sharedEntry struct {
+	block    Block
+	declares []string
+	uses     map[string]bool // identifiers of the fragment's own file
+}
+
+// check enforces that blocks stay independent although they share a
+// package: a fragment may not use a name another fragment declares.
+func (s *sharedPkg) check(t *testing.T) {
+	t.Helper()
+	for _, e := range s.entries {
+		for _, o := range s.entries {
+			if o.block == e.block {
+				continue
+			}
+			for _, n := range o.declares {
+				if e.uses[n] && !slices.Contains(e.declares, n) {
+					t.Errorf("%s:%d: uses %s, which the block at %s:%d declares: blocks are independent (move shared helpers into the prelude)", e.block.File, e.block.Line, n, o.block.File, o.block.Line)
+				}
+			}
+		}
+	}
+}
+
+// add puts the fragment into the shared package if it keeps the whole
+// prelude and declares no name already there; it reports whether it did.
+func (s *sharedPkg) add(t *testing.T, p *Prelude, b Block, kind Kind, lineFile string) bool {
+	t.Helper()
+	frag, err := p.Build(b, kind, "shared", lineFile)
+	if err != nil || !frag.FullPrelude {
+		return false // an error is reported when the block is built on its own
+	}
+	for _, n := range frag.Declares {
+		if s.names[n] {
+			return false
+		}
+	}
+	if s.n == 0 {
+		if err := os.Mkdir(s.dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(s.dir, "prelude.go"), []byte(frag.Prelude), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range frag.Declares {
+		s.names[n] = true
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", frag.Source, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	uses := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			uses[id.Name] = true
+		}
+		return true
+	})
+	s.entries = append(s.entries, sharedEntry{block: b, declares: frag.Declares, uses: uses})
+	if err := os.WriteFile(filepath.Join(s.dir, fmt.Sprintf("f%03d.go", s.n)), []byte(frag.Source), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.n++
+	return true
 }

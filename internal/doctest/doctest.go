@@ -39,6 +39,7 @@ const (
 	Statements
 )
 
+// String returns the kind's name, as in error messages.
 func (k Kind) String() string {
 	switch k {
 	case Program:
@@ -186,6 +187,12 @@ var Imports = map[string]string{
 type Fragment struct {
 	Prelude string // Go source of the prelude file ("" when nothing is kept)
 	Source  string // Go source of the fragment's file
+	// FullPrelude reports that the fragment keeps the whole prelude, so it
+	// can share a package with other such fragments (if Declares do not
+	// collide): fewer packages, a faster check.
+	FullPrelude bool
+	// Declares lists the package-level names the fragment declares.
+	Declares []string
 }
 
 // Prelude is the parsed prelude: the package-level declarations every
@@ -315,6 +322,7 @@ func (p *Prelude) without(drop map[string]bool) string {
 func (p *Prelude) Build(b Block, kind Kind, pkg, lineFile string) (Fragment, error) {
 	directive := fmt.Sprintf("//line %s:%d\n", lineFile, b.Line)
 	var body string
+	var declares []string
 	drop := map[string]bool{}
 	switch kind {
 	case Declarations:
@@ -326,6 +334,7 @@ func (p *Prelude) Build(b Block, kind Kind, pkg, lineFile string) (Fragment, err
 		for _, d := range f.Decls {
 			for _, n := range declNames(d) {
 				drop[n] = true
+				declares = append(declares, n)
 			}
 		}
 	case Statements:
@@ -351,7 +360,7 @@ func (p *Prelude) Build(b Block, kind Kind, pkg, lineFile string) (Fragment, err
 		return Fragment{}, fmt.Errorf("%s:%d: %v is not a fragment", b.File, b.Line, kind)
 	}
 	prelude := p.without(drop)
-	var frag Fragment
+	frag := Fragment{Declares: declares, FullPrelude: prelude == p.without(map[string]bool{})}
 	if strings.TrimSpace(prelude) != "" {
 		src, err := withImports(pkg, prelude)
 		if err != nil {
