@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/bits"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
@@ -113,6 +115,49 @@ func (s *Server) source(t *table, in *readInput) (*source, error) {
 		src.fetch = true // an LSI fetches non-projected attributes from the table
 	}
 	return src, nil
+}
+
+// projects reports whether the index read stores attribute name: the table
+// and index keys always, the NonKeyAttributes of an INCLUDE projection.
+func (src *source) projects(name string) bool {
+	m, ix := src.t.meta, src.ix.meta
+	return ix.Projection == "ALL" || name == m.Hash.Name || name == m.Range.Name ||
+		name == ix.Hash.Name || name == ix.Range.Name || slices.Contains(ix.NonKey, name)
+}
+
+// unprojected lists, comma-separated, the attributes of names the index
+// does not project.
+func (src *source) unprojected(names []string) string {
+	var out []string
+	for _, n := range names {
+		if !src.projects(n) {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// checkProjected rejects a read of an index that needs attributes the index
+// does not hold. A Query's FilterExpression may read only projected
+// attributes, on a local index too (it runs on the index entries); a
+// ProjectionExpression on a global index may name only projected attributes
+// (GSI.html: "you can only request attributes that are projected into the
+// index"), while a local index fetches the others from the table.
+func (src *source) checkProjected(ex *eval.Compiled, query bool) error {
+	if src.ix == nil || src.ix.meta.Projection == "ALL" {
+		return nil
+	}
+	if query && ex.HasFilter() {
+		if miss := src.unprojected(ex.FilterAttributes()); miss != "" {
+			return invalidParam("Secondary index %s does not project one or more filter attributes: [%s]", src.ix.meta.Name, miss)
+		}
+	}
+	if !src.ix.meta.Local && ex.HasProjection() {
+		if miss := src.unprojected(ex.ProjectionAttributes()); miss != "" {
+			return invalidParam("Global secondary index %s does not project [%s]", src.ix.meta.Name, miss)
+		}
+	}
+	return nil
 }
 
 // page is the result of one read.
@@ -338,6 +383,9 @@ func (s *Server) query(c *call) (any, error) {
 			end = k
 		}
 	}
+	if err := src.checkProjected(ex, true); err != nil {
+		return nil, err
+	}
 	limit := 0
 	if in.Limit != nil {
 		limit = int(min(*in.Limit, math.MaxInt32))
@@ -493,6 +541,9 @@ func (s *Server) scan(c *call) (any, error) {
 			return nil, validation("The provided Exclusive start key does not map to the provided Segment and TotalSegments values.")
 		}
 		start = after(k)
+	}
+	if err := src.checkProjected(ex, false); err != nil {
+		return nil, err
 	}
 	limit := 0
 	if in.Limit != nil {
