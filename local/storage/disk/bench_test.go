@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/storage"
@@ -99,9 +100,30 @@ func BenchmarkCompact(b *testing.B) {
 			"s":  &types.AttributeValueMemberS{Value: "some text of a typical length here"},
 		})
 	}
+	// A writer runs alongside: its slowest Put is the pause compaction
+	// imposes on writes.
+	w := coll(b, e, "w")
+	stop, done := make(chan struct{}), make(chan time.Duration)
+	go func() {
+		var worst time.Duration
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- worst
+				return
+			default:
+			}
+			start := time.Now()
+			w.Put(fmt.Appendf(nil, "%d", i%1000), item("v"))
+			worst = max(worst, time.Since(start))
+		}
+	}()
 	b.ResetTimer()
 	for range b.N {
 		must(b, e.Compact())
 	}
+	b.StopTimer()
+	close(stop)
+	b.ReportMetric(float64((<-done).Microseconds()), "max-put-µs")
 	b.ReportMetric(float64(e.Stats().SnapshotBytes)/1e6, "MB")
 }
