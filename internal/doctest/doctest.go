@@ -158,6 +158,7 @@ var Imports = map[string]string{
 	"request":    "github.com/dynamogo/dynamo/request",
 	"local":      "github.com/dynamogo/dynamo/local",
 	"storage":    "github.com/dynamogo/dynamo/local/storage",
+	"disk":       "github.com/dynamogo/dynamo/local/storage/disk",
 	"dynamotest": "github.com/dynamogo/dynamo/dynamotest",
 	"aws":        "github.com/aws/aws-sdk-go-v2/aws",
 	"dynamodb":   "github.com/aws/aws-sdk-go-v2/service/dynamodb",
