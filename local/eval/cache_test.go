@@ -194,7 +194,7 @@ func TestNodeCountsExact(t *testing.T) {
 			t.Fatalf("%s: %v", tc.text, p.err)
 		}
 		r := &resolver{names: n, values: v}
-		r.slab.reserve(p.nodes)
+		r.slab.reserve(p.nodes, 0)
 		var err error
 		switch tc.kind {
 		case kindUpdate:

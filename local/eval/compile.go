@@ -145,7 +145,23 @@ type slab struct {
 	steps    []step
 }
 
-func (s *slab) reserve(n nodeCounts) {
+// reserve sizes the slab for n nodes and returns the Compiled and the
+// used-placeholder slots (nUsed) of the request. The expressions of most
+// requests are small — a key condition "pk = :p AND sk BETWEEN :a AND :b",
+// a condition "attribute_not_exists(pk)" — and get everything in one
+// allocation (a block); larger ones get a slice of each kind.
+func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
+	switch {
+	case n.conds <= 1 && n.operands <= 2 && n.opPtrs <= 2 && n.condPtrs == 0 && n.steps <= 2 && nUsed <= 2:
+		b := new(tinyBlock)
+		s.conds, s.operands, s.opPtrs, s.steps = b.conds[:0:n.conds], b.operands[:0:n.operands], b.opPtrs[:0:n.opPtrs], b.steps[:0:n.steps]
+		return &b.c, b.used[:0:nUsed]
+	case n.conds <= 3 && n.operands <= 5 && n.opPtrs <= 5 && n.condPtrs <= 2 && n.steps <= 3 && nUsed <= 4:
+		b := new(smallBlock)
+		s.conds, s.operands, s.opPtrs, s.steps = b.conds[:0:n.conds], b.operands[:0:n.operands], b.opPtrs[:0:n.opPtrs], b.steps[:0:n.steps]
+		s.condPtrs = b.condPtrs[:0:n.condPtrs]
+		return &b.c, b.used[:0:nUsed]
+	}
 	if n.conds > 0 {
 		s.conds = make([]cond, 0, n.conds)
 	}
@@ -161,6 +177,32 @@ func (s *slab) reserve(n nodeCounts) {
 	if n.steps > 0 {
 		s.steps = make([]step, 0, n.steps)
 	}
+	var used []string
+	if nUsed > 0 {
+		used = make([]string, 0, nUsed)
+	}
+	return &Compiled{}, used
+}
+
+// tinyBlock and smallBlock are a Compiled with room for the nodes of small
+// expressions (see reserve).
+type tinyBlock struct {
+	c        Compiled
+	conds    [1]cond
+	operands [2]operand
+	opPtrs   [2]*operand
+	steps    [2]step
+	used     [2]string
+}
+
+type smallBlock struct {
+	c        Compiled
+	conds    [3]cond
+	operands [5]operand
+	opPtrs   [5]*operand
+	condPtrs [2]*cond
+	steps    [3]step
+	used     [4]string
 }
 
 // cond and operand return a new, zero node; the callers set its fields one
@@ -198,9 +240,10 @@ func take[T any](buf *[]T, n int) []T {
 const (
 	maxOperators = 300 // operators and functions
 	maxPathDepth = 32  // elements of one document path
-	// IN takes at most 100 operands, the left one included, so its list
-	// holds at most 99 (observed on DynamoDB; the guide says "100 operands").
-	maxInOperands = 99
+	// IN's list holds at most 100 operands, the left one not counted
+	// (ServiceQuotas.html: "The maximum number of operands for the IN
+	// comparator is 100"; DynamoDB Local 3.3.1 evaluates 100 and rejects 101).
+	maxInOperands = 100
 )
 
 func (r *resolver) begin(what string) {

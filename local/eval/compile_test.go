@@ -14,7 +14,7 @@ func TestCompileErrors(t *testing.T) {
 	)
 	var manyIn []string
 	inVals := vals{":x": nv("1")}
-	for range 100 {
+	for range 101 {
 		manyIn = append(manyIn, ":x")
 	}
 	tests := []struct {
@@ -129,7 +129,7 @@ func TestCompileErrors(t *testing.T) {
 		{"less than list", Input{Condition: str(":b >= a"), Values: vals{":b": lv()}},
 			ce + "Incorrect operand type for operator or function; operator or function: >=, operand type: L"},
 		{"too many IN", Input{Condition: str("a IN (" + strings.Join(manyIn, ",") + ")"), Values: inVals},
-			ce + "The IN operator is provided with too many operands; number of operands: 100"},
+			ce + "The IN operator is provided with too many operands; number of operands: 101"},
 		// updates
 		{"overlap", Input{Update: str("SET a = :v, a.b = :v"), Values: vals{":v": sv("x")}},
 			ue + "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"},

@@ -133,12 +133,8 @@ func Compile(in Input) (*Compiled, error) {
 		nodes.add(proj.nodes)
 	}
 	r := &resolver{names: in.Names, values: in.Values}
-	r.slab.reserve(nodes)
-	if len(in.Names)+len(in.Values) > 0 {
-		used := make([]string, 0, len(in.Names)+len(in.Values))
-		r.usedNames, r.usedValues = used[:0:len(in.Names)], used[len(in.Names):len(in.Names)]
-	}
-	c := &Compiled{}
+	c, used := r.slab.reserve(nodes, len(in.Names)+len(in.Values))
+	r.usedNames, r.usedValues = used[:0:len(in.Names)], used[len(in.Names):len(in.Names)]
 	var err error
 	if keyCond != nil {
 		if c.keyCondition, err = r.condition(keyCond, "KeyConditionExpression"); err != nil {
