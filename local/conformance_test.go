@@ -4,6 +4,10 @@ package local_test
 // (internal/difftest) found; each names the difftest case it pins.
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -107,4 +111,27 @@ func TestIndexReadNeedsProjectedAttributes(t *testing.T) {
 			t.Fatalf("%s: filter on a projected attribute: %v %v", ix, out, err)
 		}
 	}
+}
+
+// cond/in-100, cond/in-too-many: IN's list takes up to 100 operands.
+func TestInOperandLimit(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	in := func(n int) error {
+		vals := map[string]types.AttributeValue{}
+		list := make([]string, n)
+		for i := range list {
+			list[i] = fmt.Sprintf(":v%d", i)
+			vals[list[i]] = N(strconv.Itoa(i + 1))
+		}
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")},
+			ConditionExpression: aws.String("n IN (" + strings.Join(list, ", ") + ")"), ExpressionAttributeValues: vals})
+		return err
+	}
+	// 100 operands are evaluated: n is missing, so the condition is false.
+	var ccf *types.ConditionalCheckFailedException
+	if err := in(100); !errors.As(err, &ccf) {
+		t.Fatalf("IN with 100 operands: %v, want ConditionalCheckFailedException", err)
+	}
+	wantErr(t, in(101), "ValidationException", "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101")
 }
