@@ -58,12 +58,8 @@ func Put[T any](s *schema.Schema[T], v T, opts ...PutOption) (*dynamodb.PutItemI
 		ReturnValuesOnConditionCheckFailure: c.onCondFail,
 		ReturnConsumedCapacity:              c.capacity,
 	}
-	if c.condSet {
-		x := exprs{expr.NewBuilder(s)}
-		if in.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
-			return nil, err
-		}
-		in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+	if in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
+		return nil, err
 	}
 	return in, nil
 }
@@ -86,12 +82,8 @@ func Delete[T any](s *schema.Schema[T], key T, opts ...DeleteOption) (*dynamodb.
 		ReturnValuesOnConditionCheckFailure: c.onCondFail,
 		ReturnConsumedCapacity:              c.capacity,
 	}
-	if c.condSet {
-		x := exprs{expr.NewBuilder(s)}
-		if in.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
-			return nil, err
-		}
-		in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+	if in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
+		return nil, err
 	}
 	return in, nil
 }

@@ -85,6 +85,20 @@ func (x exprs) cond(op string, c expr.Cond, prefix string) (*string, error) {
 	return aws.String(s), nil
 }
 
+// ifCondition compiles the If option of a write whose only expression it is
+// (Put, Delete and their transaction forms): the text with its names and
+// values, all nil without If.
+func ifCondition(op string, enc expr.Encoder, c *config) (cond *string, names map[string]string, values map[string]types.AttributeValue, err error) {
+	if !c.condSet {
+		return nil, nil, nil, nil
+	}
+	x := exprs{expr.NewBuilder(enc)}
+	if cond, err = x.cond(op, c.cond, "c"); err != nil {
+		return nil, nil, nil, err
+	}
+	return cond, x.b.Names(), x.b.Values(), nil
+}
+
 // filterProjection compiles the filter and projection options of a read
 // (Query, Scan, SearchVectors), each nil when not given.
 func (x exprs) filterProjection(op string, c *config) (filter, projection *string, err error) {

@@ -40,12 +40,8 @@ func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 			return types.TransactWriteItem{}, "", err
 		}
 		p := &types.Put{TableName: aws.String(s.Table()), Item: item, ReturnValuesOnConditionCheckFailure: c.onCondFail}
-		if c.condSet {
-			x := exprs{expr.NewBuilder(s)}
-			if p.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
-				return types.TransactWriteItem{}, "", err
-			}
-			p.ExpressionAttributeNames, p.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		if p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
+			return types.TransactWriteItem{}, "", err
 		}
 		pk, sk := s.KeyNames()
 		return types.TransactWriteItem{Put: p}, keyID(s.Table(), item, pk, sk), nil
@@ -97,12 +93,8 @@ func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 		}
 		m := k.Map()
 		d := &types.Delete{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
-		if c.condSet {
-			x := exprs{expr.NewBuilder(s)}
-			if d.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
-				return types.TransactWriteItem{}, "", err
-			}
-			d.ExpressionAttributeNames, d.ExpressionAttributeValues = x.b.Names(), x.b.Values()
+		if d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
+			return types.TransactWriteItem{}, "", err
 		}
 		return types.TransactWriteItem{Delete: d}, keyID(s.Table(), m, k.PKName, k.SKName), nil
 	})
