@@ -79,6 +79,9 @@ func TestDocs(t *testing.T) {
 				t.Error(err)
 				continue
 			}
+			if err := Gofmt(b); err != nil {
+				t.Error(err)
+			}
 			name := fmt.Sprintf("b%03d", n)
 			n++
 			pkgDir := filepath.Join(dir, name)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
@@ -599,4 +600,18 @@ func Runner(module string, names []string) string {
 	}
 	b.WriteString("\tdefault:\n\t\tfmt.Fprintln(os.Stderr, \"unknown program\", os.Args[1])\n\t\tos.Exit(2)\n\t}\n}\n")
 	return b.String()
+}
+
+// Gofmt reports a block that gofmt would change (format.Source accepts
+// fragments of declarations or statements as well as files), so the docs
+// show code as Go code looks.
+func Gofmt(b Block) error {
+	out, err := format.Source([]byte(b.Code))
+	if err != nil {
+		return fmt.Errorf("%s:%d: gofmt: %v", b.File, b.Line, err)
+	}
+	if string(out) != b.Code {
+		return fmt.Errorf("%s:%d: block is not gofmt-formatted; gofmt would write:\n%s", b.File, b.Line, out)
+	}
+	return nil
 }

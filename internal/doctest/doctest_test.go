@@ -205,3 +205,13 @@ func TestAsPackage(t *testing.T) {
 	}
 	mustParse(t, Runner("m", []string{"b001", "b002"}))
 }
+
+func TestGofmt(t *testing.T) {
+	if err := Gofmt(Block{File: "x.md", Line: 3, Code: "x := 1\nfmt.Println(x)\n"}); err != nil {
+		t.Errorf("formatted fragment: %v", err)
+	}
+	err := Gofmt(Block{File: "x.md", Line: 3, Code: "x:=1\n"})
+	if err == nil || !strings.Contains(err.Error(), "x.md:3") || !strings.Contains(err.Error(), "x := 1") {
+		t.Errorf("unformatted fragment: %v", err)
+	}
+}

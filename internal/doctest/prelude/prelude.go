@@ -9,14 +9,11 @@ package prelude
 
 import (
 	"context"
-	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
-	"github.com/dynamogo/dynamo/dynamotest"
 )
 
 // Order is the running example: one user's orders, keyed by time and id.
@@ -98,20 +95,3 @@ var placed time.Time
 var page dynamo.Page[Order]
 
 var embedding []float32
-
-// newRepo is the test helper of docs/testing.md: a repo on a fresh local
-// server with the orders table.
-func newRepo(t *testing.T) (*dynamo.Repo, *dynamotest.Server) {
-	t.Helper()
-	srv := dynamotest.NewServer(t)
-	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint(srv.URL), dynamo.WithCredentials("test", "test-secret", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := dynamo.CreateTableInput(Orders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.CreateTable(t, in)
-	return repo, srv
-}
