@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -113,21 +114,12 @@ func (r *Repo) writeChunk(ctx context.Context, in *dynamodb.BatchWriteItemInput)
 
 func unprocessedOf(m map[string][]types.WriteRequest) []Unprocessed {
 	var out []Unprocessed
-	for _, table := range sortedKeys(m) {
+	for _, table := range slices.Sorted(maps.Keys(m)) {
 		for _, req := range m[table] {
 			out = append(out, Unprocessed{Table: table, Request: req})
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // sleep waits the batch backoff before retry n (1-based).

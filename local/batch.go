@@ -3,7 +3,8 @@ package local
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
@@ -34,20 +35,15 @@ type batchGetInput struct {
 	ReturnConsumedCapacity *string
 }
 
-func sortedTables[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// sortedKeys returns m's keys in order, so that work over several tables or
+// attributes runs, and reports, deterministically.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // checkRequestItems adds the constraints BatchGetItem and BatchWriteItem
 // share on RequestItems as a whole (present, not empty) and returns the table
 // names in order; the caller checks each table's entry.
 func checkRequestItems[V any](cs *constraints, items map[string]V) []string {
-	names := sortedTables(items)
+	names := sortedKeys(items)
 	if items == nil {
 		cs.add(nil, "requestItems", ruleNotNull)
 	} else if len(items) == 0 {
@@ -372,7 +368,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	out := map[string]any{"UnprocessedItems": outUnproc}
 	if str(in.ReturnConsumedCapacity) == "TOTAL" || str(in.ReturnConsumedCapacity) == "INDEXES" {
 		var caps []*consumedCapacity
-		for _, n := range sortedTables(meters) {
+		for _, n := range sortedKeys(meters) {
 			caps = append(caps, meters[n].result(tables[n].meta))
 		}
 		out["ConsumedCapacity"] = caps

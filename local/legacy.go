@@ -270,9 +270,6 @@ func join(conds []expr.Cond, op string) expr.Cond {
 	return &expr.And{Conds: conds}
 }
 
-// sortedKeys makes the translation deterministic.
-func sortedKeys[V any](m map[string]V) []string { return sortedTables(m) }
-
 // expectedCond translates Expected (API_ExpectedAttributeValue.html).
 func (b *legacyBuilder) expectedCond(raw, opRaw json.RawMessage) (expr.Cond, error) {
 	var exp map[string]*legacyCondition

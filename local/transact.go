@@ -431,7 +431,7 @@ func (s *Server) replayTransaction(writes []*txWrite, in *transactWriteInput) (a
 func transactResponse(writes []*txWrite, meters map[string]*meter, metrics map[string][]itemCollectionMetrics, icm *string) map[string]any {
 	out := map[string]any{}
 	var caps []*consumedCapacity
-	for _, n := range sortedTables(meters) {
+	for _, n := range sortedKeys(meters) {
 		if cc := meters[n].result(tableMetaOf(writes, n)); cc != nil {
 			caps = append(caps, cc)
 		}
@@ -630,7 +630,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 	}
 	out := map[string]any{"Responses": responses}
 	var caps []*consumedCapacity
-	for _, n := range sortedTables(meters) {
+	for _, n := range sortedKeys(meters) {
 		if cc := meters[n].result(tables[n].meta); cc != nil {
 			caps = append(caps, cc)
 		}
