@@ -135,3 +135,96 @@ func TestInOperandLimit(t *testing.T) {
 	}
 	wantErr(t, in(101), "ValidationException", "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101")
 }
+
+// empty/attribute-name, empty2/map-empty-key, size/attribute-name-long:
+// attribute names, map keys at any depth included, are 1 byte to 64 KB.
+func TestAttributeNameLength(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	m := func(k string, v types.AttributeValue) types.AttributeValue {
+		return &types.AttributeValueMemberM{Value: item{k: v}}
+	}
+	putErr := func(it item) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: it})
+		return err
+	}
+	const long = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+	for name, it := range map[string]item{
+		"top level": {"pk": S("a"), "": S("x")},
+		"map key":   {"pk": S("a"), "m": m("", S("x"))},
+		"deeper":    {"pk": S("a"), "l": &types.AttributeValueMemberL{Value: []types.AttributeValue{m("x", m("", S("x")))}}},
+	} {
+		t.Run(name, func(t *testing.T) { wantErr(t, putErr(it), "ValidationException", "Empty attribute name") })
+	}
+	wantErr(t, putErr(item{"pk": S("a"), strings.Repeat("n", 65536): S("x")}), "ValidationException", long)
+	wantErr(t, putErr(item{"pk": S("a"), "m": m(strings.Repeat("n", 65536), S("x"))}), "ValidationException", long)
+	if err := putErr(item{"pk": S("a"), strings.Repeat("n", 65535): m(strings.Repeat("k", 65535), S("x"))}); err != nil {
+		t.Fatalf("65,535-byte names rejected: %v", err)
+	}
+	_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a"), "": S("x")}})
+	wantErr(t, err, "ValidationException", "Empty attribute name")
+	// An update cannot write one either, and a value placeholder cannot hold one.
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")},
+		UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: item{":v": m("", S("x"))}})
+	wantErr(t, err, "ValidationException", "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v")
+}
+
+// put/duplicate-numbers-in-set, number2/set-equal-forms: a number set whose
+// members are equal numbers has its own text, unlike SS and BS.
+func TestSetDuplicates(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	putErr := func(v types.AttributeValue) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a"), "s": v}})
+		return err
+	}
+	condErr := func(v types.AttributeValue) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")},
+			ConditionExpression: aws.String("s = :v"), ExpressionAttributeValues: item{":v": v}})
+		return err
+	}
+	const eav = "ExpressionAttributeValues contains invalid value: "
+	for _, ns := range [][]string{{"1", "1.0"}, {"1E+2", "100"}, {"7", "7"}} {
+		v := &types.AttributeValueMemberNS{Value: ns}
+		wantErr(t, putErr(v), "ValidationException", "Input collection contains duplicates")
+		wantErr(t, condErr(v), "ValidationException", eav+"Input collection contains duplicates for key :v")
+	}
+	ss := &types.AttributeValueMemberSS{Value: []string{"x", "x"}}
+	wantErr(t, putErr(ss), "ValidationException", "One or more parameter values were invalid: Input collection [x, x] contains duplicates.")
+	bs := &types.AttributeValueMemberBS{Value: [][]byte{{0}, {0}}}
+	wantErr(t, putErr(bs), "ValidationException", "One or more parameter values were invalid: Input collection of type BS contains duplicates.")
+	wantErr(t, condErr(bs), "ValidationException", eav+"One or more parameter values were invalid: Input collection of type BS contains duplicates. for key :v")
+}
+
+// create/ok-hash: TableClassSummary is reported only once a class was set.
+func TestTableClassSummaryOnlyWhenSet(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "plain")
+	class := func(name string) *types.TableClassSummary {
+		t.Helper()
+		d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Table.TableClassSummary
+	}
+	if tc := class("plain"); tc != nil {
+		t.Fatalf("table created without TableClass reports %+v", tc)
+	}
+	srv.CreateTable(t, &dynamodb.CreateTableInput{
+		TableName:            aws.String("cold"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}},
+		BillingMode:          types.BillingModePayPerRequest,
+		TableClass:           types.TableClassStandardInfrequentAccess,
+	})
+	if tc := class("cold"); tc == nil || tc.TableClass != types.TableClassStandardInfrequentAccess {
+		t.Fatalf("TableClassSummary %+v, want STANDARD_INFREQUENT_ACCESS", tc)
+	}
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("plain"), TableClass: types.TableClassStandard}); err != nil {
+		t.Fatal(err)
+	}
+	if tc := class("plain"); tc == nil || tc.TableClass != types.TableClassStandard {
+		t.Fatalf("after UpdateTable: TableClassSummary %+v, want STANDARD", tc)
+	}
+}

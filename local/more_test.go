@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,14 +20,30 @@ func nested(depth int) types.AttributeValue {
 	return v
 }
 
+// TestNestingDepth: DynamoDB stores 32 levels, the attribute's own value
+// the first, so 31 nested maps around a scalar are the most (difftest
+// size/nesting-32; measured against the service in nubo-db/dynoxide#110).
 func TestNestingDepth(t *testing.T) {
+	const tooDeep = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 	srv, c := newServer(t)
 	hashTable(t, srv, "deep")
-	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("deep"), Item: item{"pk": S("a"), "d": nested(32)}}); err != nil {
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("deep"), Item: item{"pk": S("a"), "d": nested(31)}}); err != nil {
 		t.Fatalf("32 levels rejected: %v", err)
 	}
-	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("deep"), Item: item{"pk": S("a"), "d": nested(33)}})
-	wantErr(t, err, "ValidationException", "Nesting Levels have exceeded supported limits")
+	for _, d := range []int{32, 33} {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("deep"), Item: item{"pk": S("a"), "d": nested(d)}})
+		wantErr(t, err, "ValidationException", tooDeep)
+	}
+	l := types.AttributeValue(&types.AttributeValueMemberL{})
+	for range 32 {
+		l = &types.AttributeValueMemberL{Value: []types.AttributeValue{l}}
+	}
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("deep"), Item: item{"pk": S("a"), "d": l}})
+	wantErr(t, err, "ValidationException", tooDeep)
+	// An update that nests one level too deep is rejected as well.
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("deep"), Key: item{"pk": S("a")},
+		UpdateExpression: aws.String("SET d" + strings.Repeat(".m", 31) + " = :v"), ExpressionAttributeValues: item{":v": nested(1)}})
+	wantErr(t, err, "ValidationException", tooDeep)
 }
 
 func TestSparseIndexAndIndexKeyTypes(t *testing.T) {

@@ -118,7 +118,6 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		TableSizeBytes:            t.size,
 		TableStatus:               status,
 		BillingModeSummary:        &billingOut{BillingMode: m.Billing},
-		TableClassSummary:         &tableClassOut{TableClass: m.TableClass},
 		ProvisionedThroughput: throughputOut{
 			NumberOfDecreasesToday: m.Decreases, ReadCapacityUnits: m.Read, WriteCapacityUnits: m.Write,
 			LastIncreaseDateTime: m.LastIncrease, LastDecreaseDateTime: m.LastDecrease,
@@ -126,6 +125,13 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 	}
 	if m.Billing == string(types.BillingModePayPerRequest) {
 		d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = m.BillingChanged
+	}
+	if m.TableClass != "" {
+		// Only a table whose class was set (CreateTable or UpdateTable)
+		// reports it; one that never had a class set has no
+		// TableClassSummary at all (measured against the service,
+		// scylladb/scylladb#20520; DynamoDB Local agrees).
+		d.TableClassSummary = &tableClassOut{TableClass: m.TableClass}
 	}
 	for _, a := range m.AttrDefs {
 		d.AttributeDefinitions = append(d.AttributeDefinitions, attributeDefinitionOut{a.Name, a.Type})
@@ -276,11 +282,10 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 		defNames = append(defNames, n)
 	}
 	m := &tableMeta{
-		Name:       *in.TableName,
-		ID:         newUUID(),
-		Created:    epoch(now),
-		Billing:    string(types.BillingModeProvisioned),
-		TableClass: "STANDARD",
+		Name:    *in.TableName,
+		ID:      newUUID(),
+		Created: epoch(now),
+		Billing: string(types.BillingModeProvisioned),
 	}
 	for _, a := range in.AttributeDefinitions {
 		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})

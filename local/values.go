@@ -12,11 +12,14 @@ import (
 // attribute values) as DynamoDB does, and canonicalises numbers in place (the
 // decoder's values are the request's own): sets not empty and without
 // duplicates, NULL true, numbers within DynamoDB's range and precision,
-// nesting at most 32 levels.
+// nesting at most 32 levels, names (map keys too) 1 byte to 64 KB.
 func checkValues(item Item) error {
 	for k, v := range item {
 		nv, err := checkValue(v, 1)
 		if err != nil {
+			return err
+		}
+		if err := checkName(k); err != nil {
 			return err
 		}
 		if nv != nil {
@@ -26,9 +29,37 @@ func checkValues(item Item) error {
 	return nil
 }
 
+// maxNameBytes is the longest attribute name DynamoDB stores: names are
+// 1 byte to 64 KB long (ServiceQuotas.html, "Attribute name lengths").
+const maxNameBytes = 1<<16 - 1
+
+var (
+	errEmptyName = validation("Empty attribute name")
+	errLongName  = validation("1 validation error detected: Attribute name is too large, must be less than 65536 bytes")
+	errNesting   = validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+)
+
+// checkName rejects an attribute name or map key DynamoDB does not store.
+func checkName(name string) error {
+	if name == "" {
+		return errEmptyName
+	}
+	if len(name) > maxNameBytes {
+		return errLongName
+	}
+	return nil
+}
+
 // checkValue validates av; it returns a replacement when a number had to be
 // canonicalised.
+//
+// depth is av's nesting level, 1 for an attribute's own value; DynamoDB
+// stores at most 32 levels (ServiceQuotas.html, "Nested attribute depth"),
+// so a value inside 32 nested maps or lists is one too deep.
 func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error) {
+	if depth > limits.MaxDepth {
+		return nil, errNesting
+	}
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS, *types.AttributeValueMemberB, *types.AttributeValueMemberBOOL:
 		return nil, nil
@@ -67,7 +98,9 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 				return nil, err
 			}
 			if _, dup := seen[c]; dup {
-				return nil, invalidParam("Input collection %s contains duplicates.", listText(v.Value))
+				// Unlike SS and BS: no prefix, no values, no period (the
+				// service, measured in ExtendDB/extenddb#100; DynamoDB Local).
+				return nil, validation("Input collection contains duplicates")
 			}
 			seen[c] = struct{}{}
 			if c != s {
@@ -96,12 +129,12 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberM:
-		if depth > limits.MaxDepth {
-			return nil, validation("Nesting Levels have exceeded supported limits")
-		}
 		for k, e := range v.Value {
 			nv, err := checkValue(e, depth+1)
 			if err != nil {
+				return nil, err
+			}
+			if err := checkName(k); err != nil {
 				return nil, err
 			}
 			if nv != nil {
@@ -110,9 +143,6 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		}
 		return nil, nil
 	case *types.AttributeValueMemberL:
-		if depth > limits.MaxDepth {
-			return nil, validation("Nesting Levels have exceeded supported limits")
-		}
 		for i, e := range v.Value {
 			nv, err := checkValue(e, depth+1)
 			if err != nil {

@@ -306,7 +306,7 @@ func checkValue(av types.AttributeValue) string {
 				return numMsg(err)
 			}
 			if setHas(v.Value[:i], s, numEqual) {
-				return invalid + "Input collection " + listText(v.Value) + " contains duplicates."
+				return "Input collection contains duplicates" // sic: unlike SS and BS
 			}
 		}
 	case *types.AttributeValueMemberBS:
@@ -315,7 +315,7 @@ func checkValue(av types.AttributeValue) string {
 		}
 		for i, b := range v.Value {
 			if setHas(v.Value[:i], b, bytes.Equal) {
-				return invalid + "Input collection contains duplicates."
+				return invalid + "Input collection of type BS contains duplicates."
 			}
 		}
 	case *types.AttributeValueMemberL:
@@ -325,9 +325,12 @@ func checkValue(av types.AttributeValue) string {
 			}
 		}
 	case *types.AttributeValueMemberM:
-		for _, e := range v.Value {
+		for k, e := range v.Value {
 			if msg := checkValue(e); msg != "" {
 				return msg
+			}
+			if k == "" {
+				return "Empty attribute name"
 			}
 		}
 	default:
