@@ -3,6 +3,11 @@
 // encodings that make a collection's byte order DynamoDB's key order (S by
 // UTF-8 bytes, N numerically, B bytewise).
 //
+// Engine.Apply writes a batch of Ops over several collections all or
+// nothing: the server writes an item with its index entries, and a whole
+// transaction, as one batch, so a durable engine's crash never leaves an
+// index out of step with its table or half a transaction.
+//
 // NewMemory is the in-memory engine (one B-tree per collection). Every engine
 // must pass the conformance suite in package storagetest.
 package storage

@@ -22,3 +22,17 @@ func ExampleAppendKey() {
 	fmt.Println()
 	// Output: -2.5 9 10 100
 }
+
+// Apply writes an item and its index entry together, or neither.
+func ExampleEngine_Apply() {
+	e := storage.NewMemory()
+	items, _ := e.Collection("orders")
+	byUser, _ := e.Collection("orders/by-user")
+	order := storage.Item{"id": &types.AttributeValueMemberS{Value: "o1"}, "user": &types.AttributeValueMemberS{Value: "ann"}}
+	err := e.Apply([]storage.Op{
+		storage.Put(items, []byte("o1"), order),
+		storage.Put(byUser, []byte("ann\x00o1"), order),
+	})
+	fmt.Println(err, items.Len(), byUser.Len())
+	// Output: <nil> 1 1
+}

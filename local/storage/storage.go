@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 
@@ -31,9 +32,29 @@ type Engine interface {
 	PutMeta(key string, value []byte) error
 	// Meta returns every catalog entry.
 	Meta() (map[string][]byte, error)
+	// Apply makes every write of ops, in order, or none of them: it checks
+	// every op first (each names an open collection of this engine), and a
+	// durable engine makes the whole batch durable at once, so a crash
+	// leaves all of it or nothing. Readers must be kept out while it runs,
+	// as for single writes. An empty batch is a no-op.
+	Apply(ops []Op) error
 	// Close releases the engine; further calls return ErrClosed.
 	Close() error
 }
+
+// Op is one write of a batch (Engine.Apply): store Item under Key in Coll,
+// or delete Key if Item is nil (deleting an absent key is not an error).
+type Op struct {
+	Coll Collection // a collection opened from the engine applying the batch
+	Key  []byte
+	Item Item // nil deletes
+}
+
+// Put is the Op storing item under key in c.
+func Put(c Collection, key []byte, item Item) Op { return Op{Coll: c, Key: key, Item: item} }
+
+// Delete is the Op deleting key from c.
+func Delete(c Collection, key []byte) Op { return Op{Coll: c, Key: key} }
 
 // Collection is an ordered map from encoded keys (see AppendKey and
 // AppendKeyPart) to items. Keys compare bytewise.
@@ -122,6 +143,34 @@ func (e *memEngine) Meta() (map[string][]byte, error) {
 		out[k] = append([]byte(nil), e.meta[k]...)
 	}
 	return out, nil
+}
+
+// Apply checks every op's collection, then applies the ops under the
+// engine's lock; nothing in between can fail.
+func (e *memEngine) Apply(ops []Op) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
+	}
+	for i, op := range ops {
+		c, ok := op.Coll.(*memColl)
+		if !ok || c.engine != e {
+			return fmt.Errorf("storage: batch op %d: the collection is not one of this engine's", i)
+		}
+		if c.dropped {
+			return fmt.Errorf("storage: batch op %d: %w", i, errDropped)
+		}
+	}
+	for _, op := range ops {
+		c := op.Coll.(*memColl)
+		if op.Item == nil {
+			c.tree.delete(string(op.Key))
+		} else {
+			c.tree.put(string(op.Key), op.Item)
+		}
+	}
+	return nil
 }
 
 func (e *memEngine) Close() error {

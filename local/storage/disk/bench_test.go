@@ -127,3 +127,49 @@ func BenchmarkCompact(b *testing.B) {
 	b.ReportMetric(float64((<-done).Microseconds()), "max-put-µs")
 	b.ReportMetric(float64(e.Stats().SnapshotBytes)/1e6, "MB")
 }
+
+// BenchmarkBatch is one item write with its index entries, as the server
+// makes it (an item and 3 index entries, ~200 bytes each), one writer,
+// SyncAlways:
+//
+//	separate  four Puts: four records, four fsyncs
+//	batch     one Apply: one record, one fsync, all or nothing
+func BenchmarkBatch(b *testing.B) {
+	for _, batch := range []bool{false, true} {
+		name := "separate"
+		if batch {
+			name = "batch"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := open(b, b.TempDir(), disk.WithCompactThreshold(1<<40))
+			defer e.Close()
+			var cs []storage.Collection
+			for _, n := range []string{"t", "gsi1", "gsi2", "lsi"} {
+				cs = append(cs, coll(b, e, n))
+			}
+			it := storage.Item{
+				"pk":   &types.AttributeValueMemberS{Value: "USER#0000000042"},
+				"sk":   &types.AttributeValueMemberS{Value: "ORDER#2026-12-01T08:00:00Z"},
+				"note": &types.AttributeValueMemberS{Value: "leave at the door, ring twice, thank you, and more text here"},
+			}
+			ops := make([]storage.Op, len(cs))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				key := fmt.Appendf(nil, "k%09d", i)
+				for j, c := range cs {
+					if batch {
+						ops[j] = storage.Put(c, key, it)
+					} else if _, _, err := c.Put(key, it); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if batch {
+					must(b, e.Apply(ops))
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(e.Stats().Syncs)/float64(b.N), "fsyncs/op")
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamogo/dynamo/local/storage"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -207,5 +208,65 @@ func TestDamagedOlderLogDropsNewerLogs(t *testing.T) {
 	}
 	if !strings.Contains(msgs.String(), "follows a damaged one") {
 		t.Fatalf("messages: %s", msgs.String())
+	}
+}
+
+// A batch is one record: a crash that cuts it at any byte, or damage
+// anywhere inside it, drops every one of its ops (the batch was never
+// acknowledged), and the writes before it all survive.
+func TestTornBatchAppliesNothing(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir)
+	a, b := coll(t, e, "a"), coll(t, e, "b")
+	_, _, err := a.Put([]byte("1"), item("before"))
+	must(t, err)
+	_, _, err = a.Put([]byte("2"), item("before"))
+	must(t, err)
+	start := e.Stats().LogBytes
+	must(t, e.Apply([]storage.Op{
+		storage.Put(a, []byte("1"), item("after")),
+		storage.Delete(a, []byte("2")),
+		storage.Put(a, []byte("3"), item("after")),
+		storage.Put(b, []byte("1"), item("after")),
+	}))
+	end := e.Stats().LogBytes
+	if st := e.Stats(); st.Writes != 3 {
+		t.Fatalf("a batch of 4 ops was %d records, want 1", st.Writes-2)
+	}
+	must(t, e.Close())
+	log, err := os.ReadFile(filepath.Join(dir, "wal.1"))
+	must(t, err)
+	if int64(len(log)) != end {
+		t.Fatalf("log is %d bytes, Stats said %d", len(log), end)
+	}
+	const before, after = "a:1=before a:2=before", "a:1=after a:3=after b:1=after"
+	state := func(log []byte) string {
+		t.Helper()
+		dir := t.TempDir()
+		must(t, os.WriteFile(filepath.Join(dir, "wal.1"), log, 0o644))
+		e := open(t, dir)
+		defer e.Close()
+		var out []string
+		for _, name := range []string{"a", "b"} {
+			for _, kv := range contents(t, coll(t, e, name)) {
+				out = append(out, name+":"+kv)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if got := state(log); got != after {
+		t.Fatalf("whole log: %s", got)
+	}
+	for cut := start; cut < end; cut++ {
+		if got := state(log[:cut]); got != before {
+			t.Fatalf("batch cut at %d of [%d, %d): recovered %s, want %s", cut, start, end, got, before)
+		}
+	}
+	for at := start; at < end; at++ {
+		damaged := append([]byte(nil), log...)
+		damaged[at] ^= 0x10
+		if got := state(damaged); got != before {
+			t.Fatalf("flip at %d of [%d, %d): recovered %s, want %s", at, start, end, got, before)
+		}
 	}
 }

@@ -9,7 +9,9 @@
 // Items live in memory (package storage's B-tree engine); a write is
 // appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
-// share one fsync (group commit). Each log record is length-prefixed and
+// share one fsync (group commit). A batch (Engine.Apply: an item with its
+// index entries, a whole transaction) is one record, so a crash leaves all
+// of it or none. Each log record is length-prefixed and
 // CRC-32C checksummed; Open replays the log, and a torn or corrupt tail is
 // truncated (a corrupt record is logged as an error and its bytes kept in
 // wal.N.corrupt-<offset>), never a panic. When the log outgrows a threshold

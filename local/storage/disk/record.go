@@ -20,9 +20,11 @@ import (
 // such rather than read as a different record boundary.
 const frameHeader = 8
 
-// maxPayload bounds one record. The largest real record is a 400 KB item
-// plus its key; anything far beyond is a damaged length field.
-const maxPayload = 64 << 20
+// maxPayload bounds one record. The largest real record is a batch: a 4 MB
+// transaction whose items are each projected into up to 25 indexes, about
+// 105 MB; anything far beyond is a damaged length field. (A length past the
+// end of the file reads as a torn record before anything is allocated.)
+const maxPayload = 256 << 20
 
 // Record ops.
 const (
@@ -32,6 +34,7 @@ const (
 	opPutMeta    = 4 // key, value
 	opDeleteMeta = 5 // key
 	opEnd        = 6 // snapshot trailer: uvarint count of records before it, uvarint log generation covered
+	opBatch      = 7 // uvarint count, then count ops: opPut and its fields, or opDelete and its fields
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -62,6 +65,31 @@ func appendPut(dst []byte, coll string, key []byte, item storage.Item) ([]byte, 
 	}
 	if len(dst)-start-frameHeader > maxPayload {
 		return dst[:start], fmt.Errorf("record of %d bytes is over the %d limit", len(dst)-start-frameHeader, maxPayload)
+	}
+	return finishRecord(dst, start), nil
+}
+
+// appendBatch frames a whole batch as one record: one checksum covers every
+// op, so replay applies all of them or, if the record is torn or damaged,
+// none. names[i] is the collection of ops[i].
+func appendBatch(dst []byte, names []string, ops []storage.Op) ([]byte, error) {
+	dst, start := beginRecord(dst, opBatch)
+	dst = binary.AppendUvarint(dst, uint64(len(ops)))
+	for i, op := range ops {
+		if op.Item == nil {
+			dst = append(dst, opDelete)
+			dst = appendBytes(appendString(dst, names[i]), op.Key)
+			continue
+		}
+		dst = append(dst, opPut)
+		dst = appendBytes(appendString(dst, names[i]), op.Key)
+		var err error
+		if dst, err = appendItem(dst, op.Item); err != nil {
+			return dst[:start], fmt.Errorf("batch op %d: %w", i, err)
+		}
+	}
+	if len(dst)-start-frameHeader > maxPayload {
+		return dst[:start], fmt.Errorf("batch record of %d bytes is over the %d limit", len(dst)-start-frameHeader, maxPayload)
 	}
 	return finishRecord(dst, start), nil
 }
@@ -102,6 +130,14 @@ type record struct {
 	value []byte
 	count uint64
 	gen   uint64
+	ops   []batchOp // opBatch
+}
+
+// batchOp is one op of a decoded batch; key aliases the read buffer.
+type batchOp struct {
+	coll string
+	key  []byte
+	item storage.Item // nil deletes
 }
 
 func decodeRecord(payload []byte) (record, error) {
@@ -135,6 +171,8 @@ func decodeRecord(payload []byte) (record, error) {
 		r.value = append([]byte{}, r.value...)
 	case opDeleteMeta:
 		r.coll, err = d.string()
+	case opBatch:
+		r.ops, err = d.batch()
 	case opEnd:
 		if r.count, err = d.uvarint(); err != nil {
 			break
@@ -147,6 +185,37 @@ func decodeRecord(payload []byte) (record, error) {
 		err = fmt.Errorf("%d stray bytes after the record", len(payload)-d.off)
 	}
 	return r, err
+}
+
+// batch decodes the ops of a batch record.
+func (d *decoder) batch() ([]batchOp, error) {
+	n, err := d.count()
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]batchOp, n)
+	for i := range ops {
+		if d.off >= len(d.b) {
+			return nil, errShort
+		}
+		op := d.b[d.off]
+		d.off++
+		if op != opPut && op != opDelete {
+			return nil, fmt.Errorf("batch op %d: op %d is not a put or delete", i, op)
+		}
+		if ops[i].coll, err = d.string(); err != nil {
+			return nil, err
+		}
+		if ops[i].key, err = d.bytes(); err != nil {
+			return nil, err
+		}
+		if op == opPut {
+			if ops[i].item, err = d.item(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ops, nil
 }
 
 // frameError says where and why reading records stopped. torn means the file

@@ -5,8 +5,10 @@ package storagetest
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -32,6 +34,22 @@ func Run(t *testing.T, newEngine func(t *testing.T) storage.Engine) {
 	run("Meta", testMeta)
 	run("ConcurrentReaders", testConcurrentReaders)
 	run("Close", testClose)
+	run("Batch", testBatch)
+	run("BatchOrder", testBatchOrder)
+	run("BatchAllOrNothing", testBatchAllOrNothing)
+	run("BatchAgainstModel", testBatchAgainstModel)
+	t.Run("BatchForeignCollection", func(t *testing.T) {
+		e, other := newEngine(t), newEngine(t)
+		t.Cleanup(func() { e.Close(); other.Close() })
+		a, foreign := coll(t, e, "a"), coll(t, other, "a")
+		err := e.Apply([]storage.Op{storage.Put(a, []byte("k"), item("k")), storage.Put(foreign, []byte("k"), item("k"))})
+		if err == nil {
+			t.Fatal("a batch naming another engine's collection was applied")
+		}
+		if n := a.Len() + foreign.Len(); n != 0 {
+			t.Fatalf("the failed batch left %d items", n)
+		}
+	})
 	t.Run("KeyOrder", testKeyOrder)
 }
 
@@ -306,6 +324,105 @@ func testClose(t *testing.T, e storage.Engine) {
 	must(t, e.Close())
 	if _, err := e.Collection("t"); err == nil {
 		t.Fatal("Collection after Close succeeded")
+	}
+}
+
+// testBatch applies one batch over several collections mixing puts,
+// replacements and deletes: afterwards every op is visible.
+func testBatch(t *testing.T, e storage.Engine) {
+	a, b := coll(t, e, "a"), coll(t, e, "b")
+	must2(t, a, []byte("old"), "old")
+	must2(t, a, []byte("gone"), "gone")
+	must(t, e.Apply(nil))
+	must(t, e.Apply([]storage.Op{
+		storage.Put(a, []byte("new"), item("new")),
+		storage.Put(a, []byte("old"), item("old")),
+		storage.Delete(a, []byte("gone")),
+		storage.Delete(a, []byte("never-there")),
+		storage.Put(b, []byte("x"), item("x")),
+		storage.Put(b, []byte{}, item("")),
+	}))
+	if got := strings.Join(keys(t, a, nil, nil, false, 0), " "); got != "new old" {
+		t.Fatalf("collection a after the batch: %s", got)
+	}
+	if got := strings.Join(keys(t, b, nil, nil, false, 0), " "); got != " x" {
+		t.Fatalf("collection b after the batch: %q", got)
+	}
+	if a.Len() != 2 || b.Len() != 2 {
+		t.Fatalf("Len = %d, %d; want 2, 2", a.Len(), b.Len())
+	}
+	// Deletes alone are a batch too.
+	must(t, e.Apply([]storage.Op{storage.Delete(a, []byte("new")), storage.Delete(b, []byte("x"))}))
+	if a.Len() != 1 || b.Len() != 1 {
+		t.Fatalf("after a batch of deletes: Len = %d, %d; want 1, 1", a.Len(), b.Len())
+	}
+}
+
+// testBatchOrder: ops on one key apply in order, the last one wins.
+func testBatchOrder(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	k := []byte("k")
+	must(t, e.Apply([]storage.Op{storage.Put(c, k, item("1")), storage.Delete(c, k)}))
+	if _, ok, _ := c.Get(k); ok {
+		t.Fatal("put then delete left the key")
+	}
+	must(t, e.Apply([]storage.Op{storage.Delete(c, k), storage.Put(c, k, item("2")), storage.Put(c, k, item("3"))}))
+	if got, ok, _ := c.Get(k); !ok || val(got) != "3" {
+		t.Fatalf("delete, put, put: %s %v; want 3", val(got), ok)
+	}
+}
+
+// testBatchAllOrNothing: a batch with one bad op changes nothing, whatever
+// the op's place in it.
+func testBatchAllOrNothing(t *testing.T, e storage.Engine) {
+	a, d := coll(t, e, "a"), coll(t, e, "dropped")
+	must2(t, a, []byte("keep"), "keep")
+	must(t, e.Drop("dropped"))
+	good := []storage.Op{
+		storage.Put(a, []byte("p"), item("p")),
+		storage.Delete(a, []byte("keep")),
+		storage.Put(a, []byte("keep2"), item("keep2")),
+	}
+	for at := range len(good) + 1 {
+		ops := slices.Insert(slices.Clone(good), at, storage.Put(d, []byte("x"), item("x")))
+		if err := e.Apply(ops); err == nil {
+			t.Fatalf("a batch writing to a dropped collection (op %d) succeeded", at)
+		}
+		if got := strings.Join(keys(t, a, nil, nil, false, 0), " "); got != "keep" {
+			t.Fatalf("bad op at %d: the failed batch left %q", at, got)
+		}
+	}
+	must(t, e.Close())
+	if err := e.Apply(good); err == nil {
+		t.Fatal("Apply after Close succeeded")
+	}
+}
+
+// testBatchAgainstModel applies random batches over three collections and
+// compares with a model after each one.
+func testBatchAgainstModel(t *testing.T, e storage.Engine) {
+	colls := []storage.Collection{coll(t, e, "x"), coll(t, e, "y"), coll(t, e, "z")}
+	models := []map[string]string{{}, {}, {}}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		ops := make([]storage.Op, r.IntN(30))
+		for i := range ops {
+			c, k := r.IntN(3), fmt.Sprintf("%03d", r.IntN(200))
+			if r.IntN(3) == 0 {
+				ops[i] = storage.Delete(colls[c], []byte(k))
+				delete(models[c], k)
+			} else {
+				ops[i] = storage.Put(colls[c], []byte(k), item(k))
+				models[c][k] = k
+			}
+		}
+		must(t, e.Apply(ops))
+		for c := range colls {
+			want := slices.Sorted(maps.Keys(models[c]))
+			if got := keys(t, colls[c], nil, nil, false, 0); !slices.Equal(got, want) || colls[c].Len() != len(want) {
+				t.Fatalf("collection %d: %d keys, model %d", c, len(got), len(want))
+			}
+		}
 	}
 }
 
