@@ -27,7 +27,7 @@ const (
 	MaxClientTokenLen        = 36       // TransactWriteItems ClientRequestToken
 	MaxPageBytes             = 1 << 20  // Query, Scan: data read per page
 	MaxListTables            = 100      // ListTables Limit
-	MaxExpressionBytes       = 4096     // one expression's text
+	MaxExpressionBytes       = 4096     // one expression's text (expr/parse.MaxExpressionSize is still its own copy)
 	MinTopK, MaxTopK         = 1, 100   // SearchVectors TopK
 )
 
