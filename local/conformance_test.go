@@ -228,3 +228,60 @@ func TestTableClassSummaryOnlyWhenSet(t *testing.T) {
 		t.Fatalf("after UpdateTable: TableClassSummary %+v, want STANDARD", tc)
 	}
 }
+
+// size/update-over-limit: an update whose result is over 400 KB has
+// UpdateItem's own text, with an expression, AttributeUpdates or in a
+// transaction.
+func TestUpdateOverItemSizeLimit(t *testing.T) {
+	const tooLarge = "Item size to update has exceeded the maximum allowed size"
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	put(t, c, "tbl", item{"pk": S("a"), "v": S(strings.Repeat("x", 400*1024-20))})
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key,
+		UpdateExpression: aws.String("SET w = :w"), ExpressionAttributeValues: item{":w": S(strings.Repeat("y", 30))}})
+	wantErr(t, err, "ValidationException", tooLarge)
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key,
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"w": {Action: types.AttributeActionPut, Value: S(strings.Repeat("y", 30))}}})
+	wantErr(t, err, "ValidationException", tooLarge)
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+		TableName: aws.String("tbl"), Key: key, UpdateExpression: aws.String("SET w = :w"), ExpressionAttributeValues: item{":w": S(strings.Repeat("y", 30))}}}}})
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) != 1 || aws.ToString(tce.CancellationReasons[0].Message) != tooLarge {
+		t.Fatalf("transaction: %v, want a cancellation with %q", err, tooLarge)
+	}
+	// PutItem keeps its own text.
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("b"), "v": S(strings.Repeat("x", 400*1024))}})
+	wantErr(t, err, "ValidationException", "Item size has exceeded the maximum allowed size")
+}
+
+// update2/set-key-empty-string: an update expression that sets a secondary
+// index key to an empty value has the update's wording, without index names;
+// AttributeUpdates and PutItem name the index.
+func TestUpdateIndexKeyToEmpty(t *testing.T) {
+	srv, c := newServer(t)
+	srv.CreateTable(t, &dynamodb.CreateTableInput{
+		TableName: aws.String("tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"},
+			{AttributeName: aws.String("gs"), AttributeType: "S"}, {AttributeName: aws.String("gb"), AttributeType: "B"}},
+		KeySchema:   []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}},
+		BillingMode: types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gix"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("gs"), KeyType: "HASH"}, {AttributeName: aws.String("gb"), KeyType: "RANGE"}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+	})
+	const update = "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty "
+	set := func(attr string, v types.AttributeValue) error {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")},
+			UpdateExpression: aws.String("SET " + attr + " = :v"), ExpressionAttributeValues: item{":v": v}})
+		return err
+	}
+	wantErr(t, set("gs", S("")), "ValidationException", update+"string value.")
+	wantErr(t, set("gb", &types.AttributeValueMemberB{Value: []byte{}}), "ValidationException", update+"binary value.")
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")},
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"gs": {Action: types.AttributeActionPut, Value: S("")}}})
+	wantErr(t, err, "ValidationException", "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: gix, IndexKey: gs")
+	if err := set("gs", S("x")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -285,6 +285,10 @@ func (s *Server) deleteItem(c *call) (any, error) {
 
 // --- UpdateItem ---
 
+// errUpdateTooLarge is UpdateItem's text for a result over 400 KB, with the
+// expression or AttributeUpdates, alone or in a transaction.
+const errUpdateTooLarge = "Item size to update has exceeded the maximum allowed size"
+
 type updateItemInput struct {
 	writeOptions
 	Key              itemJSON
@@ -305,6 +309,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
+	legacy := isSet(in.AttributeUpdates)
 	if err := in.translateLegacy(); err != nil { // legacy.go
 		return nil, err
 	}
@@ -351,7 +356,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := checkValues(nu); err != nil {
 		return nil, err
 	}
-	if err := m.checkIndexKeys(nu); err != nil {
+	checkIndexKeys := m.checkUpdatedIndexKeys
+	if legacy { // AttributeUpdates has PutItem's wording (DynamoDB Local 3.3.1)
+		checkIndexKeys = m.checkIndexKeys
+	}
+	if err := checkIndexKeys(nu); err != nil {
 		return nil, err
 	}
 	if err := t.checkVectorUpdate(nu, updated); err != nil {
@@ -359,7 +368,8 @@ func (s *Server) updateItem(c *call) (any, error) {
 	}
 	size := itemsize.Item(nu)
 	if size > limits.MaxItemBytes {
-		return nil, validation("Item size has exceeded the maximum allowed size")
+		// UpdateItem's own wording (API_UpdateItem.html's error list).
+		return nil, validation(errUpdateTooLarge)
 	}
 	// Rewriting shared values in place is safe: their content is unchanged
 	// and no reader runs while the table is locked for writing.

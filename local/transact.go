@@ -317,10 +317,14 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 		return nil, transactionCanceled(reasons)
 	}
 
+	// Every write of the transaction, with its index entries, goes to the
+	// engine as one batch: all or nothing, even across a crash.
 	mode := str(in.ReturnConsumedCapacity)
 	meters := map[string]*meter{}
 	metrics := map[string][]itemCollectionMetrics{}
-	for _, w := range writes {
+	var batch writeBatch
+	staged := make([]*meter, len(writes))
+	for i, w := range writes {
 		name := w.t.meta.Name
 		mt := meters[name]
 		if mt == nil {
@@ -332,11 +336,22 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 			continue
 		}
 		om := &meter{mode: mode, write: true}
-		if err := w.t.apply(w.key, w.old, w.nu, om); err != nil {
+		oldSize, newSize := itemsize.Item(w.old), itemsize.Item(w.nu)
+		if err := w.t.stage(&batch, w.key, w.old, w.nu, oldSize, newSize, om); err != nil {
 			return nil, err
 		}
-		mt.table += 2 * writeUnits(max(itemsize.Item(w.nu), itemsize.Item(w.old)))
-		mt.merge(om, 2)
+		mt.table += 2 * writeUnits(max(newSize, oldSize))
+		staged[i] = om
+	}
+	if err := batch.commit(s.engine); err != nil {
+		return nil, err
+	}
+	for i, w := range writes {
+		if staged[i] == nil {
+			continue
+		}
+		name := w.t.meta.Name
+		meters[name].merge(staged[i], 2) // after commit, which meters vector writes
 		if str(in.ReturnItemCollectionMetrics) == "SIZE" && w.t.hasLSI() {
 			metrics[name] = append(metrics[name], w.t.collectionMetrics(w.keyItem))
 		}
@@ -381,7 +396,7 @@ func (w *txWrite) evaluate() cancellationReason {
 			err = m.checkIndexKeys(nu)
 		}
 		if err == nil && itemsize.Item(nu) > limits.MaxItemBytes {
-			err = validation("Item size has exceeded the maximum allowed size")
+			err = validation(errUpdateTooLarge)
 		}
 		if err == nil {
 			err = w.t.checkVectorUpdate(nu, updated)

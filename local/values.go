@@ -286,7 +286,15 @@ func checkKeyValue(v types.AttributeValue, name string, hash bool) error {
 
 // checkIndexKeys validates an item's secondary index key attributes: when
 // present they must have the index's type and not be empty.
-func (m *tableMeta) checkIndexKeys(item Item) error {
+func (m *tableMeta) checkIndexKeys(item Item) error { return m.indexKeysError(item, false) }
+
+// checkUpdatedIndexKeys is checkIndexKeys for the result of an
+// UpdateExpression: an empty index key has the update's own wording, which
+// names no index (API_UpdateItem.html lists "The update expression attempted
+// to update a secondary index key to a value that is not supported").
+func (m *tableMeta) checkUpdatedIndexKeys(item Item) error { return m.indexKeysError(item, true) }
+
+func (m *tableMeta) indexKeysError(item Item, update bool) error {
 	for _, ix := range m.Indexes {
 		for _, ka := range []keyAttr{ix.Hash, ix.Range} {
 			if ka.Name == "" || ka.Name == m.Hash.Name || ka.Name == m.Range.Name {
@@ -299,15 +307,23 @@ func (m *tableMeta) checkIndexKeys(item Item) error {
 			if !hasType(v, ka.Type) {
 				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ka.Name, ka.Type, typeOf(v), ix.Name)
 			}
+			empty := ""
 			switch x := v.(type) {
 			case *types.AttributeValueMemberS:
 				if x.Value == "" {
-					return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: %s, IndexKey: %s", ix.Name, ka.Name)
+					empty = "string"
 				}
 			case *types.AttributeValueMemberB:
 				if len(x.Value) == 0 {
-					return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty binary value. IndexName: %s, IndexKey: %s", ix.Name, ka.Name)
+					empty = "binary"
 				}
+			}
+			switch {
+			case empty == "":
+			case update:
+				return validationf("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value.", empty)
+			default:
+				return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", empty, ix.Name, ka.Name)
 			}
 		}
 	}
