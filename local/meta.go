@@ -83,6 +83,7 @@ type ttlMeta struct {
 type table struct {
 	mu      sync.RWMutex
 	meta    *tableMeta
+	engine  storage.Engine // writes go through its Apply (write.go)
 	items   storage.Collection
 	indexes []*index   // aligned with meta.Indexes
 	size    int64      // TableSizeBytes
@@ -183,7 +184,7 @@ func (s *Server) openTable(m *tableMeta) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &table{meta: m, items: items}
+	t := &table{meta: m, engine: s.engine, items: items}
 	for _, im := range m.Indexes {
 		c, err := s.engine.Collection(indexCollection(m.Name, im.Name))
 		if err != nil {

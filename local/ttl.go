@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 )
 
@@ -171,18 +172,35 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 	if ttl := t.meta.TTL; ttl == nil || !ttl.Enabled || ttl.Attribute != attr {
 		return 0
 	}
-	n := 0
+	// The deletes, each with its index entries, go to the engine in batches
+	// of up to ttlBatch items: each batch is all or nothing (one fsync on a
+	// durable engine) and its record stays small.
+	n, staged := 0, 0
+	var b writeBatch
+	flush := func() {
+		if b.commit(t.engine) == nil {
+			n += staged
+		}
+		b, staged = writeBatch{}, 0
+	}
 	for _, k := range keys {
 		it, _, err := t.items.Get(k)
 		if err != nil || it == nil || !expired(it, attr, now) {
 			continue
 		}
-		if err := t.apply(k, it, nil, &meter{}); err == nil {
-			n++
+		if t.stage(&b, k, it, nil, itemsize.Item(it), 0, &meter{}) != nil {
+			continue // stage left the batch as it was
+		}
+		if staged++; staged == ttlBatch {
+			flush()
 		}
 	}
+	flush()
 	return n
 }
+
+// ttlBatch is how many expired items one engine batch deletes.
+const ttlBatch = 256
 
 // --- the sweeper ---
 

@@ -5,11 +5,16 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // This file is the one place where items change: every write to a table
-// goes through (*table).apply with the table locked exclusively, and updates
-// the item, every index entry and the size counters together.
+// goes through (*table).apply, or stage and (*writeBatch).commit for several
+// items at once, with the table locked exclusively. The item and every
+// index entry reach the engine as one batch (storage.Engine.Apply, all or
+// nothing, one log record on a durable engine), so a crash never leaves an
+// index out of step with its table; the size counters and vector indexes
+// change only once the batch is applied.
 
 // apply replaces the item stored under key (old, nil if absent) with nu (nil
 // deletes), maintaining every index, and charges the index writes to mt (the
@@ -20,38 +25,87 @@ func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
 
 // applySized is apply with the item sizes already known.
 func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *meter) error {
-	m := t.meta
-	if nu == nil {
-		if old == nil {
-			return nil
-		}
-		if _, _, err := t.items.Delete(key); err != nil {
-			return err
-		}
-	} else if _, _, err := t.items.Put(key, nu); err != nil {
+	var b writeBatch
+	if err := t.stage(&b, key, old, nu, oldSize, newSize, mt); err != nil {
 		return err
 	}
-	t.size += int64(newSize - oldSize)
-	t.syncVectors(key, old, nu, mt)
-	if len(t.indexes) == 0 {
+	return b.commit(t.engine)
+}
+
+// writeBatch is the engine writes of one or more item writes, and what to
+// update in memory once the engine has applied them.
+type writeBatch struct {
+	ops    []storage.Op
+	items  []stagedItem
+	deltas []indexDelta
+}
+
+// stagedItem is one item write of a batch.
+type stagedItem struct {
+	t       *table
+	key     []byte
+	old, nu Item
+	size    int64 // change of the table's size
+	mt      *meter
+}
+
+type indexDelta struct {
+	ix   *index
+	size int64
+}
+
+// commit applies the batch to the engine, all or nothing, then updates the
+// tables' sizes and vector indexes. An empty batch is a no-op.
+func (b *writeBatch) commit(e storage.Engine) error {
+	if len(b.items) == 0 {
 		return nil
 	}
-	var ob, nb []byte
+	if err := e.Apply(b.ops); err != nil {
+		return err
+	}
+	for _, w := range b.items {
+		w.t.size += w.size
+		w.t.syncVectors(w.key, w.old, w.nu, w.mt)
+	}
+	for _, d := range b.deltas {
+		d.ix.size += d.size
+	}
+	return nil
+}
+
+// stage adds to b the writes that replace the item under key (old, nil if
+// absent) with nu (nil deletes): the item and each index entry that
+// changes. It charges the index writes to mt; nothing changes until commit.
+// On error b is left as it was.
+func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize int, mt *meter) (err error) {
+	if nu == nil && old == nil {
+		return nil
+	}
+	nops, nitems, ndeltas := len(b.ops), len(b.items), len(b.deltas)
+	defer func() {
+		if err != nil {
+			b.ops, b.items, b.deltas = b.ops[:nops], b.items[:nitems], b.deltas[:ndeltas]
+		}
+	}()
+	m := t.meta
+	if b.ops == nil {
+		b.ops = make([]storage.Op, 0, 1+2*len(t.indexes))
+	}
+	b.ops = append(b.ops, storage.Op{Coll: t.items, Key: key, Item: nu})
+	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
 	for _, ix := range t.indexes {
 		var oldKey, newKey []byte
 		var oldIn, newIn bool
-		var err error
+		// Each key is its own allocation: the batch holds it until commit.
 		if old != nil {
-			if oldKey, oldIn, err = m.appendIndexKey(ob[:0], ix.meta, old); err != nil {
+			if oldKey, oldIn, err = m.appendIndexKey(nil, ix.meta, old); err != nil {
 				return err
 			}
-			ob = oldKey
 		}
 		if nu != nil {
-			if newKey, newIn, err = m.appendIndexKey(nb[:0], ix.meta, nu); err != nil {
+			if newKey, newIn, err = m.appendIndexKey(nil, ix.meta, nu); err != nil {
 				return err
 			}
-			nb = newKey
 		}
 		var oldP, newP Item
 		if oldIn {
@@ -64,25 +118,23 @@ func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *m
 		if sameKey && equalItems(oldP, newP) {
 			continue // the index entry does not change: no write, no cost
 		}
+		var delta int64
 		if oldIn && !sameKey {
-			if _, _, err := ix.coll.Delete(oldKey); err != nil {
-				return err
-			}
-			ix.size -= int64(itemsize.Item(oldP))
+			b.ops = append(b.ops, storage.Delete(ix.coll, oldKey))
+			delta -= int64(itemsize.Item(oldP))
 			mt.addIndex(ix.meta.Name, writeUnits(itemsize.Item(oldP)))
 		}
 		if newIn {
-			if _, _, err := ix.coll.Put(newKey, newP); err != nil {
-				return err
-			}
-			ix.size += int64(itemsize.Item(newP))
+			b.ops = append(b.ops, storage.Put(ix.coll, newKey, newP))
+			delta += int64(itemsize.Item(newP))
 			size := itemsize.Item(newP)
 			if sameKey {
-				ix.size -= int64(itemsize.Item(oldP))
+				delta -= int64(itemsize.Item(oldP))
 				size = max(size, itemsize.Item(oldP))
 			}
 			mt.addIndex(ix.meta.Name, writeUnits(size))
 		}
+		b.deltas = append(b.deltas, indexDelta{ix: ix, size: delta})
 	}
 	return nil
 }
