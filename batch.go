@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -125,14 +124,10 @@ func unprocessedOf(m map[string][]types.WriteRequest) []Unprocessed {
 // sleep waits the batch backoff before retry n (1-based).
 func (r *Repo) sleep(ctx context.Context, n int) error {
 	d := fullJitter{base: r.cfg.baseBackoff, max: r.cfg.maxBackoff}.delay(n)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return mapError("", "", ctx.Err())
+	if err := sleepCtx(ctx, d); err != nil {
+		return mapError("", "", err)
 	}
+	return nil
 }
 
 // BatchGetResult is what [Table.BatchGet] read.
