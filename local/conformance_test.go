@@ -285,3 +285,29 @@ func TestUpdateIndexKeyToEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// update2/expression-too-long, proj/too-long, cond/too-long: over 4 KB, the
+// update and projection texts stop after the ';', the others give the size.
+func TestExpressionTooLong(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	pad := strings.Repeat(" ", 4100)
+	const over = "Expression size has exceeded the maximum allowed size;"
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key,
+		UpdateExpression: aws.String("SET a = :one" + pad), ExpressionAttributeValues: item{":one": N("1")}})
+	wantErr(t, err, "ValidationException", "Invalid UpdateExpression: "+over)
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key, ProjectionExpression: aws.String("a" + strings.Repeat(", a", 1400))})
+	wantErr(t, err, "ValidationException", "Invalid ProjectionExpression: "+over)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: key, ConditionExpression: aws.String("attribute_exists(a)" + pad)})
+	wantErr(t, err, "ValidationException", "Invalid ConditionExpression: "+over+" expression size: 4119")
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), FilterExpression: aws.String("attribute_exists(a)" + pad)})
+	wantErr(t, err, "ValidationException", "Invalid FilterExpression: "+over+" expression size: 4119")
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), KeyConditionExpression: aws.String("pk = :p" + pad), ExpressionAttributeValues: item{":p": S("a")}})
+	wantErr(t, err, "ValidationException", "Invalid KeyConditionExpression: "+over+" expression size: 4107")
+	// 4 KB exactly is within the limit.
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key,
+		UpdateExpression: aws.String("SET a = :one" + strings.Repeat(" ", 4096-len("SET a = :one"))), ExpressionAttributeValues: item{":one": N("1")}}); err != nil {
+		t.Fatalf("4,096-byte UpdateExpression: %v", err)
+	}
+}

@@ -56,8 +56,6 @@ const (
 var marks = map[string]mark{
 	// --- our server deviates from DynamoDB: bugs to fix in local/ ---
 	"create/include-duplicate-nonkey": {known: "CreateTable with INCLUDE NonKeyAttributes [\"x\",\"x\"]: DynamoDB Local rejects it (\"Cannot have two attributes with the same name\"); ours accepts and reports NonKeyAttributes [x x]. A projection of the same attribute twice is not a valid set of attributes; the service's text is not documented"},
-	"proj/too-long":                   {known: "ProjectionExpression over 4 KB: DynamoDB says \"Invalid ProjectionExpression: Expression size has exceeded the maximum allowed size;\" without the size (as update2/expression-too-long; only the Scan FilterExpression text reports a size, per the conformance notes in floci-io/floci#3447; DynamoDB Local agrees); ours appends \" expression size: 4201\""},
-	"update2/expression-too-long":     {known: "UpdateExpression over 4 KB: DynamoDB says \"Invalid UpdateExpression: Expression size has exceeded the maximum allowed size;\" and stops there (a real service error quoted in aws/aws-sdk-java-v2#4597; DynamoDB Local agrees; expression limit 4 KB, " + docLimits + "); ours appends \" expression size: 4112\""},
 
 	// --- DynamoDB Local deviates from the service ---
 	"batch/get-101":                             {localDev: constraintText + " (" + docBatchGet + " Keys: 1-100)"},

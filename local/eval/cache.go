@@ -101,6 +101,17 @@ func (c *exprCache) get(kind exprKind, text string) *parsed {
 	return p
 }
 
+// tooLong is the error for an UpdateExpression or ProjectionExpression over
+// 4 KB: unlike the condition, filter and key condition texts (which parse
+// reports with "; expression size: N"), these two stop after the ';' (a
+// service error quoted in aws/aws-sdk-java-v2#4597; DynamoDB Local 3.3.1).
+func tooLong(text, what string) error {
+	if len(text) <= parse.MaxExpressionSize {
+		return nil
+	}
+	return &parse.SyntaxError{Msg: "Invalid " + what + ": Expression size has exceeded the maximum allowed size;", Pos: -1}
+}
+
 func parseNow(kind exprKind, text string) *parsed {
 	p := &parsed{}
 	switch kind {
@@ -111,9 +122,13 @@ func parseNow(kind exprKind, text string) *parsed {
 	case kindKeyCondition:
 		p.cond, p.err = parse.KeyCondition(text)
 	case kindUpdate:
-		p.update, p.err = parse.Update(text)
+		if p.err = tooLong(text, "UpdateExpression"); p.err == nil {
+			p.update, p.err = parse.Update(text)
+		}
 	case kindProjection:
-		p.proj, p.err = parse.Projection(text)
+		if p.err = tooLong(text, "ProjectionExpression"); p.err == nil {
+			p.proj, p.err = parse.Projection(text)
+		}
 	}
 	if p.err == nil {
 		p.nodes.ofCond(p.cond)
