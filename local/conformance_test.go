@@ -311,3 +311,35 @@ func TestExpressionTooLong(t *testing.T) {
 		t.Fatalf("4,096-byte UpdateExpression: %v", err)
 	}
 }
+
+// create/include-duplicate-nonkey: an INCLUDE projection names each
+// attribute once, on a GSI, an LSI or a GSI added by UpdateTable.
+func TestIncludeProjectionDuplicates(t *testing.T) {
+	_, c := newServer(t)
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	hash := func(n string) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: "HASH"}
+	}
+	dup := &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", "y", "x"}}
+	const msg = "Cannot have two attributes with the same name"
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("g")}, KeySchema: []types.KeySchemaElement{hash("pk")},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{hash("g")}, Projection: dup}}})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("sk"), def("l")},
+		KeySchema:            []types.KeySchemaElement{hash("pk"), {AttributeName: aws.String("sk"), KeyType: "RANGE"}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("byL"), Projection: dup,
+			KeySchema: []types.KeySchemaElement{hash("pk"), {AttributeName: aws.String("l"), KeyType: "RANGE"}}}}})
+	wantErr(t, err, "ValidationException", msg)
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk")}, KeySchema: []types.KeySchemaElement{hash("pk")}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), AttributeDefinitions: []types.AttributeDefinition{def("g")},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{hash("g")}, Projection: dup}}}})
+	wantErr(t, err, "ValidationException", msg)
+}

@@ -568,6 +568,10 @@ func indexFromProjection(name string, h, r keyAttr, p *types.Projection) (*index
 	if p.ProjectionType == types.ProjectionTypeInclude && len(p.NonKeyAttributes) == 0 {
 		return nil, invalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 	}
+	if dupStrings(p.NonKeyAttributes) {
+		// DynamoDB Local 3.3.1's text; the service's is not documented.
+		return nil, validation("Cannot have two attributes with the same name")
+	}
 	return &indexMeta{Name: name, Hash: h, Range: r, Projection: string(p.ProjectionType), NonKey: append([]string(nil), p.NonKeyAttributes...)}, nil
 }
 

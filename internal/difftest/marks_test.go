@@ -55,7 +55,6 @@ const (
 
 var marks = map[string]mark{
 	// --- our server deviates from DynamoDB: bugs to fix in local/ ---
-	"create/include-duplicate-nonkey": {known: "CreateTable with INCLUDE NonKeyAttributes [\"x\",\"x\"]: DynamoDB Local rejects it (\"Cannot have two attributes with the same name\"); ours accepts and reports NonKeyAttributes [x x]. A projection of the same attribute twice is not a valid set of attributes; the service's text is not documented"},
 
 	// --- DynamoDB Local deviates from the service ---
 	"batch/get-101":                             {localDev: constraintText + " (" + docBatchGet + " Keys: 1-100)"},
