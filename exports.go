@@ -198,109 +198,69 @@ type (
 	TxOpOption       = request.TxOpOption
 	TxOption         = request.TxOption
 	SearchOption     = request.SearchOption
+
+	// Options that serve several operation families.
+	ReadOption         = request.ReadOption
+	ConditionOption    = request.ConditionOption
+	FilterOption       = request.FilterOption
+	ProjectionOption   = request.ProjectionOption
+	ReturnValuesOption = request.ReturnValuesOption
+	CapacityOption     = request.CapacityOption
+	ListOption         = request.ListOption
 )
 
 // Consistent asks for a strongly consistent read (not on a GSI).
-func Consistent() interface {
-	GetOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-} {
+func Consistent() ReadOption {
 	return request.Consistent()
 }
 
 // If makes a write conditional.
-func If(cond Cond) interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-	TxOpOption
-} {
+func If(cond Cond) ConditionOption {
 	return request.If(cond)
 }
 
 // Filter drops items that do not satisfy cond after they are read; for
 // SearchVectors it is the search condition.
-func Filter(cond Cond) interface {
-	QueryOption
-	ScanOption
-	SearchOption
-} {
+func Filter(cond Cond) FilterOption {
 	return request.Filter(cond)
 }
 
 // Project returns only the named top-level attributes.
-func Project(attrs ...string) interface {
-	GetOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-	SearchOption
-} {
+func Project(attrs ...string) ProjectionOption {
 	return request.Project(attrs...)
 }
 
 // ReturnValues asks for the item as it was or is: Put and Delete accept
 // ALL_OLD, Update all of NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW.
-func ReturnValues(rv types.ReturnValue) interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-} {
+func ReturnValues(rv types.ReturnValue) ReturnValuesOption {
 	return request.ReturnValues(rv)
 }
 
 // ReturnOldOnConditionFail puts the stored item into the error of a failed
 // condition ([Error.Item]) or the transaction's cancellation reason.
-func ReturnOldOnConditionFail() interface {
-	PutOption
-	DeleteOption
-	UpdateOption
-	TxOpOption
-} {
+func ReturnOldOnConditionFail() ConditionOption {
 	return request.ReturnOldOnConditionFail()
 }
 
 // ConsumedCapacity asks for consumed capacity (TOTAL or INDEXES).
-func ConsumedCapacity(level types.ReturnConsumedCapacity) interface {
-	GetOption
-	PutOption
-	DeleteOption
-	UpdateOption
-	QueryOption
-	ScanOption
-	BatchGetOption
-	BatchWriteOption
-	TxOption
-	SearchOption
-} {
+func ConsumedCapacity(level types.ReturnConsumedCapacity) CapacityOption {
 	return request.ConsumedCapacity(level)
 }
 
 // Index reads a secondary index.
-func Index(name string) interface {
-	QueryOption
-	ScanOption
-} {
+func Index(name string) ListOption {
 	return request.Index(name)
 }
 
 // Limit is DynamoDB's per-request Limit (items evaluated) for Query and
 // Scan; for QueryAll, ScanAll and streams it caps the number of items
 // returned in total.
-func Limit(n int) interface {
-	QueryOption
-	ScanOption
-} {
+func Limit(n int) ListOption {
 	return request.Limit(n)
 }
 
 // StartKey continues after a page's LastEvaluatedKey (see also StartAfter).
-func StartKey(key map[string]types.AttributeValue) interface {
-	QueryOption
-	ScanOption
-} {
+func StartKey(key map[string]types.AttributeValue) ListOption {
 	return request.StartKey(key)
 }
 
@@ -308,10 +268,7 @@ func StartKey(key map[string]types.AttributeValue) interface {
 func Descending() QueryOption { return request.Descending() }
 
 // Select chooses COUNT, ALL_ATTRIBUTES or ALL_PROJECTED_ATTRIBUTES.
-func Select(s types.Select) interface {
-	QueryOption
-	ScanOption
-} {
+func Select(s types.Select) ListOption {
 	return request.Select(s)
 }
 

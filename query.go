@@ -76,19 +76,13 @@ const (
 
 // PageSize is the per-request Limit of Stream, ScanStream, QueryAll and
 // ScanAll (while Limit caps their total). At least 1.
-func PageSize(n int) interface {
-	QueryOption
-	ScanOption
-} {
+func PageSize(n int) ListOption {
 	return pagingOption{queryScanOption: request.Limit(n), kind: kindPageSize, n: n}
 }
 
 // StartAfter continues a Query or Scan after the page whose Cursor is c.
 // An invalid cursor is a validation error when the operation runs.
-func StartAfter(c Cursor) interface {
-	QueryOption
-	ScanOption
-} {
+func StartAfter(c Cursor) ListOption {
 	key, err := c.Key()
 	return pagingOption{queryScanOption: request.StartKey(key), kind: kindStartAfter, startErr: err}
 }
