@@ -90,7 +90,9 @@ type (
 	Path   = expr.Path
 )
 
-// Attr names a nested path: Attr("address", "city"), Attr("items[0]", "sku").
+// Attr names a nested path; names are taken literally (dots and brackets are
+// part of the name): Attr("address", "city") is address.city, and
+// Attr("items").Index(0).Attr("sku") is items[0].sku.
 func Attr(names ...string) Path { return expr.Attr(names...) }
 
 // Eq is a = v.
