@@ -55,6 +55,7 @@ const (
 
 var marks = map[string]mark{
 	// --- our server deviates from DynamoDB: bugs to fix in local/ ---
+	// (none known at present)
 
 	// --- DynamoDB Local deviates from the service ---
 	"batch/get-101":                             {localDev: constraintText + " (" + docBatchGet + " Keys: 1-100)"},
