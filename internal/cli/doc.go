@@ -4,6 +4,7 @@
 // # Commands
 //
 //	dynamo local [--host 127.0.0.1] [--port 8000] [--region R] [--account ID]
+//	        [--data-dir DIR]
 //	dynamo create-table --schema ./path/to/pkg.Name [--schema …] [flags]
 //	dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key]
 //	        [--key-type S|N|B] [--billing-mode PAY_PER_REQUEST|PROVISIONED]
@@ -21,6 +22,11 @@
 // AWS_PROFILE, SSO, AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint,
 // --region and --profile. Commands that print data take --output text (the
 // default, for people and line-oriented scripts) or --output json.
+//
+// dynamo local serves package local in memory; with --data-dir DIR its
+// tables and items are kept in DIR by the durable engine of package
+// local/storage/disk (write-ahead log, fsynced before each write is
+// acknowledged) and served again by the next dynamo local on DIR.
 //
 // # create-table --schema
 //

@@ -5,31 +5,39 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
 func init() {
 	Register(&Command{
 		Name:    "local",
-		Summary: "serve a local DynamoDB-compatible endpoint (in memory)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000]",
+		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR]",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
-checked, but the SDKs want some).`,
+checked, but the SDKs want some).
+
+Without --data-dir the tables live in memory and are gone when it stops.
+With --data-dir DIR (created if absent) tables, indexes and items are kept
+in DIR (package local/storage/disk): every acknowledged write is fsynced
+to a write-ahead log first, and the next "dynamo local --data-dir DIR"
+serves them again, even after a crash. One server at a time may use DIR.`,
 		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
 		Run:   runLocal,
 	})
 }
 
 type localOpts struct {
-	host, region, account string
-	port                  int
+	host, region, account, dataDir string
+	port                           int
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -39,10 +47,11 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.IntVar(&o.port, "port", 8000, "port to listen on (0 picks a free one)")
 	fs.StringVar(&o.region, "region", "us-east-1", "region used in ARNs")
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
+	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
 	return fs, o
 }
 
-func runLocal(ctx context.Context, env *Env, args []string) error {
+func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	fs, o := localFlags()
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -51,7 +60,22 @@ func runLocal(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	srv, err := local.New(local.WithRegion(o.region), local.WithAccountID(o.account))
+	opts := []local.Option{local.WithRegion(o.region), local.WithAccountID(o.account)}
+	if o.dataDir != "" {
+		eng, oerr := disk.Open(o.dataDir, disk.WithLogger(slog.New(slog.NewTextHandler(env.Stderr, nil))))
+		if oerr != nil {
+			return oerr
+		}
+		// The engine closes after the server (which does not own it), so
+		// every write the server acknowledged is on disk before we return.
+		defer func() {
+			if cerr := eng.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
+		opts = append(opts, local.WithEngine(eng))
+	}
+	srv, err := local.New(opts...)
 	if err != nil {
 		return err
 	}
