@@ -21,9 +21,14 @@
 // Where the developer guide is silent or wrong, the behaviour follows what
 // DynamoDB answers (as recorded by test suites run against it): contains()
 // works on binaries and lists, attribute_type() and begins_with() accept
-// values as first operand, IN takes at most 99 values, list_append may only
+// values as first operand, IN takes at most 100 values, list_append may only
 // be the whole value of a SET action, and REMOVE of a nested path whose
 // parent is missing fails.
+//
+// Compile keeps the parse of recently seen expression texts (a bounded,
+// concurrency-safe cache: parsing depends on the text alone), so a client
+// repeating its expressions pays for resolving its names and values only;
+// every check against them still runs on every request.
 //
 // Errors are *Error with Type "ValidationException" and DynamoDB's message.
 package eval
