@@ -281,6 +281,10 @@ func TestUpdateIndexKeyToEmpty(t *testing.T) {
 	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")},
 		AttributeUpdates: map[string]types.AttributeValueUpdate{"gs": {Action: types.AttributeActionPut, Value: S("")}}})
 	wantErr(t, err, "ValidationException", "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: gix, IndexKey: gs")
+	// In a transaction it fails the request rather than cancelling it.
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+		TableName: aws.String("tbl"), Key: item{"pk": S("a")}, UpdateExpression: aws.String("SET gs = :v"), ExpressionAttributeValues: item{":v": S("")}}}}})
+	wantErr(t, err, "ValidationException", update+"string value.")
 	if err := set("gs", S("x")); err != nil {
 		t.Fatal(err)
 	}

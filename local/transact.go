@@ -82,6 +82,8 @@ type cancellationReason struct {
 	Code    string
 	Message string      `json:",omitempty"`
 	Item    itemJSONOut `json:",omitempty"`
+
+	fail error // fails the whole request instead of cancelling it
 }
 
 // transactionCanceled is the TransactionCanceledException listing a reason
@@ -309,6 +311,9 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 	cancelled := false
 	for i, w := range writes {
 		reasons[i] = w.evaluate()
+		if reasons[i].fail != nil {
+			return nil, reasons[i].fail
+		}
 		if reasons[i].Code != "None" {
 			cancelled = true
 		}
@@ -393,7 +398,10 @@ func (w *txWrite) evaluate() cancellationReason {
 			err = checkValues(nu)
 		}
 		if err == nil {
-			err = m.checkIndexKeys(nu)
+			err = m.checkUpdatedIndexKeys(nu)
+			if err == errUpdatedIndexKeyEmptyS || err == errUpdatedIndexKeyEmptyB {
+				return cancellationReason{fail: err}
+			}
 		}
 		if err == nil && itemsize.Item(nu) > limits.MaxItemBytes {
 			err = validation(errUpdateTooLarge)

@@ -294,6 +294,14 @@ func (m *tableMeta) checkIndexKeys(item Item) error { return m.indexKeysError(it
 // to update a secondary index key to a value that is not supported").
 func (m *tableMeta) checkUpdatedIndexKeys(item Item) error { return m.indexKeysError(item, true) }
 
+// The update's texts for an emptied index key (they name no index). In a
+// transaction they fail the request instead of cancelling it (DynamoDB
+// Local 3.3.1), so transact.go tells them apart.
+var (
+	errUpdatedIndexKeyEmptyS = validation("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value.")
+	errUpdatedIndexKeyEmptyB = validation("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty binary value.")
+)
+
 func (m *tableMeta) indexKeysError(item Item, update bool) error {
 	for _, ix := range m.Indexes {
 		for _, ka := range []keyAttr{ix.Hash, ix.Range} {
@@ -320,8 +328,10 @@ func (m *tableMeta) indexKeysError(item Item, update bool) error {
 			}
 			switch {
 			case empty == "":
+			case update && empty == "string":
+				return errUpdatedIndexKeyEmptyS
 			case update:
-				return validationf("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value.", empty)
+				return errUpdatedIndexKeyEmptyB
 			default:
 				return validationf("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", empty, ix.Name, ka.Name)
 			}
