@@ -111,6 +111,14 @@ func TestIndexReadNeedsProjectedAttributes(t *testing.T) {
 			t.Fatalf("%s: filter on a projected attribute: %v %v", ix, out, err)
 		}
 	}
+
+	// The legacy parameters follow the same rules.
+	onGpk := map[string]types.Condition{"gpk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("g")}}}
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("idx"), IndexName: aws.String("gkeys"), KeyConditions: onGpk, AttributesToGet: []string{"a"}})
+	wantErr(t, err, "ValidationException", invalid+"Global secondary index gkeys does not project [a]")
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("idx"), IndexName: aws.String("gkeys"), KeyConditions: onGpk,
+		QueryFilter: map[string]types.Condition{"b": {ComparisonOperator: types.ComparisonOperatorNotNull}}})
+	wantErr(t, err, "ValidationException", invalid+"Secondary index gkeys does not project one or more filter attributes: [b]")
 }
 
 // cond/in-100, cond/in-too-many: IN's list takes up to 100 operands.
