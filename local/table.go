@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Control plane. Tables and indexes become ACTIVE at once: there is nothing
@@ -202,6 +203,12 @@ func (s *Server) createTable(c *call) (any, error) {
 	defer s.mu.Unlock()
 	if _, exists := s.tables[m.Name]; exists {
 		return nil, resourceInUse("Table already exists: " + m.Name)
+	}
+	// A crash inside an earlier DeleteTable of this name can leave its
+	// collections behind on a durable engine (the catalog entry goes
+	// first): the new table starts empty.
+	if err := s.dropCollections(m); err != nil {
+		return nil, err
 	}
 	t, err := s.openTable(m)
 	if err != nil {
@@ -921,6 +928,11 @@ func (s *Server) updateTable(c *call) (any, error) {
 			indexes = append(indexes, &index{meta: im, coll: old.coll, size: old.size})
 			continue
 		}
+		// Start from an empty collection: an UpdateTable that crashed while
+		// filling this index left entries but no catalog entry naming them.
+		if err := s.engine.Drop(indexCollection(m.Name, im.Name)); err != nil {
+			return nil, err
+		}
 		coll, err := s.engine.Collection(indexCollection(m.Name, im.Name))
 		if err != nil {
 			return nil, err
@@ -952,28 +964,56 @@ func containsIndex(ixs []*indexMeta, im *indexMeta) bool {
 }
 
 // backfill fills a new index from the table's items; the caller holds t.mu.
+// The entries go to the engine in batches (one fsync each on a durable
+// engine, not one per item); the index is not in the catalog until the
+// caller saves it, so a crash part way leaves no index naming them.
 func (t *table) backfill(ix *index, m *tableMeta) error {
+	const batchSize = 256
 	var ferr error
-	var buf []byte
+	ops := make([]storage.Op, 0, batchSize)
+	var size int64
+	flush := func() error {
+		if err := t.engine.Apply(ops); err != nil {
+			return err
+		}
+		ix.size += size
+		ops, size = ops[:0], 0
+		return nil
+	}
 	t.items.Ascend(nil, nil, func(_ []byte, it Item) bool {
-		k, ok, err := m.appendIndexKey(buf[:0], ix.meta, it)
+		k, ok, err := m.appendIndexKey(nil, ix.meta, it)
 		if err != nil {
 			ferr = err
 			return false
 		}
-		buf = k
 		if !ok {
 			return true
 		}
 		p := project(m, ix.meta, it)
-		if _, _, err := ix.coll.Put(k, p); err != nil {
-			ferr = err
-			return false
+		ops = append(ops, storage.Put(ix.coll, k, p))
+		size += int64(itemsize.Item(p))
+		if len(ops) == batchSize {
+			ferr = flush()
 		}
-		ix.size += int64(itemsize.Item(p))
-		return true
+		return ferr == nil
 	})
-	return ferr
+	if ferr != nil {
+		return ferr
+	}
+	return flush()
+}
+
+// dropCollections drops the collections a table definition names.
+func (s *Server) dropCollections(m *tableMeta) error {
+	if err := s.engine.Drop(tableCollection(m.Name)); err != nil {
+		return err
+	}
+	for _, im := range m.Indexes {
+		if err := s.engine.Drop(indexCollection(m.Name, im.Name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // --- DescribeLimits, DescribeEndpoints ---
