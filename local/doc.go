@@ -40,7 +40,10 @@
 //
 // All writes to a table go through (*table).apply in write.go with the table
 // locked (writeTable, or writeTables for several tables in name order — what
-// TransactWriteItems needs to be atomic across tables). Table definitions are
+// TransactWriteItems needs to be atomic across tables). An item's write with
+// its index entries, and a whole transaction, reach the engine as one
+// storage.Engine.Apply batch, all or nothing even across a crash of a
+// durable engine. Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for
 // tags, the TTL specification and other extensions (Ext). Storage is behind
 // storage.Engine (package storage); every engine passes storagetest.
