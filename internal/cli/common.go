@@ -9,15 +9,14 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/dynamogo/dynamo"
 )
@@ -79,9 +78,9 @@ func (a *awsFlags) register(fs *flag.FlagSet) {
 }
 
 // open returns a repo over the standard AWS configuration with the flags
-// applied, and the SDK client behind it for the control-plane actions the
-// repo does not wrap.
-func (a *awsFlags) open(ctx context.Context) (*dynamo.Repo, *dynamodb.Client, error) {
+// applied. Every command talks to DynamoDB through it, so that every failure
+// is a *dynamo.Error.
+func (a *awsFlags) open(ctx context.Context) (*dynamo.Repo, error) {
 	var opts []dynamo.Option
 	if a.endpoint != "" {
 		opts = append(opts, dynamo.WithEndpoint(a.endpoint))
@@ -89,26 +88,14 @@ func (a *awsFlags) open(ctx context.Context) (*dynamo.Repo, *dynamodb.Client, er
 	if a.region != "" {
 		opts = append(opts, dynamo.WithRegion(a.region))
 	}
-	var repo *dynamo.Repo
-	var err error
 	if a.profile == "" {
-		repo, err = dynamo.Open(ctx, opts...)
-	} else {
-		var cfg aws.Config
-		cfg, err = awsconfig.LoadDefaultConfig(ctx, awsconfig.WithSharedConfigProfile(a.profile))
-		if err != nil {
-			return nil, nil, fmt.Errorf("profile %q: %w", a.profile, err)
-		}
-		repo, err = dynamo.New(cfg, opts...)
+		return dynamo.Open(ctx, opts...)
 	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithSharedConfigProfile(a.profile))
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("profile %q: %w", a.profile, err)
 	}
-	client, ok := repo.Client().(*dynamodb.Client)
-	if !ok {
-		return nil, nil, errors.New("the repo has no *dynamodb.Client")
-	}
-	return repo, client, nil
+	return dynamo.New(cfg, opts...)
 }
 
 // outputFlag is --output text|json.
@@ -137,47 +124,72 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // errorText renders a failure for stderr: a *dynamo.Error as it prints
-// itself, an SDK error as DynamoDB's exception name and message without the
-// SDK's "operation error …" wrapping.
-func errorText(err error) string {
+// itself without the "dynamo: " prefix, except that a transport failure
+// shows the network error (see transportText). Text the CLI wrapped around
+// the *dynamo.Error is kept.
+func errorText(err error) string { return render(err, true) }
+
+// reason is errorText without the action and table a *dynamo.Error names,
+// for messages that already say which table and what was being done.
+func reason(err error) string { return render(err, false) }
+
+func render(err error, withOp bool) string {
 	var de *dynamo.Error
-	if errors.As(err, &de) {
-		return strings.TrimPrefix(de.Error(), "dynamo: ")
+	if !errors.As(err, &de) {
+		return strings.TrimPrefix(err.Error(), "dynamo: ")
 	}
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		msg := api.ErrorMessage()
-		if msg == "" {
-			return api.ErrorCode()
-		}
-		return msg + " (" + api.ErrorCode() + ")"
+	bare := *de
+	if !withOp {
+		bare.Op, bare.Table = "", ""
 	}
-	var oe *smithy.OperationError
-	if errors.As(err, &oe) && oe.Err != nil {
-		msg := oe.Err.Error()
-		// A transport failure: the network error, not the SDK's layers
-		// of wrapping around it.
-		var ne *net.OpError
-		var ue *url.Error
-		switch {
-		case errors.As(err, &ne):
-			msg = ne.Error()
-		case errors.As(err, &ue):
-			msg = ue.Err.Error()
+	msg := strings.TrimPrefix(bare.Error(), "dynamo: ")
+	if de.Type == dynamo.TypeTransport {
+		if cause, ok := transportText(de); ok {
+			msg = cause
+			if bare.Op != "" {
+				msg = opName(de) + ": " + cause
+			}
 		}
-		var ma *retry.MaxAttemptsError
-		if errors.As(err, &ma) {
-			msg += fmt.Sprintf(" (after %d attempts)", ma.Attempt)
-		}
-		return oe.Operation() + ": " + msg
 	}
-	return strings.TrimPrefix(err.Error(), "dynamo: ")
+	if outer := err.Error(); outer != de.Error() {
+		// Wrapped ("replayed transaction: %w"): the wrapping stays.
+		if strings.Contains(outer, de.Error()) {
+			return strings.Replace(outer, de.Error(), msg, 1)
+		}
+		return strings.TrimPrefix(outer, "dynamo: ")
+	}
+	return msg
 }
 
-// isNotFound reports a ResourceNotFoundException.
-func isNotFound(err error) bool {
-	var nf *types.ResourceNotFoundException
-	return errors.As(err, &nf)
+// opName is how an *Error names its action: `GetItem "table"`.
+func opName(de *dynamo.Error) string {
+	if de.Table == "" {
+		return de.Op
+	}
+	return de.Op + " " + strconv.Quote(de.Table)
+}
+
+// transportText is a transport failure as the network error behind it
+// ("dial tcp 127.0.0.1:1: connect: connection refused (after 4 attempts)")
+// rather than the layers of HTTP and retry wrapping the Message keeps; ok is
+// false when the cause chain holds no network error.
+func transportText(de *dynamo.Error) (msg string, ok bool) {
+	var ne *net.OpError
+	var ue *url.Error
+	switch {
+	case errors.As(de, &ne):
+		msg = ne.Error()
+	case errors.As(de, &ue):
+		msg = ue.Err.Error()
+	default:
+		return "", false
+	}
+	// The retryer's error is the only record of how many attempts were made.
+	var ma *retry.MaxAttemptsError
+	if errors.As(de, &ma) {
+		msg += fmt.Sprintf(" (after %d attempts)", ma.Attempt)
+	}
+	return msg, true
 }
 
 // progress writes a status line that rewrites itself on a terminal; off a
@@ -208,23 +220,23 @@ var pollInterval = 2 * time.Second
 
 // waitActive polls DescribeTable until the table and all its indexes are
 // ACTIVE, or timeout passes.
-func waitActive(ctx context.Context, c *dynamodb.Client, name string, timeout time.Duration, p *progress) (*types.TableDescription, error) {
+func waitActive(ctx context.Context, repo *dynamo.Repo, name string, timeout time.Duration, p *progress) (*types.TableDescription, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	status := "CREATING"
 	for {
-		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
-		if err != nil && !isNotFound(err) { // a new table may not be visible yet
+		t, err := repo.DescribeTable(ctx, name)
+		if err != nil && !errors.Is(err, dynamo.ErrResourceNotFound) { // a new table may not be visible yet
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return nil, fmt.Errorf("table %s is not ready after %s: %s", name, timeout, status)
 			}
 			return nil, err
 		}
 		if err == nil {
-			status = pendingStatus(out.Table)
+			status = pendingStatus(t)
 			if status == "" {
-				return out.Table, nil
+				return t, nil
 			}
 		}
 		p.update("waiting for table %s: %s (%s)", name, status, time.Since(start).Round(time.Second))
@@ -259,14 +271,14 @@ func pendingStatus(t *types.TableDescription) string {
 }
 
 // waitGone polls DescribeTable until the table no longer exists.
-func waitGone(ctx context.Context, c *dynamodb.Client, name string, timeout time.Duration, p *progress) error {
+func waitGone(ctx context.Context, repo *dynamo.Repo, name string, timeout time.Duration, p *progress) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	status := "DELETING"
 	for {
-		out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
-		if isNotFound(err) {
+		t, err := repo.DescribeTable(ctx, name)
+		if errors.Is(err, dynamo.ErrResourceNotFound) {
 			return nil
 		}
 		if err != nil {
@@ -275,7 +287,7 @@ func waitGone(ctx context.Context, c *dynamodb.Client, name string, timeout time
 			}
 			return err
 		}
-		status = string(out.Table.TableStatus)
+		status = string(t.TableStatus)
 		p.update("waiting for table %s to be deleted: %s (%s)", name, status, time.Since(start).Round(time.Second))
 		select {
 		case <-ctx.Done():

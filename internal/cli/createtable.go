@@ -93,18 +93,17 @@ func runCreateTable(ctx context.Context, env *Env, args []string) error {
 	if o.dryRun {
 		return writeJSON(env.Stdout, in)
 	}
-	_, client, err := o.aws.open(ctx)
+	repo, err := o.aws.open(ctx)
 	if err != nil {
 		return err
 	}
-	out, err := client.CreateTable(ctx, in)
+	desc, err := repo.CreateTable(ctx, in)
 	if err != nil {
 		return err
 	}
-	desc := out.TableDescription
 	if !o.noWait {
 		p := &progress{w: env.Stderr, on: env.terminal()}
-		desc, err = waitActive(ctx, client, aws.ToString(in.TableName), o.timeout, p)
+		desc, err = waitActive(ctx, repo, aws.ToString(in.TableName), o.timeout, p)
 		p.done()
 		if err != nil {
 			return err

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 func init() {
@@ -71,17 +70,17 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 	if !o.force && !terminal {
 		return fmt.Errorf("refusing to delete table %s without confirmation: not a terminal (pass --force)", name)
 	}
-	_, client, err := o.aws.open(ctx)
+	repo, err := o.aws.open(ctx)
 	if err != nil {
 		return err
 	}
-	out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
+	table, err := repo.DescribeTable(ctx, name)
 	if err != nil {
 		return err
 	}
-	count := aws.ToInt64(out.Table.ItemCount)
+	count := aws.ToInt64(table.ItemCount)
 	if o.output == "text" || !o.force {
-		fmt.Fprintf(env.Stderr, "table %s: about %d items (%s)\n", name, count, out.Table.TableStatus)
+		fmt.Fprintf(env.Stderr, "table %s: about %d items (%s)\n", name, count, table.TableStatus)
 	}
 	if !o.force {
 		fmt.Fprintf(env.Stderr, "type the table name to delete it: ")
@@ -97,13 +96,13 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 			return errNotConfirmed
 		}
 	}
-	if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &name}); err != nil {
+	if err := repo.DeleteTable(ctx, name); err != nil {
 		return err
 	}
 	status := "DELETING"
 	if !o.noWait {
 		p := &progress{w: env.Stderr, on: terminal}
-		err := waitGone(ctx, client, name, o.timeout, p)
+		err := waitGone(ctx, repo, name, o.timeout, p)
 		p.done()
 		if err != nil {
 			return err

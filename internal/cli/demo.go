@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/shopspring/decimal"
 
@@ -157,11 +156,11 @@ func runDemo(ctx context.Context, env *Env, args []string) error {
 	}
 	s, err := newDemoSchemas(o.table)
 	if err != nil {
-		return usagef("--table: %s", strings.TrimPrefix(errorText(err), "dynamo: "))
+		return usagef("--table: %s", errorText(err))
 	}
 	var repo *dynamo.Repo
 	if o.aws.endpoint != "" {
-		if repo, _, err = o.aws.open(ctx); err != nil {
+		if repo, err = o.aws.open(ctx); err != nil {
 			return err
 		}
 	} else {
@@ -248,17 +247,13 @@ func errType(err error) string {
 
 func (d *demo) run(keep bool) (err error) {
 	ctx, s := d.ctx, d.s
-	client, ok := d.repo.Client().(*dynamodb.Client)
-	if !ok {
-		return errors.New("the repo has no *dynamodb.Client")
-	}
 	// Tables, from the schemas (what create-table --schema does).
 	in, err := dynamo.CreateTableInput(s.orders, s.users, s.accts, s.ledger, s.holds)
 	if err != nil {
 		return err
 	}
-	if _, err := client.CreateTable(ctx, in); err != nil {
-		return fmt.Errorf("create table %s: %s", s.app, errorText(err))
+	if _, err := d.repo.CreateTable(ctx, in); err != nil {
+		return fmt.Errorf("create table %s: %s", s.app, reason(err))
 	}
 	created := []string{s.app}
 	defer func() {
@@ -266,15 +261,15 @@ func (d *demo) run(keep bool) (err error) {
 			return
 		}
 		for _, t := range created {
-			if _, derr := client.DeleteTable(context.WithoutCancel(ctx), &dynamodb.DeleteTableInput{TableName: aws.String(t)}); derr != nil && err == nil {
-				err = fmt.Errorf("delete table %s: %s", t, errorText(derr))
+			if derr := d.repo.DeleteTable(context.WithoutCancel(ctx), t); derr != nil && err == nil {
+				err = fmt.Errorf("delete table %s: %s", t, reason(derr))
 			}
 		}
 		if err == nil {
 			d.step("delete tables", "%s", strings.Join(created, ", "))
 		}
 	}()
-	_, err = waitActive(ctx, client, s.app, 10*time.Minute, d.progress)
+	_, err = waitActive(ctx, d.repo, s.app, 10*time.Minute, d.progress)
 	d.progress.done()
 	if err != nil {
 		return err
@@ -285,13 +280,13 @@ func (d *demo) run(keep bool) (err error) {
 	if err != nil {
 		return err
 	}
-	if _, err := client.CreateTable(ctx, din); err != nil {
-		d.step("create table", "%s skipped: the endpoint refused the vector index: %s", s.docsTab, errorText(err))
+	if _, err := d.repo.CreateTable(ctx, din); err != nil {
+		d.step("create table", "%s skipped: the endpoint refused the vector index: %s", s.docsTab, reason(err))
 		d.skipped = append(d.skipped, "vector search")
 		vectors = false
 	} else {
 		created = append(created, s.docsTab)
-		_, err = waitActive(ctx, client, s.docsTab, 10*time.Minute, d.progress)
+		_, err = waitActive(ctx, d.repo, s.docsTab, 10*time.Minute, d.progress)
 		d.progress.done()
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,9 +14,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 )
 
 func init() {
@@ -96,15 +96,15 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("%s exists (use --overwrite to replace it)", o.output)
 		}
 	}
-	_, client, err := o.aws.open(ctx)
+	repo, err := o.aws.open(ctx)
 	if err != nil {
 		return err
 	}
-	out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &table})
+	desc, err := repo.DescribeTable(ctx, table)
 	if err != nil {
 		return err
 	}
-	items, err := sampleItems(ctx, client, table, o.scanItems)
+	items, err := sampleItems(ctx, repo, table, o.scanItems)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 		}
 		pkg = packageOf(dir)
 	}
-	src, typs, err := generate(genConfig{Table: table, TypeName: o.typeName, Package: pkg}, out.Table, items)
+	src, typs, err := generate(genConfig{Table: table, TypeName: o.typeName, Package: pkg}, desc, items)
 	if err != nil {
 		return err
 	}
@@ -165,22 +165,61 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 }
 
 // sampleItems scans up to n items.
-func sampleItems(ctx context.Context, c *dynamodb.Client, table string, n int) ([]item, error) {
+//
+// The scan is a raw request (repo.Request): the typed Scan of a Table needs a
+// schema, which is what this command is writing, and loads items into a T,
+// while the inference in gen.go needs the attribute values as stored (a set
+// is not a list, a number is not a string). The response's items are
+// DynamoDB JSON, decoded by ddbjson into the SDK's attribute values.
+func sampleItems(ctx context.Context, repo *dynamo.Repo, table string, n int) ([]item, error) {
 	var items []item
-	var start map[string]types.AttributeValue
+	var start any
 	for len(items) < n {
-		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: &table, Limit: aws.Int32(int32(min(n-len(items), 1000))), ExclusiveStartKey: start})
+		in := map[string]any{"TableName": table, "Limit": min(n-len(items), 1000)}
+		if start != nil {
+			in["ExclusiveStartKey"] = start
+		}
+		out, err := repo.Request(ctx, "Scan", in)
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, out.Items...)
-		if len(out.LastEvaluatedKey) == 0 {
+		page, err := scanItems(out)
+		if err != nil {
+			return nil, fmt.Errorf("Scan %q: %w", table, err)
+		}
+		items = append(items, page...)
+		start = out["LastEvaluatedKey"]
+		if m, _ := start.(map[string]any); len(m) == 0 {
 			break
 		}
-		start = out.LastEvaluatedKey
 	}
 	if len(items) > n {
 		items = items[:n]
+	}
+	return items, nil
+}
+
+// scanItems decodes the Items of a raw Scan response.
+func scanItems(out map[string]any) ([]item, error) {
+	raw, ok := out["Items"]
+	if !ok {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("the response's Items is %T, not a list", raw)
+	}
+	items := make([]item, 0, len(list))
+	for i, v := range list {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		it, err := ddbjson.UnmarshalItem(b)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		items = append(items, it)
 	}
 	return items, nil
 }

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 func init() {
@@ -46,21 +44,17 @@ func runListTables(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	_, client, err := o.aws.open(ctx)
+	repo, err := o.aws.open(ctx)
 	if err != nil {
 		return err
 	}
 	names := []string{}
-	p := dynamodb.NewListTablesPaginator(client, &dynamodb.ListTablesInput{})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
+	for n, err := range repo.ListTables(ctx) {
 		if err != nil {
 			return err
 		}
-		for _, n := range page.TableNames {
-			if strings.Contains(n, o.contains) {
-				names = append(names, n)
-			}
+		if strings.Contains(n, o.contains) {
+			names = append(names, n)
 		}
 	}
 	if o.output == "json" {

@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/dynamogo/dynamo"
 )
 
 // describeStub answers DescribeTable with the statuses in turn (the last
 // one repeats); "" answers ResourceNotFoundException.
-func describeStub(t *testing.T, statuses ...string) (*dynamodb.Client, *atomic.Int32) {
+func describeStub(t *testing.T, statuses ...string) (*dynamo.Repo, *atomic.Int32) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(n.Add(1)) - 1
@@ -35,9 +35,11 @@ func describeStub(t *testing.T, statuses ...string) (*dynamodb.Client, *atomic.I
 	old := pollInterval
 	pollInterval = time.Millisecond
 	t.Cleanup(func() { pollInterval = old })
-	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
-		Credentials: credentials.NewStaticCredentialsProvider("a", "b", "")})
-	return c, &n
+	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint(srv.URL), dynamo.WithRegion("us-east-1"), dynamo.WithCredentials("a", "b", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, &n
 }
 
 func TestWaitActiveShowsProgress(t *testing.T) {
