@@ -2,6 +2,7 @@ package local
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
@@ -25,11 +26,27 @@ func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
 
 // applySized is apply with the item sizes already known.
 func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *meter) error {
-	var b writeBatch
-	if err := t.stage(&b, key, old, nu, oldSize, newSize, mt); err != nil {
+	b := batchPool.Get().(*writeBatch)
+	defer b.release()
+	if err := t.stage(b, key, old, nu, oldSize, newSize, mt); err != nil {
 		return err
 	}
 	return b.commit(t.engine)
+}
+
+// batchPool keeps single-item writes from allocating a batch each.
+var batchPool = sync.Pool{New: func() any { return new(writeBatch) }}
+
+// release empties b (dropping its references to items) and pools it.
+func (b *writeBatch) release() {
+	if cap(b.ops) > 64 {
+		return // a batch of many indexes or items: let it go
+	}
+	clear(b.ops)
+	clear(b.items)
+	clear(b.deltas)
+	b.ops, b.items, b.deltas = b.ops[:0], b.items[:0], b.deltas[:0]
+	batchPool.Put(b)
 }
 
 // writeBatch is the engine writes of one or more item writes, and what to
