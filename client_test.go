@@ -302,6 +302,12 @@ func TestTransportFailuresAreRetried(t *testing.T) {
 		if !errors.Is(err, dynamo.ErrTransport) {
 			t.Fatalf("err = %v", err)
 		}
+		// The message is the network error, not the SDK's wrapping of it.
+		var de *dynamo.Error
+		errors.As(err, &de)
+		if !strings.HasPrefix(de.Message, "dial tcp ") || !strings.HasSuffix(de.Message, "connect: connection refused (after 2 attempts)") {
+			t.Errorf("Message = %q", de.Message)
+		}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -350,6 +351,8 @@ func mapError(op, table string, err error) error {
 		var nc *noCredentialsError
 		errors.As(err, &nc)
 		e.Message = nc.Error()
+	case t == TypeTransport:
+		e.Message = transportMessage(err)
 	default:
 		e.Message = innermostMessage(err)
 	}
@@ -369,6 +372,29 @@ func mapError(op, table string, err error) error {
 		e.Item = ccf.Item
 	}
 	return e
+}
+
+// transportMessage is a transport failure as the network error behind it
+// ("dial tcp 127.0.0.1:1: connect: connection refused (after 4 attempts)")
+// rather than the SDK's layers of HTTP and retry wrapping around it.
+func transportMessage(err error) string {
+	var msg string
+	var ne *net.OpError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &ne):
+		msg = ne.Error()
+	case errors.As(err, &ue):
+		msg = ue.Err.Error()
+	default:
+		return innermostMessage(err)
+	}
+	// The retryer's error is the only record of how many attempts were made.
+	var ma *retry.MaxAttemptsError
+	if errors.As(err, &ma) {
+		msg += fmt.Sprintf(" (after %d attempts)", ma.Attempt)
+	}
+	return msg
 }
 
 // innermostMessage drops the SDK's "operation error DynamoDB: PutItem, …"

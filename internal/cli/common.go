@@ -7,14 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -124,9 +120,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // errorText renders a failure for stderr: a *dynamo.Error as it prints
-// itself without the "dynamo: " prefix, except that a transport failure
-// shows the network error (see transportText). Text the CLI wrapped around
-// the *dynamo.Error is kept.
+// itself without the "dynamo: " prefix. Text the CLI wrapped around the
+// *dynamo.Error is kept.
 func errorText(err error) string { return render(err, true) }
 
 // reason is errorText without the action and table a *dynamo.Error names,
@@ -143,14 +138,6 @@ func render(err error, withOp bool) string {
 		bare.Op, bare.Table = "", ""
 	}
 	msg := strings.TrimPrefix(bare.Error(), "dynamo: ")
-	if de.Type == dynamo.TypeTransport {
-		if cause, ok := transportText(de); ok {
-			msg = cause
-			if bare.Op != "" {
-				msg = opName(de) + ": " + cause
-			}
-		}
-	}
 	if outer := err.Error(); outer != de.Error() {
 		// Wrapped ("replayed transaction: %w"): the wrapping stays.
 		if strings.Contains(outer, de.Error()) {
@@ -159,37 +146,6 @@ func render(err error, withOp bool) string {
 		return strings.TrimPrefix(outer, "dynamo: ")
 	}
 	return msg
-}
-
-// opName is how an *Error names its action: `GetItem "table"`.
-func opName(de *dynamo.Error) string {
-	if de.Table == "" {
-		return de.Op
-	}
-	return de.Op + " " + strconv.Quote(de.Table)
-}
-
-// transportText is a transport failure as the network error behind it
-// ("dial tcp 127.0.0.1:1: connect: connection refused (after 4 attempts)")
-// rather than the layers of HTTP and retry wrapping the Message keeps; ok is
-// false when the cause chain holds no network error.
-func transportText(de *dynamo.Error) (msg string, ok bool) {
-	var ne *net.OpError
-	var ue *url.Error
-	switch {
-	case errors.As(de, &ne):
-		msg = ne.Error()
-	case errors.As(de, &ue):
-		msg = ue.Err.Error()
-	default:
-		return "", false
-	}
-	// The retryer's error is the only record of how many attempts were made.
-	var ma *retry.MaxAttemptsError
-	if errors.As(de, &ma) {
-		msg += fmt.Sprintf(" (after %d attempts)", ma.Attempt)
-	}
-	return msg, true
 }
 
 // progress writes a status line that rewrites itself on a terminal; off a
