@@ -23,7 +23,44 @@ import (
 // inside that record recovers the state before the transaction, every item
 // and index entry of it; only the complete record recovers the state after
 // it. Never a mix: no index out of step with its table, no half transaction.
-func TestCrashInsideTransactionIsAtomic(t *testing.T) {
+// The same holds for a PutItem with its index entries and a BatchWriteItem.
+func TestCrashInsideAWriteIsAtomic(t *testing.T) {
+	str := aws.String
+	writes := map[string]func(c *dynamodb.Client) error{
+		// Two new items and an update that moves the old one to another GSI
+		// partition and LSI position (an index delete and put).
+		"TransactWriteItems": func(c *dynamodb.Client) error {
+			_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: str("txn"), Item: item{"pk": S("p"), "sk": S("a"), "grp": S("g1"), "rank": N("2")}}},
+				{Put: &types.Put{TableName: str("txn"), Item: item{"pk": S("q"), "sk": S("b"), "grp": S("g2"), "rank": N("3")}}},
+				{Update: &types.Update{TableName: str("txn"), Key: item{"pk": S("p"), "sk": S("old")},
+					UpdateExpression:          str("SET grp = :g, #r = :r"),
+					ExpressionAttributeNames:  map[string]string{"#r": "rank"},
+					ExpressionAttributeValues: item{":g": S("g2"), ":r": N("9")}}},
+			}})
+			return err
+		},
+		"PutItem": func(c *dynamodb.Client) error {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: str("txn"),
+				Item: item{"pk": S("p"), "sk": S("old"), "grp": S("g2"), "rank": N("5")}})
+			return err
+		},
+		"BatchWriteItem": func(c *dynamodb.Client) error {
+			put := func(it item) types.WriteRequest { return types.WriteRequest{PutRequest: &types.PutRequest{Item: it}} }
+			_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"txn": {
+				put(item{"pk": S("p"), "sk": S("a"), "grp": S("g1"), "rank": N("2")}),
+				put(item{"pk": S("q"), "sk": S("b"), "grp": S("g2"), "rank": N("3")}),
+				{DeleteRequest: &types.DeleteRequest{Key: item{"pk": S("p"), "sk": S("old")}}},
+			}}})
+			return err
+		},
+	}
+	for name, write := range writes {
+		t.Run(name, func(t *testing.T) { testCrashInside(t, write) })
+	}
+}
+
+func testCrashInside(t *testing.T, write func(c *dynamodb.Client) error) {
 	str := aws.String
 	dir := t.TempDir()
 	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
@@ -64,17 +101,7 @@ func TestCrashInsideTransactionIsAtomic(t *testing.T) {
 	before := dump(t, c)
 	walPath, start := lastLog(t, dir)
 
-	// Two new items and an update that moves the old one to another GSI
-	// partition and LSI position (an index delete and put).
-	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		{Put: &types.Put{TableName: str("txn"), Item: item{"pk": S("p"), "sk": S("a"), "grp": S("g1"), "rank": N("2")}}},
-		{Put: &types.Put{TableName: str("txn"), Item: item{"pk": S("q"), "sk": S("b"), "grp": S("g2"), "rank": N("3")}}},
-		{Update: &types.Update{TableName: str("txn"), Key: item{"pk": S("p"), "sk": S("old")},
-			UpdateExpression:          str("SET grp = :g, #r = :r"),
-			ExpressionAttributeNames:  map[string]string{"#r": "rank"},
-			ExpressionAttributeValues: item{":g": S("g2"), ":r": N("9")}}},
-	}})
-	if err != nil {
+	if err := write(c); err != nil {
 		t.Fatal(err)
 	}
 	after := dump(t, c)
@@ -89,10 +116,10 @@ func TestCrashInsideTransactionIsAtomic(t *testing.T) {
 	end := int64(len(log))
 	// The transaction is one record: its length field spans the rest of the log.
 	if n := int64(binary.LittleEndian.Uint32(log[start:])); start+8+n != end {
-		t.Fatalf("the transaction's record at %d is %d bytes, but the log goes on to %d: more than one record", start, n, end)
+		t.Fatalf("the write's record at %d is %d bytes, but the log goes on to %d: more than one record", start, n, end)
 	}
 	if before == after {
-		t.Fatal("the transaction changed nothing")
+		t.Fatal("the write changed nothing")
 	}
 
 	cuts := []int64{start + 1, start + 4, start + 8, start + 9, end - 1, end}
@@ -127,7 +154,7 @@ func TestCrashInsideTransactionIsAtomic(t *testing.T) {
 			want, name = after, "after"
 		}
 		if got != want {
-			t.Fatalf("log cut at %d of the transaction's [%d, %d): recovered\n%s\nwant the state %s it:\n%s", cut, start, end, got, name, want)
+			t.Fatalf("log cut at %d of the write's [%d, %d): recovered\n%s\nwant the state %s it:\n%s", cut, start, end, got, name, want)
 		}
 	}
 }
