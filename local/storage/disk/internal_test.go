@@ -61,11 +61,18 @@ func FuzzDecodeRecord(f *testing.F) {
 			"n":  &types.AttributeValueMemberNULL{Value: true},
 		}},
 	})
-	for _, rec := range [][]byte{put, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3, 7)} {
+	batch, _ := appendBatch(nil, []string{"t", "t/ix"}, []storage.Op{
+		{Key: []byte("k"), Item: storage.Item{"a": &types.AttributeValueMemberS{Value: "v"}}},
+		{Key: []byte("old\x00")},
+	})
+	for _, rec := range [][]byte{put, batch, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3, 7)} {
 		f.Add(rec[frameHeader:])
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		r, err := decodeRecord(payload)
+		if err == nil && r.op == opBatch {
+			checkBatchRoundTrip(t, r)
+		}
 		if err != nil || r.op != opPut {
 			return
 		}
@@ -84,6 +91,56 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("round trip changed the record: %d then %d bytes", len(again), len(third))
 		}
 	})
+}
+
+// checkBatchRoundTrip re-encodes a decoded batch and decodes it again: the
+// same ops, in order.
+func checkBatchRoundTrip(t *testing.T, r record) {
+	t.Helper()
+	names := make([]string, len(r.ops))
+	ops := make([]storage.Op, len(r.ops))
+	for i, op := range r.ops {
+		names[i], ops[i] = op.coll, storage.Op{Key: op.key, Item: op.item}
+	}
+	again, err := appendBatch(nil, names, ops)
+	if err != nil {
+		t.Fatalf("decoded batch does not re-encode: %v", err)
+	}
+	r2, err := decodeRecord(again[frameHeader:])
+	if err != nil || r2.op != opBatch || len(r2.ops) != len(r.ops) {
+		t.Fatalf("re-encoded batch decodes to %d ops, %v; want %d", len(r2.ops), err, len(r.ops))
+	}
+	for i := range r.ops {
+		a, b := r.ops[i], r2.ops[i]
+		if a.coll != b.coll || string(a.key) != string(b.key) || (a.item == nil) != (b.item == nil) || len(a.item) != len(b.item) {
+			t.Fatalf("op %d changed in the round trip: %+v then %+v", i, a, b)
+		}
+	}
+}
+
+func TestBatchRecordRoundTrip(t *testing.T) {
+	rec, err := appendBatch(nil, []string{"a", "b", "a"}, []storage.Op{
+		{Key: []byte("k1"), Item: storage.Item{"v": &types.AttributeValueMemberN{Value: "1"}}},
+		{Key: []byte{}},
+		{Key: []byte("k\x00"), Item: storage.Item{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := decodeRecord(rec[frameHeader:])
+	if err != nil || r.op != opBatch || len(r.ops) != 3 {
+		t.Fatalf("decoded %+v, %v", r, err)
+	}
+	if r.ops[1].item != nil || r.ops[2].item == nil || r.ops[2].coll != "a" || string(r.ops[2].key) != "k\x00" {
+		t.Fatalf("ops %+v", r.ops)
+	}
+	checkBatchRoundTrip(t, r)
+	// A batch op that is not a put or delete is damage.
+	bad := append([]byte(nil), rec[frameHeader:]...)
+	bad[2] = opDrop
+	if _, err := decodeRecord(bad); err == nil {
+		t.Fatal("a batch holding a drop decoded")
+	}
 }
 
 func TestDecodeRejects(t *testing.T) {
