@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/expr/parse"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
@@ -84,7 +85,7 @@ type operand struct {
 func (o *operand) staticType() string {
 	switch o.kind {
 	case opValue:
-		return typeOf(o.val)
+		return avtype.Of(o.val)
 	case opSize, opArith:
 		return "N"
 	case opListAppend:
@@ -543,7 +544,7 @@ func (r *resolver) checkLeaf(c *cond, name string) error {
 			bounds := func() string {
 				return "lower bound operand: " + describe(lo.val) + ", upper bound operand: " + describe(hi.val)
 			}
-			if typeOf(lo.val) != typeOf(hi.val) {
+			if avtype.Of(lo.val) != avtype.Of(hi.val) {
 				return r.fail("The BETWEEN operator requires same data type for lower and upper bounds; " + bounds())
 			}
 			if cmp, ok := order(lo.val, hi.val); ok && cmp > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
@@ -144,7 +145,7 @@ func (c *cond) eval(item Item) bool {
 		return lookup(item, c.ops[0].path) == nil
 	case cType:
 		v := c.ops[0].value(item)
-		return v != nil && typeOf(v) == c.typ
+		return v != nil && avtype.Of(v) == c.typ
 	case cBeginsWith:
 		a, p := c.ops[0].value(item), c.ops[1].value(item)
 		return a != nil && p != nil && beginsWith(a, p)

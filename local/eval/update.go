@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
 
@@ -77,7 +78,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t := typeOf(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
+		if t := avtype.Of(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
 			return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
 				", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
 		}

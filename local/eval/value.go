@@ -8,36 +8,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/numbers"
 )
-
-// typeOf is the DynamoDB type code of av: S, N, B, BOOL, NULL, M, L, SS, NS
-// or BS; "" for nil or an unknown member.
-func typeOf(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return ""
-}
 
 // enumName is the type's name in DynamoDB's ADD/DELETE operand messages.
 func enumName(t string) string {
@@ -82,7 +55,7 @@ func describe(av types.AttributeValue) string {
 	default:
 		s = "..."
 	}
-	return "AttributeValue: {" + typeOf(av) + ":" + s + "}"
+	return "AttributeValue: {" + avtype.Of(av) + ":" + s + "}"
 }
 
 // equal is DynamoDB's = : same type and same value; numbers compare
