@@ -191,7 +191,11 @@ func equalItems(a, b Item) bool {
 
 // equalValues is structural equality of stored (canonical) values; sets
 // compare as stored, which only costs a spurious index write when a set was
-// rewritten in another order.
+// rewritten in another order. It differs from avtype.Equal (DynamoDB's =,
+// numbers by value, sets in any order) on purpose: stored numbers are
+// already canonical, so comparing their text is exact, and the write path
+// runs this on every GSI/LSI of every write, where a parse per number and a
+// map per set would cost for nothing but the rare reordered set.
 func equalValues(a, b types.AttributeValue) bool {
 	if a == b {
 		return true

@@ -197,7 +197,7 @@ func (c *cond) orderAt(i int, a types.AttributeValue, j int, b types.AttributeVa
 	return order(a, b)
 }
 
-// equalAt is equal(a, b) for the values of operands i and j.
+// equalAt is avtype.Equal(a, b) for the values of operands i and j.
 func (c *cond) equalAt(i int, a types.AttributeValue, j int, b types.AttributeValue) bool {
 	if x, ok := a.(*types.AttributeValueMemberN); ok {
 		if y, ok := b.(*types.AttributeValueMemberN); ok {
@@ -209,7 +209,7 @@ func (c *cond) equalAt(i int, a types.AttributeValue, j int, b types.AttributeVa
 			return ok1 && ok2 && numbers.Compare(dx, dy) == 0
 		}
 	}
-	return equal(a, b)
+	return avtype.Equal(a, b)
 }
 
 // dec is the number n, the value of o: parsed at Compile for a value of the

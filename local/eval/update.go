@@ -440,7 +440,7 @@ func add(item Item, p path, v types.AttributeValue) error {
 		if !ok {
 			return errType
 		}
-		return set(&types.AttributeValueMemberNS{Value: union(x.Value, y.Value, numEqual)}, false)
+		return set(&types.AttributeValueMemberNS{Value: union(x.Value, y.Value, avtype.NumbersEqual)}, false)
 	case *types.AttributeValueMemberBS:
 		y, ok := v.(*types.AttributeValueMemberBS)
 		if !ok {
@@ -476,7 +476,7 @@ func deleteFrom(item Item, p path, v types.AttributeValue) error {
 		if !ok {
 			return errType
 		}
-		d := minus(x.Value, y.Value, numEqual)
+		d := minus(x.Value, y.Value, avtype.NumbersEqual)
 		rest, nv = len(d), &types.AttributeValueMemberNS{Value: d}
 	case *types.AttributeValueMemberBS:
 		y, ok := v.(*types.AttributeValueMemberBS)

@@ -58,74 +58,6 @@ func describe(av types.AttributeValue) string {
 	return "AttributeValue: {" + avtype.Of(av) + ":" + s + "}"
 }
 
-// equal is DynamoDB's = : same type and same value; numbers compare
-// numerically, sets ignore order.
-func equal(a, b types.AttributeValue) bool {
-	switch x := a.(type) {
-	case *types.AttributeValueMemberS:
-		y, ok := b.(*types.AttributeValueMemberS)
-		return ok && x.Value == y.Value
-	case *types.AttributeValueMemberN:
-		y, ok := b.(*types.AttributeValueMemberN)
-		return ok && numEqual(x.Value, y.Value)
-	case *types.AttributeValueMemberB:
-		y, ok := b.(*types.AttributeValueMemberB)
-		return ok && bytes.Equal(x.Value, y.Value)
-	case *types.AttributeValueMemberBOOL:
-		y, ok := b.(*types.AttributeValueMemberBOOL)
-		return ok && x.Value == y.Value
-	case *types.AttributeValueMemberNULL:
-		_, ok := b.(*types.AttributeValueMemberNULL)
-		return ok
-	case *types.AttributeValueMemberSS:
-		y, ok := b.(*types.AttributeValueMemberSS)
-		return ok && sameSet(x.Value, y.Value, func(a, b string) bool { return a == b })
-	case *types.AttributeValueMemberNS:
-		y, ok := b.(*types.AttributeValueMemberNS)
-		return ok && sameSet(x.Value, y.Value, numEqual)
-	case *types.AttributeValueMemberBS:
-		y, ok := b.(*types.AttributeValueMemberBS)
-		return ok && sameSet(x.Value, y.Value, bytes.Equal)
-	case *types.AttributeValueMemberL:
-		y, ok := b.(*types.AttributeValueMemberL)
-		if !ok || len(x.Value) != len(y.Value) {
-			return false
-		}
-		for i := range x.Value {
-			if !equal(x.Value[i], y.Value[i]) {
-				return false
-			}
-		}
-		return true
-	case *types.AttributeValueMemberM:
-		y, ok := b.(*types.AttributeValueMemberM)
-		if !ok || len(x.Value) != len(y.Value) {
-			return false
-		}
-		for k, v := range x.Value {
-			w, ok := y.Value[k]
-			if !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// sameSet compares sets, which hold no duplicates, ignoring order.
-func sameSet[T any](a, b []T, eq func(T, T) bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !setHas(b, x, eq) {
-			return false
-		}
-	}
-	return true
-}
-
 func setHas[T any](set []T, x T, eq func(T, T) bool) bool {
 	for _, y := range set {
 		if eq(x, y) {
@@ -166,14 +98,6 @@ func numCompare(a, b string) (int, bool) {
 		return 0, false
 	}
 	return numbers.Compare(x, y), true
-}
-
-func numEqual(a, b string) bool {
-	if a == b {
-		return true
-	}
-	c, ok := numCompare(a, b)
-	return ok && c == 0
 }
 
 // size is DynamoDB's size(): the length of a string in UTF-16 code units
@@ -229,13 +153,13 @@ func contains(a, x types.AttributeValue) bool {
 		return ok && setHas(v.Value, s.Value, func(a, b string) bool { return a == b })
 	case *types.AttributeValueMemberNS:
 		n, ok := x.(*types.AttributeValueMemberN)
-		return ok && setHas(v.Value, n.Value, numEqual)
+		return ok && setHas(v.Value, n.Value, avtype.NumbersEqual)
 	case *types.AttributeValueMemberBS:
 		b, ok := x.(*types.AttributeValueMemberB)
 		return ok && setHas(v.Value, b.Value, bytes.Equal)
 	case *types.AttributeValueMemberL:
 		for _, e := range v.Value {
-			if equal(e, x) {
+			if avtype.Equal(e, x) {
 				return true
 			}
 		}
@@ -278,7 +202,7 @@ func checkValue(av types.AttributeValue) string {
 			if _, err := numbers.Parse(s); err != nil {
 				return numMsg(err)
 			}
-			if setHas(v.Value[:i], s, numEqual) {
+			if setHas(v.Value[:i], s, avtype.NumbersEqual) {
 				return "Input collection contains duplicates" // sic: unlike SS and BS
 			}
 		}

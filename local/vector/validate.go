@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/internal/avtype"
 )
 
 // Check validates an item about to be written (PutItem, BatchWriteItem,
@@ -98,7 +100,7 @@ func (ix *Index) WriteBytes(old, new Item) float64 {
 	if !oi && !ni {
 		return 0
 	}
-	if oi && ni && equalItems(ov, nv) {
+	if oi && ni && avtype.EqualItems(ov, nv) {
 		return 0
 	}
 	view := nv
