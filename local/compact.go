@@ -67,6 +67,12 @@ func (c *compactor) value(av types.AttributeValue) types.AttributeValue {
 	return av
 }
 
+// stringBytes is the number of string bytes compactItem copies for av (S, N,
+// SS, NS values and map keys, at any depth). It is not itemsize.Value,
+// although it walks the same shape: that is DynamoDB's billed size (numbers
+// by digit pairs, binaries, booleans, NULL and per-element overhead
+// counted), this is the exact buffer the compactor needs, and either one
+// changed to serve the other would be wrong.
 func stringBytes(av types.AttributeValue) int {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
