@@ -50,22 +50,31 @@ func deleteTableFlags() (*flag.FlagSet, *deleteTableOpts) {
 // errNotConfirmed is a declined confirmation: nothing was deleted.
 var errNotConfirmed = errors.New("not confirmed; nothing was deleted")
 
-func runDeleteTable(ctx context.Context, env *Env, args []string) error {
-	fs, o := deleteTableFlags()
+// parseTableArg parses the flags of a command that takes exactly one table
+// NAME (delete-table, generate-schema) and returns the name.
+func parseTableArg(fs *flag.FlagSet, args []string) (string, error) {
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return "", err
 	}
 	switch {
 	case len(pos) == 0:
-		return usagef("missing table NAME")
+		return "", usagef("missing table NAME")
 	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
+		return "", usagef("unexpected argument %q", pos[1])
+	}
+	return pos[0], nil
+}
+
+func runDeleteTable(ctx context.Context, env *Env, args []string) error {
+	fs, o := deleteTableFlags()
+	name, err := parseTableArg(fs, args)
+	if err != nil {
+		return err
 	}
 	if o.timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	name := pos[0]
 	terminal := env.terminal()
 	if !o.force && !terminal {
 		return fmt.Errorf("refusing to delete table %s without confirmation: not a terminal (pass --force)", name)

@@ -69,17 +69,10 @@ func genSchemaFlags() (*flag.FlagSet, *genSchemaOpts) {
 
 func runGenSchema(ctx context.Context, env *Env, args []string) error {
 	fs, o := genSchemaFlags()
-	pos, err := parseArgs(fs, args)
+	table, err := parseTableArg(fs, args)
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(pos) == 0:
-		return usagef("missing table NAME")
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", pos[1])
-	}
-	table := pos[0]
 	if o.typeName != "" && (!token.IsIdentifier(o.typeName) || !unicode.IsUpper([]rune(o.typeName)[0])) {
 		return usagef("--type %q is not an exported Go identifier", o.typeName)
 	}
