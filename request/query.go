@@ -1,6 +1,8 @@
 package request
 
 import (
+	"slices"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -275,38 +277,21 @@ func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop 
 // mentions reports whether c refers to the top-level attribute name, by a
 // path in the tree or through the names of a raw condition.
 func mentions(c expr.Cond, name string) bool {
+	inOperand := func(o expr.Operand) bool { return operandMentions(o, name) }
+	inCond := func(c expr.Cond) bool { return mentions(c, name) }
 	switch c := c.(type) {
 	case *expr.Compare:
-		return operandMentions(c.L, name) || operandMentions(c.R, name)
+		return inOperand(c.L) || inOperand(c.R)
 	case *expr.Between:
-		return operandMentions(c.X, name) || operandMentions(c.Lo, name) || operandMentions(c.Hi, name)
+		return inOperand(c.X) || inOperand(c.Lo) || inOperand(c.Hi)
 	case *expr.In:
-		if operandMentions(c.X, name) {
-			return true
-		}
-		for _, o := range c.List {
-			if operandMentions(o, name) {
-				return true
-			}
-		}
+		return inOperand(c.X) || slices.ContainsFunc(c.List, inOperand)
 	case *expr.CondFunc:
-		for _, o := range c.Args {
-			if operandMentions(o, name) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(c.Args, inOperand)
 	case *expr.And:
-		for _, sub := range c.Conds {
-			if mentions(sub, name) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(c.Conds, inCond)
 	case *expr.Or:
-		for _, sub := range c.Conds {
-			if mentions(sub, name) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(c.Conds, inCond)
 	case *expr.Not:
 		return mentions(c.Cond, name)
 	case *expr.Raw:
@@ -324,11 +309,7 @@ func operandMentions(o expr.Operand, name string) bool {
 	case expr.Path:
 		return len(o) > 0 && !o[0].IsIndex && o[0].Name == name
 	case *expr.Func:
-		for _, a := range o.Args {
-			if operandMentions(a, name) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(o.Args, func(a expr.Operand) bool { return operandMentions(a, name) })
 	}
 	return false
 }
