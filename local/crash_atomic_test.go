@@ -70,30 +70,7 @@ func testCrashInside(t *testing.T, write func(c *dynamodb.Client) error) {
 	}
 	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
 	c := srv.Client()
-	srv.CreateTable(t, &dynamodb.CreateTableInput{
-		TableName:   str("txn"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: str("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("sk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("grp"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("rank"), AttributeType: types.ScalarAttributeTypeN},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: str("pk"), KeyType: types.KeyTypeHash},
-			{AttributeName: str("sk"), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:  str("byGroup"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: str("grp"), KeyType: types.KeyTypeHash}, {AttributeName: str("sk"), KeyType: types.KeyTypeRange}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
-			IndexName:  str("byRank"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}, {AttributeName: str("rank"), KeyType: types.KeyTypeRange}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		}},
-	})
+	srv.CreateTable(t, txnTable())
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: str("txn"),
 		Item: item{"pk": S("p"), "sk": S("old"), "grp": S("g1"), "rank": N("1")}}); err != nil {
 		t.Fatal(err)
@@ -218,30 +195,7 @@ func TestTableCreatedAfterInterruptedDeleteIsEmpty(t *testing.T) {
 	str := aws.String
 	dir := t.TempDir()
 	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
-	create := &dynamodb.CreateTableInput{
-		TableName:   str("txn"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: str("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("sk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("grp"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: str("rank"), AttributeType: types.ScalarAttributeTypeN},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: str("pk"), KeyType: types.KeyTypeHash},
-			{AttributeName: str("sk"), KeyType: types.KeyTypeRange},
-		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:  str("byGroup"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: str("grp"), KeyType: types.KeyTypeHash}, {AttributeName: str("sk"), KeyType: types.KeyTypeRange}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
-		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
-			IndexName:  str("byRank"),
-			KeySchema:  []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}, {AttributeName: str("rank"), KeyType: types.KeyTypeRange}},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		}},
-	}
+	create := txnTable()
 	serve := func(f func(srv *dynamotest.Server, eng *disk.Engine)) {
 		eng, err := disk.Open(dir, quiet)
 		if err != nil {
@@ -273,4 +227,34 @@ func TestTableCreatedAfterInterruptedDeleteIsEmpty(t *testing.T) {
 			t.Fatalf("the new table holds the deleted one's items:\n%s", got)
 		}
 	})
+}
+
+// txnTable is the table the crash tests write to: a composite key, a GSI
+// (ALL) and an LSI (KEYS_ONLY), so that a torn write would show in each.
+func txnTable() *dynamodb.CreateTableInput {
+	str := aws.String
+	return &dynamodb.CreateTableInput{
+		TableName:   str("txn"),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: str("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: str("sk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: str("grp"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: str("rank"), AttributeType: types.ScalarAttributeTypeN},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: str("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: str("sk"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  str("byGroup"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: str("grp"), KeyType: types.KeyTypeHash}, {AttributeName: str("sk"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{
+			IndexName:  str("byRank"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: str("pk"), KeyType: types.KeyTypeHash}, {AttributeName: str("rank"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}},
+	}
 }
