@@ -93,7 +93,12 @@ type source struct {
 	fetch bool // LSI read that needs the table's item (non-projected attributes)
 }
 
-func (s *Server) source(t *table, in *readInput) (*source, error) {
+// source is the table or index a Query (query) or a Scan reads; a vector
+// index's name is answered with the vector search errors first.
+func (s *Server) source(t *table, in *readInput, query bool) (*source, error) {
+	if err := t.vectorIndexRead(in.IndexName, query); err != nil {
+		return nil, err
+	}
 	src := &source{t: t, hash: t.meta.Hash, rng: t.meta.Range, coll: t.items}
 	if in.IndexName == nil {
 		return src, nil
@@ -303,6 +308,25 @@ func (s *Server) readResponse(src *source, p *page, count bool, mode string, con
 	return r.done(), nil
 }
 
+// readPage walks [start, end) of src for a Query (query) or a Scan and
+// answers with the page: the projection check, Limit, Select COUNT and the
+// consumed capacity work the same for both.
+func (s *Server) readPage(src *source, in *readInput, ex *eval.Compiled, start, end []byte, forward, query bool) (any, error) {
+	if err := src.checkProjected(ex, query); err != nil {
+		return nil, err
+	}
+	limit := 0
+	if in.Limit != nil {
+		limit = int(min(*in.Limit, math.MaxInt32))
+	}
+	count := str(in.Select) == "COUNT"
+	p, err := src.walk(start, end, forward, limit, ex, count)
+	if err != nil {
+		return nil, err
+	}
+	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
+}
+
 // --- Query ---
 
 func (s *Server) query(c *call) (any, error) {
@@ -337,10 +361,7 @@ func (s *Server) query(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
-	if err := t.vectorIndexRead(in.IndexName, true); err != nil {
-		return nil, err
-	}
-	src, err := s.source(t, &in.readInput)
+	src, err := s.source(t, &in.readInput, true)
 	if err != nil {
 		return nil, err
 	}
@@ -383,19 +404,7 @@ func (s *Server) query(c *call) (any, error) {
 			end = k
 		}
 	}
-	if err := src.checkProjected(ex, true); err != nil {
-		return nil, err
-	}
-	limit := 0
-	if in.Limit != nil {
-		limit = int(min(*in.Limit, math.MaxInt32))
-	}
-	count := str(in.Select) == "COUNT"
-	p, err := src.walk(start, end, forward, limit, ex, count)
-	if err != nil {
-		return nil, err
-	}
-	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
+	return s.readPage(src, &in.readInput, ex, start, end, forward, true)
 }
 
 // sortBounds turns a key condition into the [start, end) range of storage
@@ -521,10 +530,7 @@ func (s *Server) scan(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
-	if err := t.vectorIndexRead(in.IndexName, false); err != nil {
-		return nil, err
-	}
-	src, err := s.source(t, &in.readInput)
+	src, err := s.source(t, &in.readInput, false)
 	if err != nil {
 		return nil, err
 	}
@@ -542,19 +548,7 @@ func (s *Server) scan(c *call) (any, error) {
 		}
 		start = after(k)
 	}
-	if err := src.checkProjected(ex, false); err != nil {
-		return nil, err
-	}
-	limit := 0
-	if in.Limit != nil {
-		limit = int(min(*in.Limit, math.MaxInt32))
-	}
-	count := str(in.Select) == "COUNT"
-	p, err := src.walk(start, end, true, limit, ex, count)
-	if err != nil {
-		return nil, err
-	}
-	return s.readResponse(src, p, count, str(in.ReturnConsumedCapacity), in.ConsistentRead != nil && *in.ConsistentRead)
+	return s.readPage(src, &in.readInput, ex, start, end, true, false)
 }
 
 // segmentBounds is segment's share of the 64-bit partition hash space:
