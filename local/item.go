@@ -171,6 +171,26 @@ func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error)
 	return compile(eval.Input{Condition: o.ConditionExpression, Names: o.ExpressionAttributeNames, Values: o.ExpressionAttributeValues})
 }
 
+// current is the start every single-item write shares once its input is
+// checked: the item's storage key, the item stored there (nil if none), and
+// the write's condition evaluated on it (ConditionalCheckFailed if false).
+func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key []byte, old Item, err error) {
+	key, err = t.meta.appendItemKey(nil, keyItem)
+	if err != nil {
+		return nil, nil, err
+	}
+	old, _, err = t.items.Get(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ok, err := cond.Condition(old); err != nil {
+		return nil, nil, evalError(err)
+	} else if !ok {
+		return nil, nil, conditionFailed(old, o.ReturnValuesOnConditionCheckFailure)
+	}
+	return key, old, nil
+}
+
 // --- PutItem ---
 
 type putItemInput struct {
@@ -207,18 +227,9 @@ func (s *Server) putItem(c *call) (any, error) {
 	if size > limits.MaxItemBytes {
 		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
-	key, err := m.appendItemKey(nil, item)
+	key, old, err := in.writeOptions.current(t, item, cond)
 	if err != nil {
 		return nil, err
-	}
-	old, _, err := t.items.Get(key)
-	if err != nil {
-		return nil, err
-	}
-	if ok, err := cond.Condition(old); err != nil {
-		return nil, evalError(err)
-	} else if !ok {
-		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
 	item = compactItem(item)
 	oldSize := itemsize.Item(old)
@@ -258,18 +269,9 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, err := m.appendItemKey(nil, Item(in.Key))
+	key, old, err := in.writeOptions.current(t, Item(in.Key), cond)
 	if err != nil {
 		return nil, err
-	}
-	old, _, err := t.items.Get(key)
-	if err != nil {
-		return nil, err
-	}
-	if ok, err := cond.Condition(old); err != nil {
-		return nil, evalError(err)
-	} else if !ok {
-		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 	if err := t.apply(key, old, nil, mt); err != nil {
@@ -330,18 +332,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := m.checkKey(keyItem, keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, err := m.appendItemKey(nil, keyItem)
+	key, old, err := in.writeOptions.current(t, keyItem, ex)
 	if err != nil {
 		return nil, err
-	}
-	old, _, err := t.items.Get(key)
-	if err != nil {
-		return nil, err
-	}
-	if ok, err := ex.Condition(old); err != nil {
-		return nil, evalError(err)
-	} else if !ok {
-		return nil, conditionFailed(old, in.ReturnValuesOnConditionCheckFailure)
 	}
 	base := old
 	if base == nil {
