@@ -201,6 +201,18 @@ var (
 	errInvalidPath = validation("The document path provided in the update expression is invalid for update")
 )
 
+// setValues is the values of a two-operand SET function's operands
+// (list_append, + and -), the first one's error first.
+func setValues(item Item, args []*operand) (a, b types.AttributeValue, err error) {
+	if a, err = setValue(item, args[0]); err != nil {
+		return nil, nil, err
+	}
+	if b, err = setValue(item, args[1]); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
 // setValue evaluates the right-hand side of a SET action.
 func setValue(item Item, o *operand) (types.AttributeValue, error) {
 	switch o.kind {
@@ -218,11 +230,7 @@ func setValue(item Item, o *operand) (types.AttributeValue, error) {
 		}
 		return setValue(item, o.args[1])
 	case opListAppend:
-		a, err := setValue(item, o.args[0])
-		if err != nil {
-			return nil, err
-		}
-		b, err := setValue(item, o.args[1])
+		a, b, err := setValues(item, o.args)
 		if err != nil {
 			return nil, err
 		}
@@ -234,11 +242,7 @@ func setValue(item Item, o *operand) (types.AttributeValue, error) {
 		l := make([]types.AttributeValue, 0, len(la.Value)+len(lb.Value))
 		return &types.AttributeValueMemberL{Value: append(append(l, la.Value...), lb.Value...)}, nil
 	case opArith:
-		a, err := setValue(item, o.args[0])
-		if err != nil {
-			return nil, err
-		}
-		b, err := setValue(item, o.args[1])
+		a, b, err := setValues(item, o.args)
 		if err != nil {
 			return nil, err
 		}
