@@ -227,16 +227,5 @@ func FuzzPart2Requests(f *testing.F) {
 	c := newCaller(srv)
 	c.call(f, "CreateTable", `{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",`+
 		`"VectorIndexes":[{"IndexName":"vix","VectorAttribute":{"AttributeName":"emb"},"Dimensions":2,"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}]}`)
-	f.Fuzz(func(t *testing.T, a uint8, body string) {
-		action := actions[int(a)%len(actions)]
-		c.req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+action)
-		c.br.Reset([]byte(body))
-		c.req.Body = &c.br
-		c.req.ContentLength = int64(len(body))
-		clear(c.w.h)
-		c.h.ServeHTTP(&c.w, c.req)
-		if c.w.status != 200 && c.w.status != 400 {
-			t.Fatalf("%s %q: status %d", action, body, c.w.status)
-		}
-	})
+	fuzzActions(f, c, actions)
 }
