@@ -27,6 +27,25 @@ func txConfig(op string, opts []TxOpOption) (*config, error) {
 	return c, checkOnCondFail(op, c)
 }
 
+// txKeyed is the start TxUpdate, TxDelete and TxCheck share: the options
+// checked (If refused unless allowIf), then the item's key and the id that
+// spots a second operation on the same item.
+func txKeyed[T any](op string, s *schema.Schema[T], key T, opts []TxOpOption, allowIf bool) (*config, map[string]types.AttributeValue, string, error) {
+	c, err := txConfig(op, opts)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if !allowIf && c.condSet {
+		return nil, nil, "", errorf(op, "the condition is TxCheck's argument; If is not allowed here")
+	}
+	k, err := s.PrimaryKey(key)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	m := k.Map()
+	return c, m, keyID(s.Table(), m, k.PKName, k.SKName), nil
+}
+
 // TxPut writes v in a transaction; If adds its condition.
 func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
@@ -53,11 +72,7 @@ func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "Update"
-		c, err := txConfig(op, opts)
-		if err != nil {
-			return types.TransactWriteItem{}, "", err
-		}
-		k, err := s.PrimaryKey(key)
+		c, m, id, err := txKeyed(op, s, key, opts, true)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
@@ -66,7 +81,6 @@ func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		m := k.Map()
 		u := &types.Update{TableName: aws.String(s.Table()), Key: m, UpdateExpression: update, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if c.condSet {
 			if u.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
@@ -74,7 +88,7 @@ func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...
 			}
 		}
 		u.ExpressionAttributeNames, u.ExpressionAttributeValues = x.b.Names(), x.b.Values()
-		return types.TransactWriteItem{Update: u}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+		return types.TransactWriteItem{Update: u}, id, nil
 	})
 }
 
@@ -83,20 +97,15 @@ func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...
 func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "Delete"
-		c, err := txConfig(op, opts)
+		c, m, id, err := txKeyed(op, s, key, opts, true)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		k, err := s.PrimaryKey(key)
-		if err != nil {
-			return types.TransactWriteItem{}, "", err
-		}
-		m := k.Map()
 		d := &types.Delete{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		return types.TransactWriteItem{Delete: d}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+		return types.TransactWriteItem{Delete: d}, id, nil
 	})
 }
 
@@ -105,25 +114,17 @@ func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 func TxCheck[T any](s *schema.Schema[T], key T, cond expr.Cond, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "ConditionCheck"
-		c, err := txConfig(op, opts)
+		c, m, id, err := txKeyed(op, s, key, opts, false)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		if c.condSet {
-			return types.TransactWriteItem{}, "", errorf(op, "the condition is TxCheck's argument; If is not allowed here")
-		}
-		k, err := s.PrimaryKey(key)
-		if err != nil {
-			return types.TransactWriteItem{}, "", err
-		}
-		m := k.Map()
 		x := exprs{expr.NewBuilder(s)}
 		cc := &types.ConditionCheck{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if cc.ConditionExpression, err = x.cond(op, cond, "c"); err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
 		cc.ExpressionAttributeNames, cc.ExpressionAttributeValues = x.b.Names(), x.b.Values()
-		return types.TransactWriteItem{ConditionCheck: cc}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+		return types.TransactWriteItem{ConditionCheck: cc}, id, nil
 	})
 }
 
