@@ -4,7 +4,7 @@
 // # Commands
 //
 //	dynamo local [--host 127.0.0.1] [--port 8000] [--region R] [--account ID]
-//	        [--data-dir DIR]
+//	        [--data-dir DIR] [--ttl-sweep 1m]
 //	dynamo create-table --schema ./path/to/pkg.Name [--schema …] [flags]
 //	dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key]
 //	        [--key-type S|N|B] [--billing-mode PAY_PER_REQUEST|PROVISIONED]
@@ -26,7 +26,9 @@
 // dynamo local serves package local in memory; with --data-dir DIR its
 // tables and items are kept in DIR by the durable engine of package
 // local/storage/disk (write-ahead log, fsynced before each write is
-// acknowledged) and served again by the next dynamo local on DIR.
+// acknowledged) and served again by the next dynamo local on DIR. Items
+// whose TTL attribute has passed are deleted every --ttl-sweep (default one
+// minute; DynamoDB itself takes up to a few days; 0 keeps them).
 //
 // # create-table --schema
 //

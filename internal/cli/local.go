@@ -19,7 +19,7 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR]",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m]",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -38,6 +38,7 @@ serves them again, even after a crash. One server at a time may use DIR.`,
 type localOpts struct {
 	host, region, account, dataDir string
 	port                           int
+	ttlSweep                       time.Duration
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -48,6 +49,7 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.StringVar(&o.region, "region", "us-east-1", "region used in ARNs")
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
+	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
 	return fs, o
 }
 
@@ -60,7 +62,13 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
+	if o.ttlSweep < 0 {
+		return usagef("--ttl-sweep must not be negative")
+	}
 	opts := []local.Option{local.WithRegion(o.region), local.WithAccountID(o.account)}
+	if o.ttlSweep > 0 {
+		opts = append(opts, local.WithTTLSweep(o.ttlSweep))
+	}
 	if o.dataDir != "" {
 		eng, oerr := disk.Open(o.dataDir, disk.WithLogger(slog.New(slog.NewTextHandler(env.Stderr, nil))))
 		if oerr != nil {

@@ -140,3 +140,56 @@ func TestLocalDataDirSurvivesRestart(t *testing.T) {
 		t.Fatalf("in-memory server lists %v, %v", lt, err)
 	}
 }
+
+// --ttl-sweep deletes items whose TTL attribute has passed; with 0 they stay.
+func TestLocalTTLSweep(t *testing.T) {
+	ctx := context.Background()
+	expired := map[string]types.AttributeValue{
+		"pk":  &types.AttributeValueMemberS{Value: "old"},
+		"exp": &types.AttributeValueMemberN{Value: "1700000000"}, // November 2023
+	}
+	for _, tc := range []struct {
+		sweep   string
+		deleted bool
+	}{{"20ms", true}, {"0", false}} {
+		c, stop := startLocal(t, "--ttl-sweep", tc.sweep)
+		_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName:            aws.String("ttl"),
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			BillingMode:          types.BillingModePayPerRequest,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("ttl"),
+			TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ttl"), Item: expired}); err != nil {
+			t.Fatal(err)
+		}
+		wait := 2 * time.Second // for the sweeper to run
+		if !tc.deleted {
+			wait = 200 * time.Millisecond // many periods a 20ms sweeper would have had
+			time.Sleep(wait)
+		}
+		gone := false
+		for deadline := time.Now().Add(wait); !gone; time.Sleep(20 * time.Millisecond) {
+			out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ttl"), Key: map[string]types.AttributeValue{"pk": expired["pk"]}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone = out.Item == nil
+			if time.Now().After(deadline) || !tc.deleted {
+				break
+			}
+		}
+		if gone != tc.deleted {
+			t.Errorf("--ttl-sweep %s: expired item deleted = %v, want %v", tc.sweep, gone, tc.deleted)
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
