@@ -232,6 +232,10 @@ func Project(attrs ...string) ProjectionOption {
 	return request.Project(attrs...)
 }
 
+// ProjectPaths is Project for document paths: nested map keys and list
+// elements (Attr("address", "city"), Attr("items").Index(0)).
+func ProjectPaths(paths ...Path) ProjectionOption { return request.ProjectPaths(paths...) }
+
 // ReturnValues asks for the item as it was or is: Put and Delete accept
 // ALL_OLD, Update all of NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW.
 func ReturnValues(rv types.ReturnValue) ReturnValuesOption {
