@@ -27,6 +27,7 @@ type Server struct {
 	faults []*fault
 	calls  map[string]int
 	custom local.FaultFunc
+	key    local.AccessKey // the credentials of Client and Repo
 }
 
 // Option configures NewServer.
@@ -35,6 +36,7 @@ type Option func(*config)
 type config struct {
 	local  []local.Option
 	faults local.FaultFunc
+	key    *local.AccessKey
 }
 
 // WithLocalOptions passes options to local.New (engine, region, clock...).
@@ -48,6 +50,15 @@ func WithFaultFunc(f local.FaultFunc) Option {
 	return func(c *config) { c.faults = f }
 }
 
+// WithAccessKey turns on the server's authentication with one access key
+// (local.WithAccessKeys): requests must be signed with it, and Client and
+// Repo sign with it. sessionToken may be empty.
+func WithAccessKey(id, secret, sessionToken string) Option {
+	return func(c *config) {
+		c.key = &local.AccessKey{ID: id, Secret: secret, SessionToken: sessionToken}
+	}
+}
+
 // NewServer starts a server for the duration of the test.
 func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
@@ -55,8 +66,13 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &Server{calls: map[string]int{}, custom: cfg.faults}
-	l, err := local.New(append(cfg.local, local.WithFaults(s.fault))...)
+	s := &Server{calls: map[string]int{}, custom: cfg.faults, key: local.AccessKey{ID: "dynamotest", Secret: "dynamotest"}}
+	lopts := append(cfg.local, local.WithFaults(s.fault))
+	if cfg.key != nil {
+		s.key = *cfg.key
+		lopts = append(lopts, local.WithAccessKeys(s.key))
+	}
+	l, err := local.New(lopts...)
 	if err != nil {
 		t.Fatalf("dynamotest: %v", err)
 	}
@@ -74,12 +90,13 @@ func (s *Server) Close() {
 }
 
 // Client returns an aws-sdk-go-v2 DynamoDB client for the server: static
-// dummy credentials, region us-east-1, BaseEndpoint = URL. optFns adjust it
-// (a retryer, a smaller timeout...).
+// credentials (dummy ones, or the key of WithAccessKey), region us-east-1,
+// BaseEndpoint = URL. optFns adjust it (a retryer, a smaller timeout,
+// other credentials...).
 func (s *Server) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
-		Credentials:  credentials.NewStaticCredentialsProvider("dynamotest", "dynamotest", ""),
+		Credentials:  credentials.NewStaticCredentialsProvider(s.key.ID, s.key.Secret, s.key.SessionToken),
 		BaseEndpoint: aws.String(s.URL),
 		HTTPClient:   s.http.Client(),
 	}, optFns...)

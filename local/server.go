@@ -33,6 +33,9 @@ type Server struct {
 	tokens tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
 	sweep  sweeper    // the TTL sweeper (ttl.go)
 
+	auth    authConfig // WithAccessKeys (auth.go)
+	tenants tenants    // WithTenancy: the accounts (tenant.go)
+
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
 	closed   atomic.Bool
@@ -80,6 +83,9 @@ func New(opts ...Option) (*Server, error) {
 		s.idPrefix[i] = alphabet[int(b)%len(alphabet)]
 	}
 	if err := s.loadTables(); err != nil {
+		return nil, err
+	}
+	if err := s.openAccounts(); err != nil {
 		return nil, err
 	}
 	s.startSweeper()
@@ -230,6 +236,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})
 		return
 	}
+	// Authentication and per-account separation (tenant.go): srv is the
+	// server whose tables answer the call.
+	srv, aerr := s.authenticate(r, body)
+	if aerr != nil {
+		s.writeError(w, id, aerr)
+		return
+	}
 	target := r.Header.Get("X-Amz-Target")
 	action, ok := strings.CutPrefix(target, targetPrefix)
 	h := actions[action]
@@ -256,7 +269,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, serialization("Request body is empty"))
 		return
 	}
-	out, err := s.run(h, c)
+	out, err := srv.run(h, c)
 	if err != nil {
 		var ae *Error
 		if !errors.As(err, &ae) {
@@ -326,6 +339,11 @@ func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte
 	h["X-Amzn-Requestid"] = vals[1:2:2]
 	h["X-Amz-Crc32"] = vals[2:3:3]
 	h["Content-Length"] = vals[3:4:4]
+	if s.auth.keys != nil {
+		// The SDKs correct their clock skew from Date: it must be this
+		// server's clock (WithClock), not the host's.
+		h["Date"] = []string{s.now().UTC().Format(http.TimeFormat)}
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }
