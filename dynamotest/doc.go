@@ -8,4 +8,6 @@
 //
 // Faults can be injected on chosen calls (throttling, 500s, latency,
 // unprocessed batch items) to exercise retry and batch logic for real.
+// WithAccessKey makes the server verify request signatures, with the
+// returned client and repo signing with the key.
 package dynamotest
