@@ -157,9 +157,9 @@ func (s *Server) openAccounts() error {
 		rest, separated := strings.CutPrefix(k, tenantPrefix)
 		switch {
 		case separated && !s.tenants.on:
-			return errors.New("local: the engine holds tables separated by access key and region: open it with per-account separation (WithTenancy)")
+			return errors.New("local: the engine holds tables separated by access key and region: open it with per-account separation (WithTenancy, dynamo local --per-account)")
 		case !separated && s.tenants.on && strings.HasPrefix(k, "table/"):
-			return errors.New("local: the engine holds tables shared by all access keys: open it without per-account separation (WithTenancy)")
+			return errors.New("local: the engine holds tables shared by all access keys: open it without per-account separation (WithTenancy, dynamo local --per-account)")
 		case !separated:
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -19,7 +20,7 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m]",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m] [--credentials FILE] [--per-account]",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -29,7 +30,18 @@ Without --data-dir the tables live in memory and are gone when it stops.
 With --data-dir DIR (created if absent) tables, indexes and items are kept
 in DIR (package local/storage/disk): every acknowledged write is fsynced
 to a write-ahead log first, and the next "dynamo local --data-dir DIR"
-serves them again, even after a crash. One server at a time may use DIR.`,
+serves them again, even after a crash. One server at a time may use DIR.
+
+With --credentials FILE every request must be signed (AWS Signature
+Version 4) by one of the access keys in FILE, one per line:
+"ACCESS_KEY_ID SECRET [SESSION_TOKEN]", # starts a comment line. Other
+requests get DynamoDB's errors (UnrecognizedClientException,
+InvalidSignatureException, ...). Without it credentials are not checked.
+With --per-account each access key id and region has its own tables, as
+DynamoDB Local has without -sharedDb; without --credentials the key id is
+taken from the request unverified. A --data-dir written with --per-account
+opens only with it, and one written without only without.
+At start it prints both modes on stderr.`,
 		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
 		Run:   runLocal,
 	})
@@ -39,6 +51,8 @@ type localOpts struct {
 	host, region, account, dataDir string
 	port                           int
 	ttlSweep                       time.Duration
+	credentials                    string
+	perAccount                     bool
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -50,6 +64,8 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
 	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
+	fs.StringVar(&o.credentials, "credentials", "", "require requests signed by an access key of this file (lines: ACCESS_KEY_ID SECRET [SESSION_TOKEN])")
+	fs.BoolVar(&o.perAccount, "per-account", false, "separate tables by access key id and region (default: shared by all)")
 	return fs, o
 }
 
@@ -68,6 +84,23 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	opts := []local.Option{local.WithRegion(o.region), local.WithAccountID(o.account)}
 	if o.ttlSweep > 0 {
 		opts = append(opts, local.WithTTLSweep(o.ttlSweep))
+	}
+	auth := "authentication off: credentials are not checked (--credentials FILE turns it on)"
+	if o.credentials != "" {
+		keys, err := readAccessKeys(o.credentials)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, local.WithAccessKeys(keys...))
+		auth = fmt.Sprintf("authentication on: requests must be signed by one of the %d access keys of %s", len(keys), o.credentials)
+	}
+	tables := "tables shared by every access key and region (--per-account separates them)"
+	if o.perAccount {
+		opts = append(opts, local.WithTenancy())
+		tables = "tables separated by access key id and region"
+		if o.credentials == "" {
+			tables += " (key ids are not verified without --credentials)"
+		}
 	}
 	if o.dataDir != "" {
 		eng, oerr := disk.Open(o.dataDir, disk.WithLogger(slog.New(slog.NewTextHandler(env.Stderr, nil))))
@@ -88,6 +121,7 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	defer srv.Close()
+	fmt.Fprintf(env.Stderr, "dynamo local: %s\ndynamo local: %s\n", auth, tables)
 	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
 	if err != nil {
 		return err
@@ -107,4 +141,19 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	return nil
+}
+
+// readAccessKeys reads the --credentials file; errors name the file and
+// line, never a secret.
+func readAccessKeys(path string) ([]local.AccessKey, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	keys, err := local.ReadAccessKeys(f)
+	if err != nil {
+		return nil, fmt.Errorf("--credentials %s: %w", path, err)
+	}
+	return keys, nil
 }

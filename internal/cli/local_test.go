@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
@@ -64,11 +66,23 @@ func TestUnknownCommand(t *testing.T) {
 // client for it and a stop function that cancels it and returns its error.
 func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	t.Helper()
+	endpoint, stop := serveLocal(t, io.Discard, args...)
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+	return c, stop
+}
+
+// serveLocal runs "dynamo local" with args on a free port, its stderr going
+// to stderr, and returns its endpoint and a stop function that cancels it
+// and returns its error. Once it returns, all that was written to stderr
+// before the listening line is there.
+func serveLocal(t *testing.T, stderr io.Writer, args ...string) (string, func() error) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		err := runLocal(ctx, &Env{Stdout: pw, Stderr: io.Discard}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
+		err := runLocal(ctx, &Env{Stdout: pw, Stderr: stderr}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -78,8 +92,6 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 		t.Fatalf("dynamo local did not start: %v", <-done)
 	}
 	endpoint, _ := strings.CutPrefix(strings.TrimSpace(line), "dynamo local listening on ")
-	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
 	stop := func() error {
 		cancel()
 		select {
@@ -90,7 +102,7 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 			return nil
 		}
 	}
-	return c, stop
+	return endpoint, stop
 }
 
 // With --data-dir the table and its items outlive the server: a second
@@ -191,5 +203,59 @@ func TestLocalTTLSweep(t *testing.T) {
 		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// --credentials FILE: requests must be signed by a key of the file;
+// --per-account: each key has its own tables. Both modes are printed at
+// start.
+func TestLocalCredentialsAndPerAccount(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(file, []byte("# the team\nAKIDALICE alice-secret\nAKIDBOB bob-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	endpoint, stop := serveLocal(t, &stderr, "--credentials", file, "--per-account")
+	defer stop()
+	for _, want := range []string{
+		"dynamo local: authentication on: requests must be signed by one of the 2 access keys of " + file + "\n",
+		"dynamo local: tables separated by access key id and region\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr = %q, want %q", stderr.String(), want)
+		}
+	}
+	if strings.Contains(stderr.String(), "secret") {
+		t.Errorf("stderr shows a secret: %q", stderr.String())
+	}
+	client := func(id, secret string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint), Retryer: aws.NopRetryer{},
+			Credentials: credentials.NewStaticCredentialsProvider(id, secret, "")})
+	}
+	alice := client("AKIDALICE", "alice-secret")
+	if _, err := alice.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("mine"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if lt, err := client("AKIDBOB", "bob-secret").ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != 0 {
+		t.Fatalf("bob lists %v, %v", lt, err)
+	}
+	var ae smithy.APIError
+	if _, err := client("AKIDBOB", "alice-secret").ListTables(ctx, &dynamodb.ListTablesInput{}); !errors.As(err, &ae) || ae.ErrorCode() != "InvalidSignatureException" {
+		t.Fatalf("wrong secret: %v", err)
+	}
+
+	// Without the flags: the modes say so.
+	stderr.Reset()
+	_, stopOpen := serveLocal(t, &stderr)
+	defer stopOpen()
+	if want := "dynamo local: authentication off: credentials are not checked (--credentials FILE turns it on)\n" +
+		"dynamo local: tables shared by every access key and region (--per-account separates them)\n"; stderr.String() != want {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
 }
