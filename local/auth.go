@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -131,6 +132,9 @@ func validKeyID(id string) bool {
 type authConfig struct {
 	keys map[string]AccessKey
 	err  error
+
+	mu      sync.Mutex
+	derived map[string][]byte // signing keys by "<key id>/<date>/<region>"
 }
 
 const (
@@ -287,11 +291,7 @@ func (a *authConfig) verify(r *http.Request, body []byte, now time.Time) (*crede
 	creq := sha256.Sum256([]byte(canonical))
 	scope := c.date + "/" + c.region + "/" + c.service + "/" + c.terminator
 	toSign := sigAlgorithm + "\n" + c.amzDate + "\n" + scope + "\n" + hex.EncodeToString(creq[:])
-	k := hmacSHA256([]byte("AWS4"+key.Secret), c.date)
-	k = hmacSHA256(k, c.region)
-	k = hmacSHA256(k, c.service)
-	k = hmacSHA256(k, c.terminator)
-	want := hmacSHA256(k, toSign)
+	want := hmacSHA256(a.signingKey(key, c.date, c.region), toSign)
 	got, err := hex.DecodeString(c.signature)
 	if err != nil || !hmac.Equal(got, want) {
 		return nil, invalidSignature(signatureMismatch)
@@ -311,6 +311,34 @@ func checkSkew(when, now time.Time) *Error {
 		return invalidSignature("Signature not yet current: " + f(when) + " is still later than " + f(late) + " (" + f(now) + " + 15 min.)")
 	}
 	return nil
+}
+
+// maxDerived bounds the cache of signing keys (regions are the client's
+// choice).
+const maxDerived = 1024
+
+// signingKey is the key SigV4 derives from the secret, the day and the
+// region. A client signs a day's requests with the same one, so it is
+// derived once (four HMACs) and cached.
+func (a *authConfig) signingKey(key AccessKey, date, region string) []byte {
+	id := key.ID + "/" + date + "/" + region
+	a.mu.Lock()
+	k, ok := a.derived[id]
+	a.mu.Unlock()
+	if ok {
+		return k
+	}
+	k = hmacSHA256([]byte("AWS4"+key.Secret), date)
+	k = hmacSHA256(k, region)
+	k = hmacSHA256(k, sigService)
+	k = hmacSHA256(k, sigTerminator)
+	a.mu.Lock()
+	if a.derived == nil || len(a.derived) >= maxDerived {
+		a.derived = map[string][]byte{}
+	}
+	a.derived[id] = k
+	a.mu.Unlock()
+	return k
 }
 
 func hmacSHA256(key []byte, data string) []byte {
