@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -252,5 +253,31 @@ func TestTenancySweepsExpiredItems(t *testing.T) {
 	}
 	if n := srv.Local.SweepExpired(); n != 2 {
 		t.Fatalf("SweepExpired = %d, want 2", n)
+	}
+}
+
+// The first requests of a new account, concurrent, all land in one account.
+func TestTenancyConcurrentFirstUse(t *testing.T) {
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithTenancy()))
+	c := account(srv, "dave", "us-east-1")
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+				TableName:            aws.String(fmt.Sprintf("table%d", i)),
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+				BillingMode:          types.BillingModePayPerRequest,
+			})
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := tableNames(t, c); len(got) != 8 {
+		t.Fatalf("dave lists %v", got)
 	}
 }

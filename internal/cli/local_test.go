@@ -259,3 +259,37 @@ func TestLocalCredentialsAndPerAccount(t *testing.T) {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
 }
+
+// A data directory written with --per-account keeps each account's tables
+// across a restart, and does not open without the flag.
+func TestLocalPerAccountDataDir(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	client := func(endpoint, id string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+			Credentials: credentials.NewStaticCredentialsProvider(id, "any", "")})
+	}
+	endpoint, stop := serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
+	if _, err := client(endpoint, "alice").CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("mine"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	err := runLocal(ctx, &Env{Stdout: io.Discard, Stderr: io.Discard}, []string{"--port", "0", "--data-dir", dir})
+	if err == nil || !strings.Contains(err.Error(), "--per-account") {
+		t.Fatalf("without --per-account: %v", err)
+	}
+	endpoint, stop = serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
+	defer stop()
+	for id, want := range map[string]int{"alice": 1, "bob": 0} {
+		if lt, err := client(endpoint, id).ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != want {
+			t.Fatalf("%s lists %v, %v", id, lt, err)
+		}
+	}
+}
