@@ -49,12 +49,15 @@ func (k AccessKey) GoString() string { return k.String() }
 // else is answered with DynamoDB's authentication errors. The region of the
 // signature is not checked against WithRegion (it selects the account with
 // WithTenancy). Without this option credentials are not checked at all.
-// New reports an empty id or secret, an id that is not letters and digits,
-// and a duplicate id.
+// New reports no keys, an empty id or secret, an id that is not letters and
+// digits, and a duplicate id.
 func WithAccessKeys(keys ...AccessKey) Option {
 	return func(s *Server) {
 		if s.auth.keys == nil {
 			s.auth.keys = map[string]AccessKey{}
+		}
+		if len(keys) == 0 && s.auth.err == nil {
+			s.auth.err = errors.New("local: WithAccessKeys without access keys")
 		}
 		for _, k := range keys {
 			switch {

@@ -318,6 +318,7 @@ func TestAuthSessionToken(t *testing.T) {
 
 func TestAuthConfiguration(t *testing.T) {
 	for _, keys := range [][]local.AccessKey{
+		{},
 		{{ID: "", Secret: "s"}},
 		{{ID: "has-dash", Secret: "s"}},
 		{{ID: "AKID", Secret: ""}},

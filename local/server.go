@@ -236,8 +236,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})
 		return
 	}
-	// Authentication and per-account separation (tenant.go): srv is the
-	// server whose tables answer the call.
+	// Authentication and per-account separation (auth.go, tenant.go): srv
+	// is the server whose tables answer the call.
 	srv, aerr := s.authenticate(r, body)
 	if aerr != nil {
 		s.writeError(w, id, aerr)
