@@ -170,6 +170,13 @@ func unrecognizedClient() *Error {
 	return &Error{Type: "UnrecognizedClientException", Message: "The security token included in the request is invalid."}
 }
 
+// invalidKeyID answers a key id that is not letters and digits under
+// WithTenancy without authentication, in DynamoDB Local's words (nothing
+// else here lets such an id through: WithAccessKeys refuses it).
+func invalidKeyID() *Error {
+	return &Error{Type: "UnrecognizedClientException", Message: "The Access Key ID or security token is invalid."}
+}
+
 const signatureMismatch = "The request signature we calculated does not match the signature you provided. " +
 	"Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
 

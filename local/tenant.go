@@ -74,8 +74,7 @@ func (s *Server) authenticate(r *http.Request, body []byte) (*Server, *Error) {
 		return s, nil
 	}
 	if !validKeyID(c.keyID) {
-		// DynamoDB Local accepts only letters and digits in a key id.
-		return nil, &Error{Type: "UnrecognizedClientException", Message: "The Access Key ID or security token is invalid."}
+		return nil, invalidKeyID()
 	}
 	if !validRegion(c.region) {
 		return nil, incompleteSignature("Credential should be scoped to a valid region.")
