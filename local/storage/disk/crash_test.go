@@ -171,6 +171,23 @@ func TestCorruptRecordRefusesOpen(t *testing.T) {
 	}
 }
 
+// A power cut can leave zeros inside the last, unacknowledged, write with
+// records after them; so can damage. Open refuses, and says that
+// truncating then loses nothing acknowledged if the machine lost power.
+func TestZerosBeforeValidRecords(t *testing.T) {
+	const n, bad = 5, 3
+	_, log, off := writeLog(t, n)
+	holed := append([]byte(nil), log...)
+	clear(holed[off[bad]:off[bad+1]])
+	_, err := recovered(t, holed)
+	if !errors.Is(err, disk.ErrDamaged) || !strings.Contains(err.Error(), fmt.Sprintf("a valid record follows at offset %d after zeros", off[bad+1])) {
+		t.Fatalf("Open = %v", err)
+	}
+	if got, err := recovered(t, holed, disk.WithTruncateDamagedLog()); err != nil || got != bad {
+		t.Fatalf("with WithTruncateDamagedLog: %d records, %v", got, err)
+	}
+}
+
 // Damage anywhere in the log never panics: in the last record it is a torn
 // tail (every earlier record recovered), before it an ErrDamaged error,
 // and a prefix of the writes with WithTruncateDamagedLog (a damaged file

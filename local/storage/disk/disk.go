@@ -152,9 +152,7 @@ type Engine struct {
 	retryAt int64
 	stats   Stats
 
-	// Guarded by compactMu once Open returns.
-	man     manifest // what the MANIFEST on disk says
-	snapGen uint64   // the log generation the snapshot covers (0: none)
+	snapGen uint64 // the log generation the snapshot covers (0: none); guarded by compactMu
 
 	compactMu sync.Mutex // one compaction at a time; Close waits for it
 	compactCh chan struct{}
@@ -351,7 +349,7 @@ func (e *Engine) load() error {
 		}
 		e.file, e.gen, e.logSize = f, live[i], end
 	}
-	e.snapGen, e.man = covered, man
+	e.snapGen = covered
 	if want := (manifest{snap: covered, newest: e.gen}); !hasMan || man != want {
 		return e.writeManifest(want)
 	}
@@ -494,6 +492,11 @@ func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool) erro
 	why := "a newer log follows it, and a log is complete and fsynced before the next one starts"
 	if next >= 0 {
 		why = fmt.Sprintf("a valid record follows at offset %d", next)
+		// A power cut (not a process crash) can leave a hole of zeros inside
+		// the last write, which was then never acknowledged.
+		if zero, err := allZero(f, fe.offset, next); err == nil && zero {
+			why += " after zeros (if the machine lost power, that can be the last write, never acknowledged: truncating then loses nothing acknowledged)"
+		}
 	}
 	saved := fmt.Sprintf("%s.damaged-%d", f.Name(), fe.offset)
 	if !e.opts.truncate {

@@ -103,7 +103,6 @@ func (e *Engine) writeManifest(m manifest) error {
 		e.fs.Remove(tmp)
 		return fmt.Errorf("disk: write %s: %w", manifestName, err)
 	}
-	e.man = m
 	return nil
 }
 
