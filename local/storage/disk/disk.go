@@ -484,7 +484,7 @@ func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool) erro
 					}
 				}
 			}
-			e.log.Warn("disk: dropped a torn record at the end of the log (a write cut short by a crash, never acknowledged)",
+			e.log.Warn("disk: dropped a torn record at the end of the log (a write cut short by a crash or a full disk, never acknowledged)",
 				"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
 			return truncateLog(f, fe.offset)
 		}
@@ -524,7 +524,9 @@ func truncateLog(f file, size int64) error {
 
 // nextRecord returns the offset of the first record after the one at from
 // that is complete, passes its checksum and decodes, or -1 if there is
-// none: bytes that a crash left behind do not form one.
+// none: bytes that a crash left behind do not form one. (An item value
+// holding the bytes of a whole record would pass too, inside a torn last
+// record: that errs on the side of refusing to open.)
 func nextRecord(f file, from, size int64) (int64, error) {
 	b := make([]byte, size-from)
 	if _, err := f.ReadAt(b, from); err != nil && err != io.EOF {
