@@ -358,8 +358,8 @@ func (e *Engine) load() error {
 
 // missing is the error for a file the directory should hold and does not.
 func (e *Engine) missing(name, hint string) error {
-	return fmt.Errorf("%w: %s is missing%s, though %s says it holds data (a file deleted by hand, or the wrong directory?): restore it from a backup, or move the directory aside to start empty",
-		ErrDamaged, filepath.Join(e.dir, name), hint, e.dir)
+	return fmt.Errorf("%w: %s is missing%s, though the directory's MANIFEST or other files say it holds data (deleted by hand, or the wrong directory?): restore it from a backup, or move the directory aside to start empty",
+		ErrDamaged, filepath.Join(e.dir, name), hint)
 }
 
 // initDir makes an empty directory a data directory: the first log, then
