@@ -962,19 +962,18 @@ func (e *Engine) compact() (err error) {
 	}
 	covered := e.gen
 	f, err := e.createLog(covered + 1)
-	if err == nil {
-		// Writes go to the new log only once the MANIFEST requires it.
-		if err = e.writeManifest(manifest{snap: e.snapGen, newest: covered + 1}); err != nil {
-			f.Close()
-			e.fs.Remove(logPath(e.dir, covered+1))
-		}
-	}
 	if err != nil {
 		e.mu.Unlock()
 		return err // nothing changed: writes carry on in the current log
 	}
 	e.file.Close()
 	e.file, e.gen, e.logSize = f, covered+1, int64(len(logMagic))
+	// The MANIFEST's newest log is a lower bound (Open replays newer ones),
+	// so the new log is in use whether or not this update reaches the disk.
+	if err := e.writeManifest(manifest{snap: e.snapGen, newest: covered + 1}); err != nil {
+		e.mu.Unlock()
+		return err
+	}
 	state, err := e.captureLocked()
 	e.mu.Unlock()
 	if err != nil {

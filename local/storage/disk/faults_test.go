@@ -188,3 +188,57 @@ func TestFailedCompactionWaitsBeforeRetrying(t *testing.T) {
 		t.Fatalf("%d compaction attempts, want 1 until the log grows by another threshold", n)
 	}
 }
+
+// Whichever file operation of a compaction fails (a full disk can fail any
+// of them), the engine goes on writing, and reopening serves every
+// acknowledged write: no step leaves a state Open cannot read, or reads
+// as less.
+func TestCompactionFailingAtEveryStep(t *testing.T) {
+	var ops, failAt atomic.Int64
+	faults := disk.WithFaults(func(op, name string) error {
+		if ops.Add(1) == failAt.Load() {
+			return syscall.ENOSPC
+		}
+		return nil
+	})
+	steps := int64(-1)
+	write := func(e *disk.Engine, prefix string) {
+		t.Helper()
+		for _, c := range []string{"a", "b"} {
+			_, _, err := coll(t, e, c).Put([]byte(prefix), item(prefix))
+			must(t, err)
+		}
+	}
+	for at := int64(1); steps < 0 || at <= steps; at++ {
+		dir := t.TempDir()
+		e := open(t, dir, faults)
+		write(e, "x")
+		ops.Store(0)
+		if steps < 0 {
+			must(t, e.Compact()) // count the steps of a compaction that works
+			steps, at = ops.Load(), 0
+			must(t, e.Close())
+			continue
+		}
+		failAt.Store(at)
+		cerr := e.Compact()
+		failAt.Store(0)
+		if err := e.Health(); err != nil {
+			t.Fatalf("step %d of %d (Compact: %v): the engine broke: %v", at, steps, cerr, err)
+		}
+		write(e, "y")
+		must(t, e.Close())
+		e = open(t, dir)
+		for _, c := range []string{"a", "b"} {
+			if got := contents(t, coll(t, e, c)); !slices.Equal(got, []string{"x=x", "y=y"}) {
+				t.Fatalf("step %d of %d (Compact: %v): reopened %s = %v", at, steps, cerr, c, got)
+			}
+		}
+		must(t, e.Compact())
+		must(t, e.Close())
+	}
+	t.Logf("failed each of the %d file operations of a compaction", steps)
+	if steps < 8 {
+		t.Fatalf("a compaction took only %d file operations", steps)
+	}
+}
