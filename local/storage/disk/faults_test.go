@@ -242,3 +242,54 @@ func TestCompactionFailingAtEveryStep(t *testing.T) {
 		t.Fatalf("a compaction took only %d file operations", steps)
 	}
 }
+
+// Whichever file operation of a recovery fails, Open reports it, and the
+// next Open recovers the same writes: recovery never leaves a directory
+// half repaired. The directory has a snapshot, a log with a torn tail (a
+// complete record whose checksum fails, which recovery copies aside before
+// cutting), and no MANIFEST (which recovery writes).
+func TestOpenFailingAtEveryStep(t *testing.T) {
+	var ops, failAt atomic.Int64
+	faults := disk.WithFaults(func(op, name string) error {
+		if ops.Add(1) == failAt.Load() {
+			return syscall.ENOSPC
+		}
+		return nil
+	})
+	base := t.TempDir()
+	e := open(t, base)
+	_, _, err := coll(t, e, "a").Put([]byte("x"), item("x"))
+	must(t, err)
+	must(t, e.Compact())
+	_, _, err = coll(t, e, "a").Put([]byte("y"), item("y"))
+	must(t, err)
+	must(t, e.Close())
+	must(t, os.Remove(filepath.Join(base, "MANIFEST")))
+	log := filepath.Join(base, "wal.2")
+	b, err := os.ReadFile(log)
+	must(t, err)
+	must(t, os.WriteFile(log, append(b, 1, 0, 0, 0, 9, 9, 9, 9, 7), 0o600))
+
+	steps := int64(-1)
+	for at := int64(1); steps < 0 || at <= steps; at++ {
+		dir := copyDir(t, base)
+		ops.Store(0)
+		if steps < 0 {
+			must(t, open(t, dir, faults).Close()) // count the steps of an Open that works
+			steps, at = ops.Load(), 0
+			continue
+		}
+		failAt.Store(at)
+		e, err := disk.Open(dir, quiet, faults)
+		failAt.Store(0)
+		if err == nil {
+			e.Close() // a step whose failure does not matter (a best-effort removal)
+		}
+		e = open(t, dir)
+		if got := contents(t, coll(t, e, "a")); !slices.Equal(got, []string{"x=x", "y=y"}) {
+			t.Fatalf("step %d of %d (Open: %v): then recovered %v", at, steps, err, got)
+		}
+		must(t, e.Close())
+	}
+	t.Logf("failed each of the %d file operations of a recovery", steps)
+}
