@@ -930,12 +930,12 @@ func (e *Engine) Compact() error {
 // The caller holds compactMu.
 func (e *Engine) compact() (err error) {
 	defer func() {
-		if err != nil {
-			e.mu.Lock()
+		e.mu.Lock()
+		if err != nil && e.writableLocked() == nil {
 			e.stats.FailedCompactions++
 			e.retryAt = e.logSize + e.opts.threshold
-			e.mu.Unlock()
 		}
+		e.mu.Unlock()
 	}()
 	e.mu.Lock()
 	for e.busy && e.writableLocked() == nil {
