@@ -230,7 +230,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		// DynamoDB answers a GET on / with a health line.
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
-			s.write(w, id, http.StatusOK, []byte("healthy: dynamodb."+s.region+".amazonaws.com "), "text/plain")
+			s.serveHealth(w, id)
 			return
 		}
 		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})

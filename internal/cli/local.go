@@ -20,7 +20,7 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m] [--credentials FILE] [--per-account]",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log]] [--ttl-sweep 1m] [--credentials FILE] [--per-account]",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -31,6 +31,13 @@ With --data-dir DIR (created if absent) tables, indexes and items are kept
 in DIR (package local/storage/disk): every acknowledged write is fsynced
 to a write-ahead log first, and the next "dynamo local --data-dir DIR"
 serves them again, even after a crash. One server at a time may use DIR.
+
+A crash leaves at most a torn last record, which is dropped with a
+warning. Damage a crash cannot cause (a corrupt record with valid records
+after it, a missing file) stops the server with an error naming the file
+and the offset. --truncate-damaged-log then cuts the damaged log at that
+offset, keeping a copy of the whole file beside it: the writes after the
+damage are lost, so use it once, knowingly.
 
 With --credentials FILE every request must be signed (AWS Signature
 Version 4) by one of the access keys in FILE, one per line:
@@ -53,6 +60,7 @@ type localOpts struct {
 	ttlSweep                       time.Duration
 	credentials                    string
 	perAccount                     bool
+	truncateDamaged                bool
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -63,6 +71,7 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.StringVar(&o.region, "region", "us-east-1", "region used in ARNs")
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
+	fs.BoolVar(&o.truncateDamaged, "truncate-damaged-log", false, "with --data-dir: cut a damaged write-ahead log at the damage, keeping a copy (the writes after it are lost)")
 	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
 	fs.StringVar(&o.credentials, "credentials", "", "require requests signed by an access key of this file (lines: ACCESS_KEY_ID SECRET [SESSION_TOKEN])")
 	fs.BoolVar(&o.perAccount, "per-account", false, "separate tables by access key id and region (default: shared by all)")
@@ -80,6 +89,9 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	}
 	if o.ttlSweep < 0 {
 		return usagef("--ttl-sweep must not be negative")
+	}
+	if o.truncateDamaged && o.dataDir == "" {
+		return usagef("--truncate-damaged-log needs --data-dir")
 	}
 	opts := []local.Option{local.WithRegion(o.region), local.WithAccountID(o.account)}
 	if o.ttlSweep > 0 {
@@ -103,7 +115,11 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		}
 	}
 	if o.dataDir != "" {
-		eng, oerr := disk.Open(o.dataDir, disk.WithLogger(slog.New(slog.NewTextHandler(env.Stderr, nil))))
+		dopts := []disk.Option{disk.WithLogger(slog.New(slog.NewTextHandler(env.Stderr, nil)))}
+		if o.truncateDamaged {
+			dopts = append(dopts, disk.WithTruncateDamagedLog())
+		}
+		eng, oerr := disk.Open(o.dataDir, dopts...)
 		if oerr != nil {
 			return oerr
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -291,5 +292,65 @@ func TestLocalPerAccountDataDir(t *testing.T) {
 		if lt, err := client(endpoint, id).ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != want {
 			t.Fatalf("%s lists %v, %v", id, lt, err)
 		}
+	}
+}
+
+// A log damaged in the middle stops "dynamo local --data-dir" before it
+// listens, naming the file, the offset and --truncate-damaged-log; with the
+// flag it cuts the log at the damage, keeps a copy and serves the writes
+// before it.
+func TestLocalDamagedLog(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	ctx := context.Background()
+	c, stop := startLocal(t, "--data-dir", dir)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("kept"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	for i := range n {
+		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("item-%02d", i)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "wal.1")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(b, []byte("item-30")) // inside the record of the 31st put
+	b[at] ^= 0x20
+	if err := os.WriteFile(log, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var stderr bytes.Buffer
+	code := Main([]string{"local", "--port", "0", "--data-dir", dir}, &Env{Stdout: io.Discard, Stderr: &stderr})
+	if code != 1 || !strings.Contains(stderr.String(), "dynamo local: disk: data directory is damaged: log "+log) ||
+		!strings.Contains(stderr.String(), "--truncate-damaged-log") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+
+	c, stop = startLocal(t, "--data-dir", dir, "--truncate-damaged-log")
+	defer stop()
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("kept")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Count != 30 {
+		t.Fatalf("served %d items after truncating, want the 30 before the damage", out.Count)
+	}
+	if saved, _ := filepath.Glob(log + ".damaged-*"); len(saved) != 1 {
+		t.Fatalf("copies of the damaged log: %v", saved)
 	}
 }
