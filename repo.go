@@ -89,9 +89,9 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 	}
 	cfg.Credentials = tagCredentials(cfg.Credentials)
 	if c.httpClient != nil {
-		cfg.HTTPClient = c.httpClient
+		cfg.HTTPClient = guardedClient{c.httpClient}
 	} else {
-		cfg.HTTPClient = buildHTTPClient(c)
+		cfg.HTTPClient = guardedClient{buildHTTPClient(c)}
 	}
 	retryer := newRetryer(&c)
 	cfg.Retryer = func() aws.Retryer { return retryer }
@@ -103,6 +103,7 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 		}
 		o.Retryer = retryer
 		o.RetryMaxAttempts = c.maxRetries + 1
+		o.APIOptions = append(o.APIOptions, addOutcomeGuard)
 		if c.tracer != nil {
 			o.APIOptions = append(o.APIOptions, addTracing(c.tracer))
 		}
@@ -140,12 +141,15 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 	return r, nil
 }
 
-func (r *Repo) buildCallOpts(perCallTracer bool) {
-	if perCallTracer && r.cfg.tracer != nil {
-		t := r.cfg.tracer
-		r.callOpts = []func(*dynamodb.Options){func(o *dynamodb.Options) {
-			o.APIOptions = append(o.APIOptions, addTracing(t))
-		}}
+func (r *Repo) buildCallOpts(fromClient bool) {
+	if fromClient {
+		// The client was configured elsewhere: guard it per call (see outcome.go).
+		r.callOpts = []func(*dynamodb.Options){guardClient}
+		if t := r.cfg.tracer; t != nil {
+			r.callOpts = append(r.callOpts, func(o *dynamodb.Options) {
+				o.APIOptions = append(o.APIOptions, addTracing(t))
+			})
+		}
 	}
 	r.searchOpts = r.callOpts
 	if r.cfg.searchEndpoint != "" {
