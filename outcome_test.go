@@ -11,7 +11,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -285,5 +287,23 @@ func TestRepoSurvivesLargeResponses(t *testing.T) {
 	}
 	if failed > 0 {
 		t.Fatalf("%d of 100 scans of 1 MB failed: %v", failed, first)
+	}
+}
+
+// A request that never reached the server cannot have been applied: an
+// unsafe write is retried after a failure to connect.
+func TestUnsentWriteIsRetried(t *testing.T) {
+	srv := dynamotest.NewServer(t)
+	url := srv.URL
+	srv.Close()
+	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint(url), dynamo.WithRegion("us-east-1"),
+		dynamo.WithCredentials("a", "b", ""), dynamo.WithMaxRetries(1), dynamo.WithBackoff(time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dynamo.Bind(repo, Counters).Update(context.Background(), Counter{ID: "c"}, []dynamo.Change{dynamo.Add("n", 1)})
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.Type != dynamo.TypeTransport || !strings.HasSuffix(e.Message, "(after 2 attempts)") {
+		t.Fatalf("err = %v, want a transport error after 2 attempts", err)
 	}
 }
