@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -35,7 +36,8 @@ func TestLocalServesUntilCancelled(t *testing.T) {
 		t.Fatalf("ready line = %q", line)
 	}
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
 	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,8 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	}
 	endpoint, _ := strings.CutPrefix(strings.TrimSpace(line), "dynamo local listening on ")
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
 	stop := func() error {
 		cancel()
 		select {
