@@ -51,7 +51,9 @@ const (
 )
 
 // Retryable reports whether the client retries failures of this type:
-// throttling, 5xx and transport failures, and nothing else.
+// throttling, 5xx and transport failures, and nothing else. A 5xx or
+// transport failure of a write that may have been applied and is not safe to
+// repeat is not retried: it becomes TypeOutcomeUnknown.
 func (t ErrorType) Retryable() bool {
 	switch t {
 	case TypeThrottled, TypeProvisionedThroughputExceeded, TypeInternalServer, TypeTransport:

@@ -132,7 +132,8 @@ func WithCredentials(accessKeyID, secretAccessKey, sessionToken string) Option {
 
 // WithMaxRetries sets how many times a failed attempt is retried (default 3,
 // so at most 4 attempts; 0 disables retries). Only throttling, 5xx and
-// transport failures are retried.
+// transport failures are retried, and a write that may already have been
+// applied only if repeating it is harmless (see TypeOutcomeUnknown).
 func WithMaxRetries(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
