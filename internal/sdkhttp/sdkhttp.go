@@ -33,9 +33,12 @@ func (b *body) Read(p []byte) (int, error) {
 func (b *body) Close() error { return b.rc.Close() }
 
 // Request returns req with its body (and GetBody's) wrapped by Body; req
-// itself is not modified.
+// itself is not modified. Without a body, read is set at once.
 func Request(req *http.Request, read *atomic.Bool) *http.Request {
 	if req.Body == nil || req.Body == http.NoBody {
+		if read != nil {
+			read.Store(true)
+		}
 		return req
 	}
 	r := new(http.Request)
