@@ -161,7 +161,8 @@ func WithBackoff(base, max time.Duration) Option {
 // WithTimeouts sets the connect timeout (dial and TLS handshake, default 5 s)
 // and the receive timeout (from sending the request to the response headers,
 // default 30 s). An attempt that times out is a transport error and is
-// retried. They apply to the HTTP client the repo builds; with
+// retried (a write that was already sent only if it is safe to repeat; see
+// TypeOutcomeUnknown). They apply to the HTTP client the repo builds; with
 // [WithHTTPClient] configure your client instead.
 func WithTimeouts(connect, receive time.Duration) Option {
 	return func(c *config) error {

@@ -67,10 +67,10 @@ type wire struct {
 // request", without saying how far it got, and a 503 may come from any layer
 // on the way, so a 5xx is an unknown outcome
 // (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html).
-// A 2xx whose body was lost was applied. Without an answer, the request was
-// applied only if it was sent whole: a failure to connect, or a write cut
-// short, cannot have been applied; after that (a reset, a timeout waiting
-// for the answer) nobody knows.
+// A 2xx whose body was lost was applied. Without an answer, the request can
+// have been applied only if it was sent whole: a failure to connect, or a
+// write cut short, cannot; after that (a reset, a timeout waiting for the
+// answer) nobody knows. A client that bypasses guardedClient proves nothing.
 func mayHaveApplied(err error, w *wire) bool {
 	t, _, status := classifyAttempt(err)
 	if !t.Retryable() {
