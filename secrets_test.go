@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
@@ -21,7 +22,15 @@ func TestRepoFormattingHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subjects := map[string]any{"*Repo": repo, "Repo": *repo, "Client()": repo.Client()}
+	isolateEnv(t)
+	opened, err := dynamo.Open(context.Background(), dynamo.WithRegion("eu-west-1"), dynamo.WithEndpoint("http://127.0.0.1:1"),
+		dynamo.WithCredentials("AKIDPLANTED", secret, token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subjects := map[string]any{"*Repo": repo, "Repo": *repo, "Client()": repo.Client(),
+		"Client().Options()": repo.Client().(*dynamodb.Client).Options(),
+		"Open": opened, "Open Client()": opened.Client(), "Open Client().Options()": opened.Client().(*dynamodb.Client).Options()}
 	for name, v := range subjects {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T", "%p"} {
 			if verb == "%p" && name == "Repo" {
