@@ -28,9 +28,15 @@ func TestRepoFormattingHidesSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subjects := map[string]any{"*Repo": repo, "Repo": *repo, "Client()": repo.Client(),
-		"Client().Options()": repo.Client().(*dynamodb.Client).Options(),
-		"Open": opened, "Open Client()": opened.Client(), "Open Client().Options()": opened.Client().(*dynamodb.Client).Options()}
+	subjects := map[string]any{
+		"*Repo":                   repo,
+		"Repo":                    *repo,
+		"Client()":                repo.Client(),
+		"Client().Options()":      repo.Client().(*dynamodb.Client).Options(),
+		"Open":                    opened,
+		"Open Client()":           opened.Client(),
+		"Open Client().Options()": opened.Client().(*dynamodb.Client).Options(),
+	}
 	for name, v := range subjects {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T", "%p"} {
 			if verb == "%p" && name == "Repo" {
