@@ -42,11 +42,18 @@ const (
 	TypeDecode                        ErrorType = "decode_error"
 	TypeNoCredentials                 ErrorType = "no_credentials"
 	TypeCanceled                      ErrorType = "canceled" // the caller's context was canceled
-	TypeUnknown                       ErrorType = "unknown_error"
+	// TypeOutcomeUnknown: a write that is not safe to repeat failed after it
+	// may have reached DynamoDB (its answer was lost, it timed out waiting,
+	// or DynamoDB answered 5xx). It may or may not have been applied, and it
+	// was not retried. See docs/data-modelling.md for how to recover.
+	TypeOutcomeUnknown ErrorType = "outcome_unknown"
+	TypeUnknown        ErrorType = "unknown_error"
 )
 
 // Retryable reports whether the client retries failures of this type:
-// throttling, 5xx and transport failures, and nothing else.
+// throttling, 5xx and transport failures, and nothing else. A 5xx or
+// transport failure of a write that may have been applied and is not safe to
+// repeat is not retried: it becomes TypeOutcomeUnknown.
 func (t ErrorType) Retryable() bool {
 	switch t {
 	case TypeThrottled, TypeProvisionedThroughputExceeded, TypeInternalServer, TypeTransport:
@@ -75,6 +82,7 @@ var (
 	ErrDecode                        = &Error{Type: TypeDecode, Message: "decode error"}
 	ErrNoCredentials                 = &Error{Type: TypeNoCredentials, Message: "no credentials"}
 	ErrCanceled                      = &Error{Type: TypeCanceled, Message: "canceled"}
+	ErrOutcomeUnknown                = &Error{Type: TypeOutcomeUnknown, Message: "outcome unknown"}
 )
 
 // Error is the one error type every operation returns. The SDK error or the
@@ -237,6 +245,17 @@ var awsCodes = map[string]ErrorType{
 // classify is the single reader of SDK and transport errors. It is cheap (no
 // allocation) because the retryer calls it on every failed attempt.
 func classify(err error) (t ErrorType, code string, status int) {
+	t, code, status = classifyAttempt(err)
+	var ou *outcomeUnknownError
+	if errors.As(err, &ou) {
+		t = TypeOutcomeUnknown
+	}
+	return t, code, status
+}
+
+// classifyAttempt classifies the failure itself, whether or not it may have
+// been applied.
+func classifyAttempt(err error) (t ErrorType, code string, status int) {
 	var re *smithyhttp.ResponseError
 	if errors.As(err, &re) {
 		status = re.HTTPStatusCode()
@@ -353,6 +372,12 @@ func mapError(op, table string, err error) error {
 		e.Message = nc.Error()
 	case t == TypeTransport:
 		e.Message = transportMessage(err)
+	case t == TypeOutcomeUnknown:
+		if inner, _, _ := classifyAttempt(err); inner == TypeTransport {
+			e.Message = transportMessage(err)
+		} else {
+			e.Message = innermostMessage(err)
+		}
 	default:
 		e.Message = innermostMessage(err)
 	}
@@ -370,6 +395,9 @@ func mapError(op, table string, err error) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		e.Item = ccf.Item
+	}
+	if t == TypeOutcomeUnknown {
+		e.Message += "; the request may have been applied and was not retried, as repeating it could apply it twice"
 	}
 	return e
 }

@@ -42,7 +42,7 @@ func (r *Repo) Request(ctx context.Context, action string, payload any) (map[str
 	_ = json.Unmarshal(body, &probe) // only for routing and telemetry; the server validates
 
 	call := &rawCall{action: action, body: body}
-	ctx = context.WithValue(ctx, rawActionKey{}, rawAction{action: action, table: probe.TableName})
+	ctx = context.WithValue(ctx, rawActionKey{}, rawAction{action: action, table: probe.TableName, body: body})
 	opts := append(append(make([]func(*dynamodb.Options), 0, len(r.callOpts)+2), r.callOpts...), call.install)
 
 	// The request travels on a carrier operation: the SDK runs its whole
@@ -89,7 +89,10 @@ func rawBody(payload any) ([]byte, error) {
 	return json.Marshal(payload)
 }
 
-type rawAction struct{ action, table string }
+type rawAction struct {
+	action, table string
+	body          []byte // the payload, read only to tell whether a retry is safe
+}
 
 // rawCall holds one raw request's body and, after the call, its response.
 type rawCall struct {

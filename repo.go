@@ -2,6 +2,8 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -9,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -53,9 +54,8 @@ func Open(ctx context.Context, opts ...Option) (*Repo, error) {
 	if c.region != "" {
 		load = append(load, awsconfig.WithRegion(c.region))
 	}
-	if c.accessKeyID != "" {
-		load = append(load, awsconfig.WithCredentialsProvider(
-			credentials.NewStaticCredentialsProvider(c.accessKeyID, c.secretKey, c.sessionToken)))
+	if c.credentials != nil {
+		load = append(load, awsconfig.WithCredentialsProvider(c.credentials))
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, load...)
 	if err != nil {
@@ -84,14 +84,14 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 		}
 		cfg.Region = "us-east-1"
 	}
-	if c.accessKeyID != "" {
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(c.accessKeyID, c.secretKey, c.sessionToken)
+	if c.credentials != nil {
+		cfg.Credentials = c.credentials
 	}
 	cfg.Credentials = tagCredentials(cfg.Credentials)
 	if c.httpClient != nil {
-		cfg.HTTPClient = c.httpClient
+		cfg.HTTPClient = guardedClient{c.httpClient}
 	} else {
-		cfg.HTTPClient = buildHTTPClient(c)
+		cfg.HTTPClient = guardedClient{buildHTTPClient(c)}
 	}
 	retryer := newRetryer(&c)
 	cfg.Retryer = func() aws.Retryer { return retryer }
@@ -103,6 +103,7 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 		}
 		o.Retryer = retryer
 		o.RetryMaxAttempts = c.maxRetries + 1
+		o.APIOptions = append(o.APIOptions, addOutcomeGuard)
 		if c.tracer != nil {
 			o.APIOptions = append(o.APIOptions, addTracing(c.tracer))
 		}
@@ -140,12 +141,15 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 	return r, nil
 }
 
-func (r *Repo) buildCallOpts(perCallTracer bool) {
-	if perCallTracer && r.cfg.tracer != nil {
-		t := r.cfg.tracer
-		r.callOpts = []func(*dynamodb.Options){func(o *dynamodb.Options) {
-			o.APIOptions = append(o.APIOptions, addTracing(t))
-		}}
+func (r *Repo) buildCallOpts(fromClient bool) {
+	if fromClient {
+		// The client was configured elsewhere: guard it per call (see outcome.go).
+		r.callOpts = []func(*dynamodb.Options){guardClient}
+		if t := r.cfg.tracer; t != nil {
+			r.callOpts = append(r.callOpts, func(o *dynamodb.Options) {
+				o.APIOptions = append(o.APIOptions, addTracing(t))
+			})
+		}
 	}
 	r.searchOpts = r.callOpts
 	if r.cfg.searchEndpoint != "" {
@@ -154,6 +158,21 @@ func (r *Repo) buildCallOpts(perCallTracer bool) {
 			o.BaseEndpoint = aws.String(ep)
 		})
 	}
+}
+
+// Format prints the repo as its region and endpoint, whatever the verb: a
+// repo in a log line never shows its credentials.
+func (r *Repo) Format(f fmt.State, _ rune) {
+	if r == nil {
+		io.WriteString(f, "dynamo.Repo(nil)")
+		return
+	}
+	if r.client == nil {
+		fmt.Fprintf(f, "dynamo.Repo{api: %T}", r.api)
+		return
+	}
+	o := r.client.Options()
+	fmt.Fprintf(f, "dynamo.Repo{region: %q, endpoint: %q}", o.Region, aws.ToString(o.BaseEndpoint))
 }
 
 // Client returns the API the repo calls: the *dynamodb.Client it built, or
@@ -178,16 +197,24 @@ func tagCredentials(p aws.CredentialsProvider) aws.CredentialsProvider {
 	case aws.AnonymousCredentials, *aws.AnonymousCredentials:
 		return p
 	}
-	return taggedCredentials{p}
+	if p == nil {
+		return taggedCredentials{}
+	}
+	return taggedCredentials{p.Retrieve}
 }
 
-type taggedCredentials struct{ inner aws.CredentialsProvider }
+// taggedCredentials holds the provider's Retrieve method, not the provider:
+// a func prints as an address, so formatting the SDK client with any verb
+// cannot print a static secret key.
+type taggedCredentials struct {
+	retrieve func(context.Context) (aws.Credentials, error)
+}
 
 func (t taggedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
-	if t.inner == nil {
+	if t.retrieve == nil {
 		return aws.Credentials{}, &noCredentialsError{errNoProvider}
 	}
-	c, err := t.inner.Retrieve(ctx)
+	c, err := t.retrieve(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return c, err

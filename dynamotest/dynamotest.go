@@ -2,6 +2,7 @@ package dynamotest
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/sdkhttp"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -91,15 +93,44 @@ func (s *Server) Close() {
 
 // Client returns an aws-sdk-go-v2 DynamoDB client for the server: static
 // credentials (dummy ones, or the key of WithAccessKey), region us-east-1,
-// BaseEndpoint = URL. optFns adjust it (a retryer, a smaller timeout,
-// other credentials...).
+// BaseEndpoint = URL, and an HTTP client that avoids the SDK's
+// closed-connection race (see HTTPClient). optFns adjust it (a retryer, a
+// smaller timeout, other credentials...).
 func (s *Server) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider(s.key.ID, s.key.Secret, s.key.SessionToken),
 		BaseEndpoint: aws.String(s.URL),
-		HTTPClient:   s.http.Client(),
+		HTTPClient:   &http.Client{Transport: Transport(s.http.Client().Transport)},
 	}, optFns...)
+}
+
+// HTTPClient returns an *http.Client for a stock aws-sdk-go-v2 DynamoDB
+// client talking to a local server (this package's or `dynamo local`):
+//
+//	client := dynamodb.New(dynamodb.Options{
+//		Region:       "us-east-1",
+//		BaseEndpoint: aws.String("http://127.0.0.1:8000"),
+//		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+//		HTTPClient:   dynamotest.HTTPClient(),
+//	})
+//
+// A stock client can lose a response it is reading: the SDK closes the
+// request body when the round trip returns, and net/http, still checking the
+// body's end, then closes the connection ("deserialization failed … use of
+// closed network connection" after a 200; aws-sdk-go-v2 issues #1825, #2737,
+// #2935). A fast server with large responses hits it often, and the SDK's
+// retryer then sends the request again, writes included. This client reads
+// request bodies in a way that cannot fail that check. A *dynamo.Repo needs
+// none of this: it guards its own client.
+func HTTPClient() *http.Client {
+	return &http.Client{Transport: Transport(http.DefaultTransport.(*http.Transport).Clone())}
+}
+
+// Transport wraps base (http.DefaultTransport when nil) the way HTTPClient's
+// transport is wrapped, for a client of your own.
+func Transport(base http.RoundTripper) http.RoundTripper {
+	return sdkhttp.Transport{Base: base}
 }
 
 // CreateTable creates a table and fails the test on error.

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
 
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -29,7 +30,8 @@ func ExampleWithAccessKeys() {
 	ctx := context.Background()
 	for _, key := range [][2]string{{"AKIDEXAMPLE", "example-secret"}, {"AKIDEXAMPLE", "guessed"}, {"AKIDSTRANGER", "example-secret"}} {
 		c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(hs.URL),
-			Credentials: credentials.NewStaticCredentialsProvider(key[0], key[1], "")})
+			Credentials: credentials.NewStaticCredentialsProvider(key[0], key[1], ""),
+			HTTPClient:  dynamotest.HTTPClient()})
 		_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{})
 		var ae smithy.APIError
 		if errors.As(err, &ae) {

@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
@@ -157,7 +158,7 @@ func (k *killChild) client() *dynamodb.Client {
 		Credentials:  credentials.NewStaticCredentialsProvider("x", "y", ""),
 		BaseEndpoint: aws.String(k.url),
 		Retryer:      aws.NopRetryer{}, // a write is acknowledged by its one answer
-		HTTPClient:   &http.Client{Transport: &http.Transport{}},
+		HTTPClient:   &http.Client{Transport: dynamotest.Transport(&http.Transport{})},
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -38,7 +39,8 @@ func TestLocalServesUntilCancelled(t *testing.T) {
 		t.Fatalf("ready line = %q", line)
 	}
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
 	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,8 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	t.Helper()
 	endpoint, stop := serveLocal(t, io.Discard, args...)
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
 	return c, stop
 }
 
@@ -232,7 +235,7 @@ func TestLocalCredentialsAndPerAccount(t *testing.T) {
 	}
 	client := func(id, secret string) *dynamodb.Client {
 		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint), Retryer: aws.NopRetryer{},
-			Credentials: credentials.NewStaticCredentialsProvider(id, secret, "")})
+			Credentials: credentials.NewStaticCredentialsProvider(id, secret, ""), HTTPClient: dynamotest.HTTPClient()})
 	}
 	alice := client("AKIDALICE", "alice-secret")
 	if _, err := alice.CreateTable(ctx, &dynamodb.CreateTableInput{
@@ -268,7 +271,7 @@ func TestLocalPerAccountDataDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	client := func(endpoint, id string) *dynamodb.Client {
 		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-			Credentials: credentials.NewStaticCredentialsProvider(id, "any", "")})
+			Credentials: credentials.NewStaticCredentialsProvider(id, "any", ""), HTTPClient: dynamotest.HTTPClient()})
 	}
 	endpoint, stop := serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
 	if _, err := client(endpoint, "alice").CreateTable(ctx, &dynamodb.CreateTableInput{
