@@ -56,12 +56,18 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		o(&cfg)
 	}
 	s := &Server{calls: map[string]int{}, custom: cfg.faults}
-	l, err := local.New(append(cfg.local, local.WithFaults(s.fault))...)
+	// The server checks the Host header against its address and runs with
+	// dynamo local's connection limits, so tests see what users get.
+	s.http = httptest.NewUnstartedServer(nil)
+	lopts := append([]local.Option{local.WithHostCheck(s.http.Listener.Addr())}, cfg.local...)
+	l, err := local.New(append(lopts, local.WithFaults(s.fault))...)
 	if err != nil {
+		s.http.Listener.Close()
 		t.Fatalf("dynamotest: %v", err)
 	}
 	s.Local = l
-	s.http = httptest.NewServer(l)
+	s.http.Config, s.http.Listener = local.NewHTTPServer(l, s.http.Listener, local.DefaultHTTPLimits())
+	s.http.Start()
 	s.URL = s.http.URL
 	t.Cleanup(s.Close)
 	return s

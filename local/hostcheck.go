@@ -91,5 +91,13 @@ func (h *hostCheck) allows(host string) bool {
 	return h.exact[net.JoinHostPort(name, port)] || h.anyPort[name] || (h.anyIP && net.ParseIP(name) != nil)
 }
 
+// checked returns host if the check vouched for it, else "".
+func (h *hostCheck) checked(host string) string {
+	if h == nil || h.off {
+		return ""
+	}
+	return host
+}
+
 var errHostNotAllowed = &Error{Type: "AccessDeniedException", Status: http.StatusForbidden,
 	Message: "The Host header does not name this server; allow the name with dynamo local --allow-host (local.WithHostCheck)"}

@@ -146,7 +146,7 @@ var actions = map[string]handler{
 // call is one request being served.
 type call struct {
 	action string
-	host   string // the request's Host, for DescribeEndpoints
+	host   string // the request's Host once checked (else ""), for DescribeEndpoints
 	body   []byte
 	now    time.Time
 	fault  Fault
@@ -250,7 +250,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
 		return
 	}
-	c := &call{action: action, host: r.Host, body: body, now: s.now()}
+	c := &call{action: action, host: s.hosts.checked(r.Host), body: body, now: s.now()}
 	if s.faults != nil {
 		c.fault = s.faults(action)
 		if c.fault.Delay > 0 {
