@@ -19,7 +19,7 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m]",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR] [--ttl-sweep 1m] [--allow-host NAME]... [--cors ORIGIN]...",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -29,7 +29,17 @@ Without --data-dir the tables live in memory and are gone when it stops.
 With --data-dir DIR (created if absent) tables, indexes and items are kept
 in DIR (package local/storage/disk): every acknowledged write is fsynced
 to a write-ahead log first, and the next "dynamo local --data-dir DIR"
-serves them again, even after a crash. One server at a time may use DIR.`,
+serves them again, even after a crash. One server at a time may use DIR.
+
+Only requests whose Host header names the server are answered (its
+address, and localhost when it listens on loopback), so a web page cannot
+reach it through DNS rebinding; --allow-host NAME (or NAME:PORT) accepts
+another name, e.g. behind a proxy or a container port mapping. Browsers
+may call it from the origins given with --cors (or "*" for any); CORS is
+off by default. Bodies are limited to 16 MB (gzip and deflate accepted),
+slow and idle connections are closed, and connections are capped below
+the open-file limit. Listening on a non-loopback address prints a warning:
+the server does not check credentials.`,
 		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
 		Run:   runLocal,
 	})
@@ -39,7 +49,12 @@ type localOpts struct {
 	host, region, account, dataDir string
 	port                           int
 	ttlSweep                       time.Duration
+	allowHosts, cors               stringList
 }
+
+// checksCredentials reports whether the server will authenticate callers;
+// without it, listening beyond loopback earns a warning.
+func (o *localOpts) checksCredentials() bool { return false }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
 	o := &localOpts{}
@@ -50,6 +65,8 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
 	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
+	fs.Var(&o.allowHosts, "allow-host", "also answer requests with this Host (NAME for any port, NAME:PORT, or * for any host); repeatable")
+	fs.Var(&o.cors, "cors", "let browser pages from this origin call the server (e.g. http://localhost:3000, or *); repeatable")
 	return fs, o
 }
 
@@ -83,18 +100,27 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		}()
 		opts = append(opts, local.WithEngine(eng))
 	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	opts = append(opts, local.WithHostCheck(ln.Addr(), o.allowHosts...))
+	if len(o.cors) > 0 {
+		opts = append(opts, local.WithCORS(o.cors...))
+	}
 	srv, err := local.New(opts...)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
-	if err != nil {
-		return err
+	if !isLoopback(ln.Addr()) && !o.checksCredentials() {
+		fmt.Fprintf(env.Stderr, "warning: dynamo local listens on %s, beyond this machine, and does not check credentials: "+
+			"anyone who can reach it can read and change every table. Listen on 127.0.0.1 (the default) unless the network is trusted.\n", ln.Addr())
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs, hln := local.NewHTTPServer(srv, ln, local.DefaultHTTPLimits())
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- hs.Serve(hln) }()
 	fmt.Fprintf(env.Stdout, "dynamo local listening on http://%s\n", ln.Addr())
 	select {
 	case err := <-done:
@@ -107,4 +133,11 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	return nil
+}
+
+// isLoopback reports whether addr is a loopback address (127.0.0.0/8, ::1).
+func isLoopback(addr net.Addr) bool {
+	host, _, err := net.SplitHostPort(addr.String())
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsLoopback()
 }

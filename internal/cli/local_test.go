@@ -64,11 +64,22 @@ func TestUnknownCommand(t *testing.T) {
 // client for it and a stop function that cancels it and returns its error.
 func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	t.Helper()
+	endpoint, stop := serveLocal(t, io.Discard, args...)
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+	return c, stop
+}
+
+// serveLocal runs "dynamo local" with args (on 127.0.0.1 and a free port
+// unless args say otherwise), its standard error to stderr, and returns
+// its endpoint and a stop function.
+func serveLocal(t *testing.T, stderr io.Writer, args ...string) (string, func() error) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		err := runLocal(ctx, &Env{Stdout: pw, Stderr: io.Discard}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
+		err := runLocal(ctx, &Env{Stdout: pw, Stderr: stderr}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -78,8 +89,6 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 		t.Fatalf("dynamo local did not start: %v", <-done)
 	}
 	endpoint, _ := strings.CutPrefix(strings.TrimSpace(line), "dynamo local listening on ")
-	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
 	stop := func() error {
 		cancel()
 		select {
@@ -90,7 +99,8 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 			return nil
 		}
 	}
-	return c, stop
+	t.Cleanup(func() { cancel() })
+	return endpoint, stop
 }
 
 // With --data-dir the table and its items outlive the server: a second
