@@ -47,13 +47,67 @@ func readBody(r *http.Request, buf []byte) ([]byte, *Error) {
 		}
 		buf = append(buf[:0], body...)
 	}
-	// encoding/json and the item decoder would turn each invalid byte into
-	// U+FFFD, so two different keys could name one item; DynamoDB rejects
-	// a body that is not UTF-8 as it cannot be read.
-	if !utf8.Valid(buf) {
+	// encoding/json and the item decoder would turn each invalid byte, and
+	// each unpaired surrogate escape, into U+FFFD, so two different keys
+	// could name one item; DynamoDB rejects a body it cannot read as a
+	// SerializationException.
+	if !utf8.Valid(buf) || hasLoneSurrogate(buf) {
 		return buf, serialization("Request body is not valid UTF-8")
 	}
 	return buf, nil
+}
+
+// hasLoneSurrogate reports whether a JSON text has a \uD800-\uDFFF escape
+// that is not half of a surrogate pair. Backslashes only occur in strings
+// (elsewhere the JSON is malformed anyway), so a scan from one to the next
+// sees every escape.
+func hasLoneSurrogate(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			return false
+		}
+		i += j
+		r, ok := escapedRune(b[i:])
+		switch {
+		case !ok:
+			i += 2 // some other escape, \\ included
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true // a low half first
+		case r >= 0xD800 && r <= 0xDBFF:
+			if lo, ok := escapedRune(b[i+6:]); !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 12
+		default:
+			i += 6
+		}
+		if i >= len(b) {
+			return false
+		}
+	}
+}
+
+// escapedRune decodes a \uXXXX escape at the start of b.
+func escapedRune(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // readAtMost appends r to buf; more than limit bytes is errTooLarge.

@@ -168,11 +168,12 @@ func TestCompressedRequests(t *testing.T) {
 }
 
 // Invalid UTF-8 is a SerializationException: two keys differing only in
-// invalid bytes must not become one item (both were U+FFFD before).
+// invalid bytes, or in unpaired surrogate escapes, must not become one item
+// (all were U+FFFD before).
 func TestInvalidUTF8Rejected(t *testing.T) {
 	srv, c := newServer(t)
 	hashTable(t, srv, "tab")
-	for _, key := range []string{"a\xff", "a\xfe", "ok\xc3"} {
+	for _, key := range []string{"a\xff", "a\xfe", "ok\xc3", `b\udc00`, `b\udc01`, `c\ud800x`, `d\uD83D`} {
 		status, answer := rawPost(t, srv, "PutItem", []byte(`{"TableName":"tab","Item":{"pk":{"S":"`+key+`"}}}`))
 		if status != 400 || !strings.Contains(answer, "SerializationException") {
 			t.Errorf("%q: %d %s, want a SerializationException", key, status, answer)
@@ -183,6 +184,14 @@ func TestInvalidUTF8Rejected(t *testing.T) {
 		t.Fatalf("%d items written, %v", scan.Count, err)
 	}
 	put(t, c, "tab", item{"pk": S("héllo ✓")}) // valid UTF-8 still works
+	for key, want := range map[string]string{`e\ud83d\ude00`: "e😀", `f\\ud800`: `f\ud800`, `g\u00e9\n`: "gé\n"} {
+		if status, answer := rawPost(t, srv, "PutItem", []byte(`{"TableName":"tab","Item":{"pk":{"S":"`+key+`"}}}`)); status != 200 {
+			t.Fatalf("%s: %d %s", key, status, answer)
+		}
+		if got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tab"), Key: item{"pk": S(want)}}); err != nil || got.Item == nil {
+			t.Fatalf("%s not stored as %q: %v", key, want, err)
+		}
+	}
 }
 
 // Only POST / is an API call; GET / is the health line.
