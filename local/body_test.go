@@ -221,3 +221,16 @@ func TestOnlyPostRootIsAnAPICall(t *testing.T) {
 		}
 	}
 }
+
+// Through the SDK, an oversized request is an error of its own, not a
+// retried failure, and nothing is written.
+func TestRequestBodyLimitThroughSDK(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tab")
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tab"),
+		Item: item{"pk": S("big"), "v": S(strings.Repeat("x", local.MaxRequestBytes))}})
+	wantErrContains(t, err, "RequestEntityTooLargeException", "must not exceed")
+	if n := srv.Calls("PutItem"); n != 0 {
+		t.Fatalf("the oversized request reached the handler's actions %d times", n)
+	}
+}
