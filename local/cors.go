@@ -39,8 +39,11 @@ const (
 // apply adds the CORS headers for an allowed Origin and reports whether r
 // was a preflight, now answered.
 func (p *corsPolicy) apply(w http.ResponseWriter, r *http.Request) (answered bool) {
+	if p == nil {
+		return false
+	}
 	origin := r.Header.Get("Origin")
-	if p == nil || origin == "" || !(p.any || p.origins[strings.ToLower(origin)]) {
+	if origin == "" || !(p.any || p.origins[strings.ToLower(origin)]) {
 		return false
 	}
 	h := w.Header()

@@ -24,9 +24,15 @@ import (
 //
 // Other requests get a 403 AccessDeniedException. DescribeEndpoints answers
 // a checked Host; without WithHostCheck it answers the region's public
-// endpoint name instead of echoing the Host.
+// endpoint name instead of echoing the Host. Several WithHostCheck options
+// add up (listen may be nil): dynamotest sets one, a test may add names.
 func WithHostCheck(listen net.Addr, names ...string) Option {
-	return func(s *Server) { s.hosts = newHostCheck(listen, names) }
+	return func(s *Server) {
+		if s.hosts == nil {
+			s.hosts = &hostCheck{exact: map[string]bool{}, anyPort: map[string]bool{}}
+		}
+		s.hosts.add(listen, names)
+	}
 }
 
 type hostCheck struct {
@@ -36,8 +42,7 @@ type hostCheck struct {
 	off     bool            // "*"
 }
 
-func newHostCheck(listen net.Addr, names []string) *hostCheck {
-	h := &hostCheck{exact: map[string]bool{}, anyPort: map[string]bool{}}
+func (h *hostCheck) add(listen net.Addr, names []string) {
 	if listen != nil {
 		host, port, err := net.SplitHostPort(listen.String())
 		if err == nil {
@@ -49,7 +54,7 @@ func newHostCheck(listen net.Addr, names []string) *hostCheck {
 				for _, n := range []string{"localhost", "127.0.0.1", "[::1]"} {
 					h.exact[n+":"+port] = true
 				}
-				h.anyIP = ip.IsUnspecified()
+				h.anyIP = h.anyIP || ip.IsUnspecified()
 			default:
 				h.exact[net.JoinHostPort(ip.String(), port)] = true
 			}
@@ -71,12 +76,12 @@ func newHostCheck(listen net.Addr, names []string) *hostCheck {
 			}
 		}
 	}
-	return h
 }
 
-// allows reports whether the Host header value host names this server.
+// allows reports whether the Host header value host names this server
+// (any does without a check).
 func (h *hostCheck) allows(host string) bool {
-	if h.off || h.exact[host] { // the common case: "127.0.0.1:8000" as sent
+	if h == nil || h.off || h.exact[host] { // the common case: "127.0.0.1:8000" as sent
 		return true
 	}
 	host = strings.ToLower(host)

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -86,12 +87,13 @@ func TestHostCheckRules(t *testing.T) {
 // (as a DNS-rebound page sends it) is refused, and DescribeEndpoints
 // answers only a checked Host.
 func TestHostCheckOnDynamotest(t *testing.T) {
-	srv, c := newServer(t)
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithHostCheck(nil, "dynamo.test"))) // adds a name
+	c := srv.Client()
 	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
 		t.Fatal(err)
 	}
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
-	for host, want := range map[string]int{"attacker.example:" + port: 403, "localhost:" + port: 200} {
+	for host, want := range map[string]int{"attacker.example:" + port: 403, "localhost:" + port: 200, "dynamo.test:1": 200} {
 		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{}`))
 		req.Host = host
 		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.DescribeEndpoints")

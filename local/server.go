@@ -215,7 +215,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // and UTF-8.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := s.requestID()
-	if s.hosts != nil && !s.hosts.allows(r.Host) {
+	if !s.hosts.allows(r.Host) {
 		s.writeError(w, id, errHostNotAllowed)
 		return
 	}
