@@ -69,17 +69,23 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		o(&cfg)
 	}
 	s := &Server{calls: map[string]int{}, custom: cfg.faults, key: local.AccessKey{ID: "dynamotest", Secret: "dynamotest"}}
-	lopts := append(cfg.local, local.WithFaults(s.fault))
+	// The server checks the Host header against its address and runs with
+	// dynamo local's connection limits, so tests see what users get.
+	s.http = httptest.NewUnstartedServer(nil)
+	lopts := append([]local.Option{local.WithHostCheck(s.http.Listener.Addr())}, cfg.local...)
+	lopts = append(lopts, local.WithFaults(s.fault))
 	if cfg.key != nil {
 		s.key = *cfg.key
 		lopts = append(lopts, local.WithAccessKeys(s.key))
 	}
 	l, err := local.New(lopts...)
 	if err != nil {
+		s.http.Listener.Close()
 		t.Fatalf("dynamotest: %v", err)
 	}
 	s.Local = l
-	s.http = httptest.NewServer(l)
+	s.http.Config, s.http.Listener = local.NewHTTPServer(l, s.http.Listener, local.DefaultHTTPLimits())
+	s.http.Start()
 	s.URL = s.http.URL
 	t.Cleanup(s.Close)
 	return s

@@ -1,6 +1,8 @@
 package local_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -371,4 +373,18 @@ func apiMessage(err error) string {
 		return ae.ErrorMessage()
 	}
 	return ""
+}
+
+// A compressed body is signed as sent: the signature is checked over the
+// gzip bytes, before the server decompresses them.
+func TestAuthSignedCompressedBody(t *testing.T) {
+	srv := authServer(t, nil)
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(`{"Limit": 5}`))
+	zw.Close()
+	req := rawRequest(t, srv, time.Now(), zipped.String(), func(r *http.Request) { r.Header.Set("Content-Encoding", "gzip") })
+	if status, typ, msg := send(t, req); status != http.StatusOK {
+		t.Fatalf("signed gzip body: %d %s %s", status, typ, msg)
+	}
 }

@@ -20,11 +20,11 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log]] [--ttl-sweep 1m] [--credentials FILE] [--per-account]",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
-checked, but the SDKs want some).
+checked unless --credentials is given, but the SDKs want some).
 
 Without --data-dir the tables live in memory and are gone when it stops.
 With --data-dir DIR (created if absent) tables, indexes and items are kept
@@ -48,7 +48,18 @@ With --per-account each access key id and region has its own tables, as
 DynamoDB Local has without -sharedDb; without --credentials the key id is
 taken from the request unverified. A --data-dir written with --per-account
 opens only with it, and one written without only without.
-At start it prints both modes on stderr.`,
+At start it prints both modes on stderr.
+
+
+Only requests whose Host header names the server are answered (its
+address, and localhost when it listens on loopback), so a web page cannot
+reach it through DNS rebinding; --allow-host NAME (or NAME:PORT) accepts
+another name, e.g. behind a proxy or a container port mapping. Browsers
+may call it from the origins given with --cors (or "*" for any); CORS is
+off by default. Bodies are limited to 16 MB (gzip and deflate accepted),
+slow and idle connections are closed, and connections are capped below
+the open-file limit. Listening on a non-loopback address without --credentials prints a
+warning: anyone who can reach the server can read and change every table.`,
 		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
 		Run:   runLocal,
 	})
@@ -61,6 +72,7 @@ type localOpts struct {
 	credentials                    string
 	perAccount                     bool
 	truncateDamaged                bool
+	allowHosts, cors               stringList
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -75,6 +87,8 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
 	fs.StringVar(&o.credentials, "credentials", "", "require requests signed by an access key of this file (lines: ACCESS_KEY_ID SECRET [SESSION_TOKEN])")
 	fs.BoolVar(&o.perAccount, "per-account", false, "separate tables by access key id and region (default: shared by all)")
+	fs.Var(&o.allowHosts, "allow-host", "also answer requests with this Host (NAME for any port, NAME:PORT, or * for any host); repeatable")
+	fs.Var(&o.cors, "cors", "let browser pages from this origin call the server (e.g. http://localhost:3000, or *); repeatable")
 	return fs, o
 }
 
@@ -132,19 +146,28 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		}()
 		opts = append(opts, local.WithEngine(eng))
 	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	opts = append(opts, local.WithHostCheck(ln.Addr(), o.allowHosts...))
+	if len(o.cors) > 0 {
+		opts = append(opts, local.WithCORS(o.cors...))
+	}
 	srv, err := local.New(opts...)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	fmt.Fprintf(env.Stderr, "dynamo local: %s\ndynamo local: %s\n", auth, tables)
-	ln, err := net.Listen("tcp", net.JoinHostPort(o.host, strconv.Itoa(o.port)))
-	if err != nil {
-		return err
+	if !isLoopback(ln.Addr()) && o.credentials == "" {
+		fmt.Fprintf(env.Stderr, "warning: dynamo local listens on %s, beyond this machine, and does not check credentials: "+
+			"anyone who can reach it can read and change every table. Listen on 127.0.0.1 (the default) or use --credentials unless the network is trusted.\n", ln.Addr())
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs, hln := local.NewHTTPServer(srv, ln, local.DefaultHTTPLimits())
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- hs.Serve(hln) }()
 	fmt.Fprintf(env.Stdout, "dynamo local listening on http://%s\n", ln.Addr())
 	select {
 	case err := <-done:
@@ -172,4 +195,11 @@ func readAccessKeys(path string) ([]local.AccessKey, error) {
 		return nil, fmt.Errorf("--credentials %s: %w", path, err)
 	}
 	return keys, nil
+}
+
+// isLoopback reports whether addr is a loopback address (127.0.0.0/8, ::1).
+func isLoopback(addr net.Addr) bool {
+	host, _, err := net.SplitHostPort(addr.String())
+	ip := net.ParseIP(host)
+	return err == nil && ip != nil && ip.IsLoopback()
 }

@@ -76,9 +76,9 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	return c, stop
 }
 
-// serveLocal runs "dynamo local" with args on a free port, its stderr going
-// to stderr, and returns its endpoint and a stop function that cancels it
-// and returns its error. Once it returns, all that was written to stderr
+// serveLocal runs "dynamo local" with args (on 127.0.0.1 and a free port
+// unless args say otherwise), its stderr going to stderr, and returns its
+// endpoint and a stop function that cancels it and returns its error. Once it returns, all that was written to stderr
 // before the listening line is there.
 func serveLocal(t *testing.T, stderr io.Writer, args ...string) (string, func() error) {
 	t.Helper()
@@ -106,6 +106,7 @@ func serveLocal(t *testing.T, stderr io.Writer, args ...string) (string, func() 
 			return nil
 		}
 	}
+	t.Cleanup(func() { cancel() })
 	return endpoint, stop
 }
 
