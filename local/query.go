@@ -292,20 +292,27 @@ func (s *Server) readResponse(src *source, p *page, count bool, mode string, con
 			return nil, err
 		}
 	}
-	mt := meter{mode: mode, table: readUnits(p.size, consistent)}
-	if src.ix != nil {
-		mt.table = 0
-		mt.addIndex(src.ix.meta.Name, readUnits(p.size, consistent))
-		if src.fetch {
-			mt.table = readUnits(p.size, consistent)
-		}
-	}
+	mt := src.readMeter(p.size, mode, consistent)
 	if cc := mt.result(src.t.meta); cc != nil {
 		if err := r.json("ConsumedCapacity", cc); err != nil {
 			return nil, err
 		}
 	}
 	return r.done(), nil
+}
+
+// readMeter charges a read of size bytes of the source: to the index read,
+// and to the table too when an LSI fetched attributes from it.
+func (src *source) readMeter(size int, mode string, consistent bool) meter {
+	mt := meter{mode: mode, table: readUnits(size, consistent)}
+	if src.ix != nil {
+		mt.table = 0
+		mt.addIndex(src.ix.meta.Name, readUnits(size, consistent))
+		if src.fetch {
+			mt.table = readUnits(size, consistent)
+		}
+	}
+	return mt
 }
 
 // readPage walks [start, end) of src for a Query (query) or a Scan and

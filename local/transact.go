@@ -47,6 +47,10 @@ type txOp struct {
 	ExpressionAttributeNames            map[string]string
 	ExpressionAttributeValues           itemJSON
 	ReturnValuesOnConditionCheckFailure *string
+
+	// insert marks a PartiQL INSERT, whose failed condition (the key is
+	// taken) is a DuplicateItem rather than a ConditionalCheckFailed.
+	insert bool
 }
 
 type transactWriteItem struct {
@@ -120,6 +124,13 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	return s.transactWrite(c, &in)
+}
+
+// transactWrite runs a decoded TransactWriteItems request (or the
+// translation of an ExecuteTransaction); c.body is what a
+// ClientRequestToken's fingerprint covers.
+func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	var cs constraints
 	checkTransactItems(&cs, in.TransactItems)
 	for i, ti := range in.TransactItems {
@@ -194,10 +205,10 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 			return nil, err
 		}
 		if done {
-			return s.replayTransaction(writes, &in)
+			return s.replayTransaction(writes, in)
 		}
 	}
-	out, err := s.runTransaction(writes, &in)
+	out, err := s.runTransaction(writes, in)
 	if tok != "" {
 		s.tokens.end(tok, err == nil, s.now())
 	}
@@ -374,6 +385,9 @@ func (w *txWrite) evaluate() cancellationReason {
 	ok, err := w.ex.Condition(old)
 	if err != nil {
 		return validationReason(evalError(err))
+	}
+	if !ok && w.op.insert {
+		return cancellationReason{Code: "DuplicateItem", Message: msgDuplicateItem}
 	}
 	if !ok {
 		r := cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
