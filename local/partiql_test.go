@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local"
 )
 
 // pq runs one statement and fails the test on an error.
@@ -583,4 +585,52 @@ func TestExecuteTransaction(t *testing.T) {
 	}
 	_, err = tx("", many...)
 	wantErr(t, err, "ValidationException", "1 validation error detected: Value '101 statements' at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100")
+}
+
+// FuzzPartiQL sends arbitrary statements, alone, in a batch and in a
+// transaction, to a table holding items: the server must answer each with
+// a 200 or a 400, never a 500.
+func FuzzPartiQL(f *testing.F) {
+	for _, s := range []string{
+		`SELECT * FROM fuzz WHERE pk = 'a' AND n > 1 ORDER BY pk`,
+		`SELECT l[0], m.k FROM fuzz WHERE pk IN ['a', 'b'] OR size(l) = 1`,
+		`INSERT INTO fuzz VALUE {'pk': 'c', 's': <<'x'>>, 'l': [1, {'k': NULL}]}`,
+		`UPDATE fuzz SET n = n + 1, l = list_append(l, [2]) REMOVE m WHERE pk = 'a' RETURNING ALL NEW *`,
+		`UPDATE fuzz SET s = set_add(s, <<'y'>>) WHERE pk = 'b' AND s IS NOT MISSING`,
+		`DELETE FROM fuzz WHERE pk = 'b' AND begins_with(s, 'x') RETURNING ALL OLD *`,
+		`EXISTS(SELECT * FROM fuzz WHERE pk = 'a' AND attribute_type(n, 'N'))`,
+		`SELECT * FROM fuzz."nope" WHERE pk = ?`,
+	} {
+		f.Add(s)
+	}
+	srv, err := local.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	c.call(f, "CreateTable", `{"TableName":"fuzz","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	c.call(f, "PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"a"},"n":{"N":"1"},"l":{"L":[{"N":"1"}]},"m":{"M":{"k":{"S":"v"}}}}}`)
+	c.call(f, "PutItem", `{"TableName":"fuzz","Item":{"pk":{"S":"b"},"s":{"SS":["x"]}}}`)
+	f.Fuzz(func(t *testing.T, st string) {
+		q, _ := json.Marshal(st)
+		p := `,"Parameters":[{"S":"a"}]`
+		for _, r := range [][2]string{
+			{"ExecuteStatement", `{"Statement":` + string(q) + `}`},
+			{"ExecuteStatement", `{"Statement":` + string(q) + p + `,"Limit":1}`},
+			{"BatchExecuteStatement", `{"Statements":[{"Statement":` + string(q) + `},{"Statement":` + string(q) + p + `}]}`},
+			{"ExecuteTransaction", `{"TransactStatements":[{"Statement":` + string(q) + `}]}`},
+		} {
+			c.req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+r[0])
+			c.br.Reset([]byte(r[1]))
+			c.req.Body = &c.br
+			c.req.ContentLength = int64(len(r[1]))
+			c.w.status = 0
+			clear(c.w.h)
+			c.h.ServeHTTP(&c.w, c.req)
+			if c.w.status != 200 && c.w.status != 400 {
+				t.Fatalf("%s %s: status %d", r[0], r[1], c.w.status)
+			}
+		}
+	})
 }
