@@ -458,7 +458,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 type selectResult struct {
 	src     *source
 	items   []Item
-	lastKey Item   // LastEvaluatedKey, nil on the last page
+	lastKey Item   // LastEvaluatedKey: the key the read stopped at, if inside a partition
 	next    string // NextToken, "" on the last page
 	mt      meter
 }
@@ -473,6 +473,8 @@ func (r *selectResult) response() (any, error) {
 	}
 	if r.next != "" {
 		out.json("NextToken", r.next)
+	}
+	if r.lastKey != nil {
 		if err := out.item("LastEvaluatedKey", r.lastKey); err != nil {
 			return nil, err
 		}
@@ -629,9 +631,6 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		if stop != nil {
 			raw, _ := json.Marshal(stop)
 			res.next = base64.RawURLEncoding.EncodeToString(raw)
-			if res.lastKey == nil {
-				res.lastKey = Item{}
-			}
 			break
 		}
 	}
