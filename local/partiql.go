@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/internal/limits"
+	"github.com/dynamogo/dynamo/internal/numbers"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/partiql"
 )
@@ -320,10 +322,26 @@ func onlyKeyTerms(where expr.Cond, key Item) bool {
 	return true
 }
 
-// partitions are the partition key values the WHERE clause selects
-// (name = v, or name IN (...)); ok is false when it does not pin them and
-// the read is a Scan.
+// partitions are the partition key values the WHERE clause selects: a
+// term name = v or name IN [...] of its top-level AND, or an OR of which
+// every branch selects partitions (ql-reference.select.html: "WHERE
+// OrderID = 100 or OrderID = 200" is no full table scan). ok is false when
+// it does not pin them and the read is a Scan.
 func partitions(where expr.Cond, name string) (vals []types.AttributeValue, ok bool) {
+	if or, isOr := where.(*expr.Or); isOr {
+		for _, branch := range or.Conds {
+			bv, ok := partitions(branch, name)
+			if !ok {
+				return nil, false
+			}
+			for _, v := range bv {
+				if !slices.ContainsFunc(vals, func(w types.AttributeValue) bool { return equalValues(v, w) }) {
+					vals = append(vals, v)
+				}
+			}
+		}
+		return vals, true
+	}
 	for _, c := range conjuncts(where) {
 		if v, ok := equality(c, name); ok {
 			return []types.AttributeValue{v}, true
@@ -513,14 +531,9 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		return nil, err
 	}
 	parts, query := partitions(st.Where, src.hash.Name)
-	forward := !st.Desc
-	if st.OrderBy != nil {
-		if !query {
-			return nil, validation("Must have WHERE clause in the statement when using ORDER BY clause.")
-		}
-		if n, ok := st.OrderBy.TopLevel(); !ok || n != src.rng.Name {
-			return nil, validationf("ORDER BY is supported only on the sort key attribute %s", src.rng.Name)
-		}
+	forward, err := orderBy(st.OrderBy, query, src, parts)
+	if err != nil {
+		return nil, err
 	}
 	var keyCond *string
 	if query {
@@ -636,6 +649,61 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 	}
 	res.mt = src.readMeter(size, mode, consistent)
 	return res, nil
+}
+
+// orderBy applies ORDER BY to a read of the partitions parts: sorting by
+// the partition key orders parts, by the sort key picks the direction of
+// the walk (forward, the default, is ascending). Only key attributes of the
+// source read can order, and only a read that pins its partitions.
+func orderBy(keys []partiql.OrderKey, query bool, src *source, parts []types.AttributeValue) (forward bool, err error) {
+	forward = true
+	if len(keys) == 0 {
+		return forward, nil
+	}
+	if !query {
+		return false, validation("Must have WHERE clause in the statement when using ORDER BY clause.")
+	}
+	for _, k := range keys {
+		name, _ := k.Path.TopLevel()
+		switch {
+		case name != "" && name == src.hash.Name:
+			slices.SortStableFunc(parts, func(a, b types.AttributeValue) int {
+				if k.Desc {
+					a, b = b, a
+				}
+				return compareKeyValues(a, b)
+			})
+		case name != "" && name == src.rng.Name:
+			forward = !k.Desc
+		default:
+			return false, validationf("ORDER BY is supported only on the key attributes of the table or index read: %s", k.Path)
+		}
+	}
+	return forward, nil
+}
+
+// compareKeyValues orders key values: strings and binaries bytewise,
+// numbers by value, and values of different types by type.
+func compareKeyValues(a, b types.AttributeValue) int {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		if y, ok := b.(*types.AttributeValueMemberS); ok {
+			return strings.Compare(x.Value, y.Value)
+		}
+	case *types.AttributeValueMemberB:
+		if y, ok := b.(*types.AttributeValueMemberB); ok {
+			return bytes.Compare(x.Value, y.Value)
+		}
+	case *types.AttributeValueMemberN:
+		if y, ok := b.(*types.AttributeValueMemberN); ok {
+			dx, err1 := numbers.Parse(x.Value)
+			dy, err2 := numbers.Parse(y.Value)
+			if err1 == nil && err2 == nil {
+				return numbers.Compare(dx, dy)
+			}
+		}
+	}
+	return strings.Compare(typeOf(a), typeOf(b))
 }
 
 // --- INSERT, UPDATE, DELETE ---

@@ -232,6 +232,23 @@ func TestPartiQLOperators(t *testing.T) {
 			t.Errorf("WHERE %s = %v, want %v", where, got, want)
 		}
 	}
+
+	// ORDER BY needs the partitions pinned (an OR of equalities pins them
+	// too) and orders by the partition key, then the sort key.
+	for st, want := range map[string][]string{
+		`SELECT * FROM ops WHERE pk = 'q' OR pk = 'p' ORDER BY pk`:                         {"p/a", "p/b", "p/c", "q/a"},
+		`SELECT * FROM ops WHERE pk IN ['p', 'q'] ORDER BY pk DESC, sk DESC`:               {"q/a", "p/c", "p/b", "p/a"},
+		`SELECT * FROM ops WHERE (pk = 'q' AND n = 4) OR (pk = 'p' AND n > 1) ORDER BY pk`: {"p/b", "p/c", "q/a"},
+		`SELECT * FROM ops WHERE pk = 'p' ORDER BY sk ASC`:                                 {"p/a", "p/b", "p/c"},
+	} {
+		if got := ids(pq(t, c, st).Items); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v, want %v", st, got, want)
+		}
+	}
+	_, err := pqErr(c, `SELECT * FROM ops WHERE pk = 'p' OR n = 1 ORDER BY pk`)
+	wantErr(t, err, "ValidationException", "Must have WHERE clause in the statement when using ORDER BY clause.")
+	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' ORDER BY n`)
+	wantErr(t, err, "ValidationException", "ORDER BY is supported only on the key attributes of the table or index read: n")
 }
 
 // TestPartiQLParameters binds a parameter of every attribute type, in an

@@ -2,7 +2,7 @@
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction
 // (ql-reference.html and the pages under it):
 //
-//	SELECT * | path, ... FROM "table"["."index"] [WHERE cond] [ORDER BY path [ASC|DESC]]
+//	SELECT * | path, ... FROM "table"["."index"] [WHERE cond] [ORDER BY key [ASC|DESC], ...]
 //	INSERT INTO "table" VALUE {'attr': value, ...}
 //	UPDATE "table" SET path = value [, ...] | REMOVE path [, ...] ... WHERE cond
 //	       [RETURNING ALL|MODIFIED OLD|NEW *]

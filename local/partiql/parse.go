@@ -42,8 +42,7 @@ type Statement struct {
 
 	Projection []expr.Path // SELECT: nil means *
 	Where      expr.Cond   // nil when there is no WHERE clause
-	OrderBy    expr.Path   // SELECT: nil when there is no ORDER BY
-	Desc       bool
+	OrderBy    []OrderKey  // SELECT: the ORDER BY keys, in order
 
 	Item   map[string]types.AttributeValue // INSERT
 	Update *expr.UpdateAST                 // UPDATE
@@ -51,6 +50,12 @@ type Statement struct {
 	// Returning is the RETURNING clause as a ReturnValues setting: ALL_OLD,
 	// UPDATED_OLD (MODIFIED OLD), ALL_NEW, UPDATED_NEW; "" when absent.
 	Returning string
+}
+
+// OrderKey is one key of ORDER BY.
+type OrderKey struct {
+	Path expr.Path
+	Desc bool
 }
 
 // SyntaxError is a statement DynamoDB cannot read. Error returns DynamoDB's
@@ -274,11 +279,17 @@ func (p *parser) selectStmt() *Statement {
 	}
 	if p.keyword("ORDER") {
 		p.expectKeyword("BY")
-		st.OrderBy = p.path()
-		if p.keyword("DESC") {
-			st.Desc = true
-		} else {
-			p.keyword("ASC")
+		for {
+			k := OrderKey{Path: p.path()}
+			if p.keyword("DESC") {
+				k.Desc = true
+			} else {
+				p.keyword("ASC")
+			}
+			st.OrderBy = append(st.OrderBy, k)
+			if !p.punct(",") {
+				break
+			}
 		}
 	}
 	return st
