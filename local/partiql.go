@@ -474,11 +474,11 @@ func (s *Server) executeStatement(c *call) (any, error) {
 
 // selectResult is one page of a SELECT.
 type selectResult struct {
-	src     *source
 	items   []Item
 	lastKey Item   // LastEvaluatedKey: the key the read stopped at, if inside a partition
 	next    string // NextToken, "" on the last page
 	mt      meter
+	cc      *consumedCapacity // mt's report, nil when not asked for
 }
 
 func (r *selectResult) response() (any, error) {
@@ -497,8 +497,8 @@ func (r *selectResult) response() (any, error) {
 			return nil, err
 		}
 	}
-	if cc := r.mt.result(r.src.t.meta); cc != nil {
-		if err := out.json("ConsumedCapacity", cc); err != nil {
+	if r.cc != nil {
+		if err := out.json("ConsumedCapacity", r.cc); err != nil {
 			return nil, err
 		}
 	}
@@ -572,7 +572,7 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		parts = []types.AttributeValue{nil}
 	}
 
-	res := &selectResult{src: src}
+	res := &selectResult{}
 	most := 0 // items to read, 0 for no limit
 	if limit != nil {
 		most = int(min(*limit, math.MaxInt32))
@@ -648,6 +648,7 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		}
 	}
 	res.mt = src.readMeter(size, mode, consistent)
+	res.cc = res.mt.result(t.meta)
 	return res, nil
 }
 
@@ -723,14 +724,15 @@ type plannedWrite struct {
 	rvoccf  *string
 }
 
-// keySchema is the key of the named table.
-func (s *Server) keySchema(name string) (hash, rng keyAttr, err error) {
+// metaOf is the definition of the named table (replaced, never changed,
+// by UpdateTable, so it may be read once the lock is released).
+func (s *Server) metaOf(name string) (*tableMeta, error) {
 	t, err := s.readTable(name)
 	if err != nil {
-		return hash, rng, err
+		return nil, err
 	}
 	defer t.mu.RUnlock()
-	return t.meta.Hash, t.meta.Range, nil
+	return t.meta, nil
 }
 
 const (
@@ -745,10 +747,11 @@ const (
 // DELETE of a missing item does nothing) — ql-reference.insert.html,
 // ql-reference.update.html, ql-reference.delete.html.
 func (s *Server) planWrite(st *partiql.Statement, rvoccf *string) (*plannedWrite, error) {
-	hash, rng, err := s.keySchema(st.Table)
+	m, err := s.metaOf(st.Table)
 	if err != nil {
 		return nil, err
 	}
+	hash, rng := m.Hash, m.Range
 	b := newBinder()
 	w := &plannedWrite{table: st.Table, returns: st.Returning, rvoccf: rvoccf}
 	hashPath := expr.Path{{Name: hash.Name}}
@@ -951,12 +954,12 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 		stmts[i] = st
 		if st.Kind == partiql.Select {
 			reads++
-			var hash, rng keyAttr
-			if hash, rng, err = s.keySchema(st.Table); err == nil {
+			var m *tableMeta
+			if m, err = s.metaOf(st.Table); err == nil {
 				if st.Index != "" {
 					err = validation("Batch reads must read the table, not an index")
 				} else {
-					keys[i], err = fullKey(st.Where, hash, rng)
+					keys[i], err = fullKey(st.Where, m.Hash, m.Range)
 				}
 			}
 		} else {
@@ -998,9 +1001,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 		if mt == nil {
 			mt = &meter{mode: mode}
 			meters[table] = mt
-			if t, err := s.lookup(table); err == nil {
-				metas[table] = t.meta
-			}
+			metas[table], _ = s.metaOf(table)
 		}
 		add(mt)
 	}
@@ -1180,11 +1181,11 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 func (s *Server) transactionReads(c *call, stmts []*partiql.Statement, rcc *string) (any, error) {
 	gets := make([]map[string]getRequest, len(stmts))
 	for i, st := range stmts {
-		hash, rng, err := s.keySchema(st.Table)
+		m, err := s.metaOf(st.Table)
 		if err != nil {
 			return nil, err
 		}
-		key, err := fullKey(st.Where, hash, rng)
+		key, err := fullKey(st.Where, m.Hash, m.Range)
 		if err != nil {
 			return nil, err
 		}
