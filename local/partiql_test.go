@@ -650,3 +650,29 @@ func FuzzPartiQL(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPartiQLSelectByKey is GetItem's work as a SELECT (compare with
+// BenchmarkGetItem): the statement is parsed, planned as a Query and run.
+func BenchmarkPartiQLSelectByKey(b *testing.B) {
+	_, c := benchServer(b)
+	for i := 0; i < 10000; i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i), "s", i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "ExecuteStatement", `{"Statement":"SELECT * FROM bench WHERE pk = ? AND sk = 's'","Parameters":[{"S":"k`+fmt.Sprintf("%07d", i%10000)+`"}]}`)
+	}
+}
+
+// BenchmarkPartiQLUpdate is an UPDATE by key with a counter and a
+// condition, run through UpdateItem.
+func BenchmarkPartiQLUpdate(b *testing.B) {
+	_, c := benchServer(b)
+	for i := 0; i < 1000; i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i), "s", i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "ExecuteStatement", `{"Statement":"UPDATE bench SET n = n + 1 WHERE pk = ? AND sk = 's' AND n >= 0","Parameters":[{"S":"k`+fmt.Sprintf("%07d", i%1000)+`"}]}`)
+	}
+}
