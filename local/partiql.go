@@ -33,12 +33,13 @@ import (
 // TransactGetItems.
 
 const (
-	msgDuplicateItem  = "Duplicate primary key exists in table"
-	msgIncompleteKey  = "Where clause does not contain a mandatory equality on all key attributes"
-	msgMixedBatch     = "Read and write requests together in the same batch is not supported."
-	msgMixedTx        = "Read and write statements together in the same transaction is not supported."
-	msgBatchDuplicate = "Provided list of item keys contains duplicates"
-	msgBadNextToken   = "The provided NextToken is invalid"
+	msgDuplicateItem   = "Duplicate primary key exists in table"
+	msgIncompleteKey   = "Where clause does not contain a mandatory equality on all key attributes"
+	msgMixedBatch      = "Read and write requests together in the same batch is not supported."
+	msgMixedTx         = "Read and write statements together in the same transaction is not supported."
+	msgBatchDuplicate  = "Provided list of item keys contains duplicates"
+	msgBadNextToken    = "The provided NextToken is invalid"
+	msgExistsOutsideTx = "EXISTS is only supported in ExecuteTransaction"
 )
 
 // paramList decodes Parameters: a list of attribute values in DynamoDB JSON.
@@ -60,9 +61,9 @@ func (l *paramList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// parseStatement checks a statement's members and parses it with its
-// parameters; path names the statement in constraint messages.
-func parseStatement(cs *constraints, path string, text *string, params paramList) {
+// statementConstraints checks the members of one statement; path names the
+// statement in the messages.
+func statementConstraints(cs *constraints, path string, text *string, params paramList) {
 	if text == nil {
 		cs.add(nil, path+"statement", ruleNotNull)
 	} else if n := len([]rune(*text)); n < 1 {
@@ -425,7 +426,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	parseStatement(&cs, "", in.Statement, in.Parameters)
+	statementConstraints(&cs, "", in.Statement, in.Parameters)
 	if in.Limit != nil && *in.Limit < 1 {
 		cs.add(*in.Limit, "limit", "Member must have value greater than or equal to 1")
 	}
@@ -450,7 +451,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 		}
 		return res.response()
 	case partiql.Exists:
-		return nil, validation("EXISTS is only supported in ExecuteTransaction")
+		return nil, validation(msgExistsOutsideTx)
 	}
 	w, err := s.planWrite(st, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
@@ -831,9 +832,16 @@ func (s *Server) runWrite(c *call, w *plannedWrite, mode string) (attrs, cc json
 	if err != nil {
 		return nil, nil, err
 	}
-	h := map[string]handler{"Put": (*Server).putItem, "Update": (*Server).updateItem, "Delete": (*Server).deleteItem}[w.kind]
-	if h == nil {
-		return nil, nil, validation("EXISTS is only supported in ExecuteTransaction")
+	var h handler
+	switch w.kind {
+	case "Put":
+		h = (*Server).putItem
+	case "Update":
+		h = (*Server).updateItem
+	case "Delete":
+		h = (*Server).deleteItem
+	default:
+		return nil, nil, validation(msgExistsOutsideTx)
 	}
 	out, err := h(s, &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
 	if err != nil {
@@ -927,7 +935,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 			cs.add(nil, p[:len(p)-1], ruleNotNull)
 			continue
 		}
-		parseStatement(&cs, p, r.Statement, r.Parameters)
+		statementConstraints(&cs, p, r.Statement, r.Parameters)
 		cs.enum(r.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
@@ -945,7 +953,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 	for i, r := range in.Statements {
 		st, err := parsePartiQL(*r.Statement, r.Parameters)
 		if err == nil && st.Kind == partiql.Exists {
-			err = validation("EXISTS is only supported in ExecuteTransaction")
+			err = validation(msgExistsOutsideTx)
 		}
 		if err != nil {
 			responses[i].Error = statementError(err)
@@ -1115,7 +1123,7 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 			cs.add(nil, p[:len(p)-1], ruleNotNull)
 			continue
 		}
-		parseStatement(&cs, p, r.Statement, r.Parameters)
+		statementConstraints(&cs, p, r.Statement, r.Parameters)
 		cs.enum(r.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
