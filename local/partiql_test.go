@@ -245,7 +245,9 @@ func TestPartiQLOperators(t *testing.T) {
 			t.Errorf("%s = %v, want %v", st, got, want)
 		}
 	}
-	_, err := pqErr(c, `SELECT * FROM ops WHERE pk = 'p' OR n = 1 ORDER BY pk`)
+	_, err := pqErr(c, `SELECT * FROM ops WHERE pk = 'p' AND sk BETWEEN 'c' AND 'b'`)
+	wantErrContains(t, err, "ValidationException", "The BETWEEN operator requires upper bound to be greater than or equal to lower bound")
+	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' OR n = 1 ORDER BY pk`)
 	wantErr(t, err, "ValidationException", "Must have WHERE clause in the statement when using ORDER BY clause.")
 	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' ORDER BY n`)
 	wantErr(t, err, "ValidationException", "ORDER BY is supported only on the key attributes of the table or index read: n")
