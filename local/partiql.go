@@ -99,6 +99,26 @@ func parsePartiQL(text string, params paramList) (*partiql.Statement, error) {
 	return st, nil
 }
 
+// exprPrefixes head the messages about the expressions a statement is
+// translated into, which its author never wrote.
+var exprPrefixes = []string{"Invalid ConditionExpression: ", "Invalid FilterExpression: ",
+	"Invalid KeyConditionExpression: ", "Invalid UpdateExpression: ", "Invalid ProjectionExpression: "}
+
+// plainError drops the expression a ValidationException names, keeping
+// what it says about the statement's condition or update.
+func plainError(err error) error {
+	e, ok := err.(*Error)
+	if !ok || e.Type != "ValidationException" {
+		return err
+	}
+	for _, p := range exprPrefixes {
+		if msg, ok := strings.CutPrefix(e.Message, p); ok {
+			return validation(msg)
+		}
+	}
+	return err
+}
+
 // --- binding: the AST as expression text with placeholders ---
 
 // binder renders the expressions of one request with placeholders #n<i>
@@ -447,7 +467,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 	case partiql.Select:
 		res, err := s.selectStatement(st, in.ConsistentRead != nil && *in.ConsistentRead, in.Limit, in.NextToken, mode)
 		if err != nil {
-			return nil, err
+			return nil, plainError(err)
 		}
 		return res.response()
 	case partiql.Exists:
@@ -459,7 +479,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 	}
 	attrs, cc, err := s.runWrite(c, w, mode)
 	if err != nil {
-		return nil, err
+		return nil, plainError(err)
 	}
 	out := map[string]any{}
 	if attrs != nil {
@@ -897,7 +917,7 @@ type batchResponse struct {
 // its "Exception" suffix, ValidationError for a ValidationException
 // (API_BatchStatementError.html, Code).
 func statementError(err error) *batchError {
-	e, ok := err.(*Error)
+	e, ok := plainError(err).(*Error)
 	if !ok {
 		e = internalError()
 	}
@@ -1182,7 +1202,8 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 		}
 		tw.TransactItems = append(tw.TransactItems, ti)
 	}
-	return s.transactWrite(c, tw)
+	out, err := s.transactWrite(c, tw)
+	return out, plainError(err)
 }
 
 // transactionReads runs SELECTs of whole keys as one TransactGetItems.

@@ -246,7 +246,9 @@ func TestPartiQLOperators(t *testing.T) {
 		}
 	}
 	_, err := pqErr(c, `SELECT * FROM ops WHERE pk = 'p' AND sk BETWEEN 'c' AND 'b'`)
-	wantErrContains(t, err, "ValidationException", "The BETWEEN operator requires upper bound to be greater than or equal to lower bound")
+	wantErr(t, err, "ValidationException", "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:c}, upper bound operand: AttributeValue: {S:b}")
+	_, err = pqErr(c, `UPDATE ops SET n = n + 'x' WHERE pk = 'p' AND sk = 'a'`)
+	wantErr(t, err, "ValidationException", "Incorrect operand type for operator or function; operator or function: +, operand type: S")
 	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' OR n = 1 ORDER BY pk`)
 	wantErr(t, err, "ValidationException", "Must have WHERE clause in the statement when using ORDER BY clause.")
 	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' ORDER BY n`)
