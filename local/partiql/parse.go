@@ -141,11 +141,17 @@ func (p *parser) next() token {
 	return t
 }
 
-// fail reports the current token as unexpected.
+// fail reports the current token as unexpected. A literal is named by its
+// kind only: messages never quote values.
 func (p *parser) fail() {
 	t := p.tok()
-	if t.kind == tEOF {
+	switch t.kind {
+	case tEOF:
 		panic(syntaxAt(p.src, t.pos, "unexpected end of statement"))
+	case tString:
+		panic(syntaxAt(p.src, t.pos, "unexpected string literal"))
+	case tNumber:
+		panic(syntaxAt(p.src, t.pos, "unexpected number"))
 	}
 	panic(syntaxAt(p.src, t.pos, "unexpected token "+quote(p.src[t.pos:t.end])))
 }
