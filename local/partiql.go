@@ -1129,14 +1129,7 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	switch n := len(in.TransactStatements); {
-	case in.TransactStatements == nil:
-		cs.add(nil, "transactStatements", ruleNotNull)
-	case n == 0:
-		cs.add("[]", "transactStatements", "Member must have length greater than or equal to 1")
-	case n > limits.MaxTransactItems:
-		cs.add(fmt.Sprintf("%d statements", n), "transactStatements", "Member must have length less than or equal to 100")
-	}
+	checkTransactItems(&cs, "transactStatements", in.TransactStatements)
 	for i, r := range in.TransactStatements {
 		p := fmt.Sprintf("transactStatements.%d.member.", i+1)
 		if r == nil {
@@ -1147,13 +1140,7 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 		cs.enum(r.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
-	if tok := in.ClientRequestToken; tok != nil {
-		if len(*tok) < 1 {
-			cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
-		} else if len(*tok) > limits.MaxClientTokenLen {
-			cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
-		}
-	}
+	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}

@@ -605,7 +605,7 @@ func TestExecuteTransaction(t *testing.T) {
 		many[i] = ps(fmt.Sprintf(`DELETE FROM acct WHERE pk = '%d'`, i))
 	}
 	_, err = tx("", many...)
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value '101 statements' at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100")
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '101 items' at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100")
 }
 
 // FuzzPartiQL sends arbitrary statements, alone, in a batch and in a

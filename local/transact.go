@@ -107,15 +107,28 @@ func transactionCanceled(reasons []cancellationReason) *Error {
 }
 
 // checkTransactItems adds the constraints on the length of TransactItems
-// that TransactWriteItems and TransactGetItems share.
-func checkTransactItems[T any](cs *constraints, items []T) {
+// that TransactWriteItems and TransactGetItems share (and ExecuteTransaction,
+// for its statements, under path).
+func checkTransactItems[T any](cs *constraints, path string, items []T) {
 	switch {
 	case items == nil:
-		cs.add(nil, "transactItems", ruleNotNull)
+		cs.add(nil, path, ruleNotNull)
 	case len(items) == 0:
-		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
+		cs.add("[]", path, "Member must have length greater than or equal to 1")
 	case len(items) > limits.MaxTransactItems:
-		cs.add(fmt.Sprintf("%d items", len(items)), "transactItems", "Member must have length less than or equal to 100")
+		cs.add(fmt.Sprintf("%d items", len(items)), path, "Member must have length less than or equal to 100")
+	}
+}
+
+// checkClientToken adds the constraints on a ClientRequestToken.
+func checkClientToken(cs *constraints, tok *string) {
+	if tok == nil {
+		return
+	}
+	if len(*tok) < 1 {
+		cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
+	} else if len(*tok) > limits.MaxClientTokenLen {
+		cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
 	}
 }
 
@@ -132,7 +145,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 // ClientRequestToken's fingerprint covers.
 func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	var cs constraints
-	checkTransactItems(&cs, in.TransactItems)
+	checkTransactItems(&cs, "transactItems", in.TransactItems)
 	for i, ti := range in.TransactItems {
 		if ti == nil {
 			continue
@@ -162,13 +175,7 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
-	if tok := in.ClientRequestToken; tok != nil {
-		if len(*tok) < 1 {
-			cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
-		} else if len(*tok) > limits.MaxClientTokenLen {
-			cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
-		}
-	}
+	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
@@ -598,7 +605,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	checkTransactItems(&cs, in.TransactItems)
+	checkTransactItems(&cs, "transactItems", in.TransactItems)
 	for i, ti := range in.TransactItems {
 		p := fmt.Sprintf("transactItems.%d.member.get", i+1)
 		if ti == nil || ti.Get == nil {
