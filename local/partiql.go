@@ -387,6 +387,10 @@ func partitions(where expr.Cond, name string) (vals []types.AttributeValue, ok b
 	return nil, false
 }
 
+// maxPartitions is the most partition key values a SELECT may read
+// (ql-operators.html, IN: "at max 50 hash attribute values").
+const maxPartitions = 50
+
 // flipped is the comparator seen from the other side (v < a is a > v).
 var flipped = map[expr.CompareOp]expr.CompareOp{expr.EQ: expr.EQ, expr.LT: expr.GT, expr.LE: expr.GE, expr.GT: expr.LT, expr.GE: expr.LE}
 
@@ -552,6 +556,9 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		return nil, err
 	}
 	parts, query := partitions(st.Where, src.hash.Name)
+	if len(parts) > maxPartitions {
+		return nil, validationf("IN takes at most %d partition key values", maxPartitions)
+	}
 	forward, err := orderBy(st.OrderBy, query, src, parts)
 	if err != nil {
 		return nil, err

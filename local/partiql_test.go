@@ -169,6 +169,7 @@ func TestPartiQLOperators(t *testing.T) {
 	}{
 		{`n = 2`, []string{"p/b"}},
 		{`n <> 2`, []string{"p/a", "p/c", "q/a"}},
+		{`n != 2`, []string{"p/a", "p/c", "q/a"}},
 		{`n < 2`, []string{"p/a"}},
 		{`n <= 2`, []string{"p/a", "p/b"}},
 		{`n > 2`, []string{"p/c", "q/a"}},
@@ -251,6 +252,15 @@ func TestPartiQLOperators(t *testing.T) {
 	wantErr(t, err, "ValidationException", "Incorrect operand type for operator or function; operator or function: +, operand type: S")
 	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' OR n = 1 ORDER BY pk`)
 	wantErr(t, err, "ValidationException", "Must have WHERE clause in the statement when using ORDER BY clause.")
+	many := make([]string, 51)
+	for i := range many {
+		many[i] = fmt.Sprintf("'%d'", i)
+	}
+	_, err = pqErr(c, `SELECT * FROM ops WHERE pk IN [`+strings.Join(many, ", ")+`]`)
+	wantErr(t, err, "ValidationException", "IN takes at most 50 partition key values")
+	if got := ids(pq(t, c, `SELECT * FROM ops WHERE pk IN [`+strings.Join(many[:49], ", ")+`, 'p']`).Items); len(got) != 3 {
+		t.Fatalf("IN of 50 partitions = %v", got)
+	}
 	_, err = pqErr(c, `SELECT * FROM ops WHERE pk = 'p' ORDER BY n`)
 	wantErr(t, err, "ValidationException", "ORDER BY is supported only on the key attributes of the table or index read: n")
 }

@@ -9,7 +9,7 @@
 //	DELETE FROM "table" WHERE cond [RETURNING ALL OLD *]
 //	EXISTS(SELECT * FROM "table" WHERE cond)          (transactions only)
 //
-// Conditions use =, <>, <, <=, >, >=, BETWEEN, IN, AND, OR, NOT,
+// Conditions use =, <> (or !=), <, <=, >, >=, BETWEEN, IN, AND, OR, NOT,
 // IS [NOT] MISSING, IS [NOT] NULL and the functions begins_with, contains,
 // attribute_type and size; SET values may add or subtract (+, -) and call
 // list_append, set_add, set_delete and if_not_exists. Literals are

@@ -14,7 +14,7 @@ const (
 	tString         // 'string literal', text unescaped
 	tNumber         // 12, 1.5, 2e10
 	tParam          // ?
-	tPunct          // ( ) [ ] { } , . : * = <> < <= > >= << >> + -
+	tPunct          // ( ) [ ] { } , . : * = <> != < <= > >= << >> + -
 )
 
 // token is a span of the source; text is the unescaped content of quoted
@@ -79,6 +79,8 @@ func lex(src string) ([]token, error) {
 			if i < len(src) && (src[i] == '=' || src[i] == '>') {
 				i++
 			}
+		case c == '!' && i+1 < len(src) && src[i+1] == '=':
+			i += 2
 		case strings.IndexByte("()[]{},.:*=+-", c) >= 0:
 			i++
 		default:

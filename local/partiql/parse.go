@@ -542,6 +542,9 @@ func (p *parser) predicate() expr.Cond {
 		case "=", "<>", "<", "<=", ">", ">=":
 			p.i++
 			return &expr.Compare{Op: expr.CompareOp(op.text), L: left, R: p.operand()}
+		case "!=":
+			p.i++
+			return &expr.Compare{Op: expr.NE, L: left, R: p.operand()}
 		}
 	}
 	neg := p.keyword("NOT")
