@@ -650,6 +650,7 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		if most > 0 {
 			left = most - scanned
 		}
+		src.spent = size
 		p, err := src.walk(start, end, forward, left, ex, false)
 		if err != nil {
 			return nil, err

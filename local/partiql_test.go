@@ -361,6 +361,21 @@ func TestPartiQLPagination(t *testing.T) {
 		t.Fatalf("Limit 2 of a filtered Query: %v %v", err, out)
 	}
 
+	// A page holds at most 1 MB read, over all the partitions it reads.
+	big := S(strings.Repeat("x", 350<<10))
+	for _, k := range []string{"x/1", "x/2", "y/1", "y/2"} {
+		pk, sk, _ := strings.Cut(k, "/")
+		pq(t, c, `INSERT INTO pages VALUE {'pk': ?, 'sk': ?, 'big': ?}`, S(pk), S(sk), big)
+	}
+	out, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT pk, sk FROM pages WHERE pk IN ['x', 'y']`)})
+	if err != nil || !reflect.DeepEqual(ids(out.Items), []string{"x/1", "x/2", "y/1"}) || out.NextToken == nil {
+		t.Fatalf("first page of 1 MB: %v %v", err, ids(out.Items))
+	}
+	out, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT pk, sk FROM pages WHERE pk IN ['x', 'y']`), NextToken: out.NextToken})
+	if err != nil || !reflect.DeepEqual(ids(out.Items), []string{"y/2"}) || out.NextToken != nil {
+		t.Fatalf("second page: %v %v", err, ids(out.Items))
+	}
+
 	_, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM pages`), NextToken: aws.String("garbage")})
 	wantErr(t, err, "ValidationException", "The provided NextToken is invalid")
 	_, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM pages`), Limit: aws.Int32(0)})

@@ -91,6 +91,7 @@ type source struct {
 	rng   keyAttr
 	coll  storage.Collection
 	fetch bool // LSI read that needs the table's item (non-projected attributes)
+	spent int  // bytes the page already read elsewhere (a PartiQL read of several partitions)
 }
 
 // source is the table or index a Query (query) or a Scan reads; a vector
@@ -204,7 +205,7 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				p.items = append(p.items, ex.Project(full))
 			}
 		}
-		if (limit > 0 && p.scanned >= limit) || p.size >= limits.MaxPageBytes {
+		if (limit > 0 && p.scanned >= limit) || src.spent+p.size >= limits.MaxPageBytes {
 			p.lastItem = it
 			return false
 		}
