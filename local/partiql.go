@@ -1201,9 +1201,12 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 	return out, plainError(err)
 }
 
-// transactionReads runs SELECTs of whole keys as one TransactGetItems.
+// transactionReads runs SELECTs of whole keys as one TransactGetItems; the
+// rest of each WHERE then decides whether its item is returned, and the
+// projection what of it.
 func (s *Server) transactionReads(c *call, stmts []*partiql.Statement, rcc *string) (any, error) {
 	gets := make([]map[string]getRequest, len(stmts))
+	exs := make([]*eval.Compiled, len(stmts))
 	for i, st := range stmts {
 		m, err := s.metaOf(st.Table)
 		if err != nil {
@@ -1213,17 +1216,37 @@ func (s *Server) transactionReads(c *call, stmts []*partiql.Statement, rcc *stri
 		if err != nil {
 			return nil, err
 		}
-		if st.Index != "" || st.OrderBy != nil || !onlyKeyTerms(st.Where, key) {
-			return nil, validation("A SELECT in a transaction reads one item: WHERE may only pin its key")
+		if st.Index != "" || st.OrderBy != nil {
+			return nil, validation("A SELECT in a transaction reads one item of a table: no index, no ORDER BY")
 		}
 		b := newBinder()
-		g := getRequest{TableName: st.Table, Key: itemJSONOut(key), ProjectionExpression: b.projection(st.Projection)}
-		g.ExpressionAttributeNames, _ = b.maps()
-		gets[i] = map[string]getRequest{"Get": g}
+		filter, proj := b.cond(st.Where), b.projection(st.Projection)
+		names, values := b.maps()
+		if exs[i], err = compile(eval.Input{Filter: filter, Projection: proj, Names: names, Values: values}); err != nil {
+			return nil, plainError(err)
+		}
+		gets[i] = map[string]getRequest{"Get": {TableName: st.Table, Key: itemJSONOut(key)}}
 	}
 	body, err := json.Marshal(map[string]any{"TransactItems": gets, "ReturnConsumedCapacity": rcc})
 	if err != nil {
 		return nil, err
 	}
-	return s.transactGetItems(&call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	out, err := s.transactGetItems(&call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range out.(map[string]any)["Responses"].([]map[string]any) {
+		it, ok := r["Item"].(itemJSONOut)
+		if !ok {
+			continue
+		}
+		if match, err := exs[i].Filter(Item(it)); err != nil {
+			return nil, evalError(err)
+		} else if !match {
+			delete(r, "Item")
+			continue
+		}
+		r["Item"] = itemJSONOut(exs[i].Project(Item(it)))
+	}
+	return out, nil
 }

@@ -610,14 +610,19 @@ func TestExecuteTransaction(t *testing.T) {
 		t.Fatalf("a cancelled transaction changed a to %s", a)
 	}
 
-	// Reads: one item per statement, in order.
-	out, err := tx("", ps(`SELECT bal FROM acct WHERE pk = 'b'`), ps(`SELECT * FROM acct WHERE pk = 'none'`), ps(`SELECT pk FROM acct WHERE pk = 'a'`))
+	// Reads: one item per statement, in order, if the rest of its WHERE
+	// holds.
+	out, err := tx("", ps(`SELECT bal FROM acct WHERE pk = 'b'`), ps(`SELECT * FROM acct WHERE pk = 'none'`), ps(`SELECT pk FROM acct WHERE pk = 'a' AND bal > 5`),
+		ps(`SELECT * FROM acct WHERE pk = 'c' AND open = FALSE`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := out.Responses; len(r) != 3 || sval(r[0].Item["bal"]) != "4" || r[1].Item != nil || sval(r[2].Item["pk"]) != "a" || r[2].Item["bal"] != nil {
+	if r := out.Responses; len(r) != 4 || sval(r[0].Item["bal"]) != "4" || r[0].Item["pk"] != nil || r[1].Item != nil ||
+		sval(r[2].Item["pk"]) != "a" || r[2].Item["bal"] != nil || r[3].Item != nil {
 		t.Fatalf("transaction reads: %+v", out.Responses)
 	}
+	_, err = tx("", ps(`SELECT * FROM acct WHERE pk > 'a'`))
+	wantErr(t, err, "ValidationException", "Where clause does not contain a mandatory equality on all key attributes")
 
 	_, err = tx("", ps(`SELECT * FROM acct WHERE pk = 'a'`), ps(`DELETE FROM acct WHERE pk = 'b'`))
 	wantErr(t, err, "ValidationException", "Read and write statements together in the same transaction is not supported.")
