@@ -147,6 +147,10 @@ var actions = map[string]handler{
 	"ListTagsOfResource": (*Server).listTagsOfResource,
 	// vector search (search.go)
 	"SearchVectors": (*Server).searchVectors,
+	// PartiQL (partiql.go)
+	"ExecuteStatement":      (*Server).executeStatement,
+	"BatchExecuteStatement": (*Server).batchExecuteStatement,
+	"ExecuteTransaction":    (*Server).executeTransaction,
 }
 
 // call is one request being served.
@@ -268,7 +272,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	action, ok := strings.CutPrefix(target, targetPrefix)
 	h := actions[action]
 	if !ok || h == nil {
-		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
+		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unknown operation " + strconv.Quote(target)})
 		return
 	}
 	c := &call{action: action, host: s.hosts.checked(r.Host), body: body, now: s.now()}

@@ -13,7 +13,8 @@ const (
 	MaxBatchWrite            = 25       // BatchWriteItem: put and delete requests
 	MaxBatchGet              = 100      // BatchGetItem: keys over all tables
 	MaxBatchGetResponseBytes = 16 << 20 // BatchGetItem: bytes returned
-	MaxTransactItems         = 100      // TransactWriteItems, TransactGetItems
+	MaxBatchStatements       = 25       // BatchExecuteStatement: statements
+	MaxTransactItems         = 100      // TransactWriteItems, TransactGetItems, ExecuteTransaction
 	MaxTransactBytes         = 4 << 20  // TransactWriteItems: aggregate item size
 	MaxClientTokenLen        = 36       // TransactWriteItems ClientRequestToken
 	MaxPageBytes             = 1 << 20  // Query, Scan: data read per page
