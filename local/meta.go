@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -89,6 +90,7 @@ type table struct {
 	size    int64      // TableSizeBytes
 	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
 	vectors vector.Set // aligned with meta.Vectors (search.go)
+	stream  *stream    // the enabled stream, nil if none (stream.go)
 }
 
 type index struct {
@@ -161,6 +163,9 @@ func (s *Server) loadTables() error {
 	}
 	sort.Strings(names)
 	for _, k := range names {
+		if !strings.HasPrefix(k, "table/") {
+			continue // another feature's entry (streams)
+		}
 		var m tableMeta
 		if err := json.Unmarshal(metas[k], &m); err != nil {
 			return err
@@ -175,7 +180,7 @@ func (s *Server) loadTables() error {
 		}
 		s.tables[m.Name] = t
 	}
-	return nil
+	return s.loadStreams(metas)
 }
 
 // openTable opens the collections of a table definition.

@@ -30,8 +30,9 @@ type Server struct {
 	mu     sync.RWMutex // guards tables (the map; each table has its own lock)
 	tables map[string]*table
 
-	tokens tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
-	sweep  sweeper    // the TTL sweeper (ttl.go)
+	tokens  tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
+	sweep   sweeper    // the TTL sweeper (ttl.go)
+	streams streamSet  // DynamoDB Streams (stream.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
@@ -231,9 +232,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	target := r.Header.Get("X-Amz-Target")
-	action, ok := strings.CutPrefix(target, targetPrefix)
-	h := actions[action]
-	if !ok || h == nil {
+	action, h := route(target)
+	if h == nil {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
 		return
 	}

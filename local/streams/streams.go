@@ -1,0 +1,264 @@
+// Package streams is the vocabulary of DynamoDB Streams in the local server:
+// sequence numbers, shard ids, shard iterators and stream records as the
+// storage engine keeps them. It is pure: the server (package local) owns the
+// streams, writes the records in the same engine batch as their items and
+// answers the DynamoDBStreams_20120810 actions.
+package streams
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is a stored item (storage.Item).
+type Item = map[string]types.AttributeValue
+
+// Retention is how long records, and disabled streams, stay readable
+// (Streams.html: "stores this information in a log for up to 24 hours").
+const Retention = 24 * time.Hour
+
+// IteratorTTL is how long a shard iterator stays usable
+// (API_streams_GetShardIterator.html: "expires 15 minutes after it is returned").
+const IteratorTTL = 15 * time.Minute
+
+// FormatSeq is the SequenceNumber text of n: 21 decimal digits.
+func FormatSeq(n uint64) string {
+	return "1" + fmt.Sprintf("%020d", n)
+}
+
+// ParseSeq reads a SequenceNumber written by FormatSeq.
+func ParseSeq(s string) (uint64, bool) {
+	if len(s) != 21 || s[0] != '1' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s[1:], 10, 64)
+	return n, err == nil
+}
+
+// ShardID names the n-th shard (from 0) of the stream labelled label, opened
+// at opened: DynamoDB's shape, shardId-<20 digits>-<8 hex>.
+func ShardID(label string, n int, opened time.Time) string {
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%s/%d", label, n)
+	return fmt.Sprintf("shardId-%020d-%08x", opened.UnixMilli(), h.Sum32())
+}
+
+// EventID is a record's eventID: 32 hex digits, unique per stream and
+// sequence number.
+func EventID(streamArn string, seq uint64) string {
+	h := fnv.New128a()
+	h.Write([]byte(streamArn))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], seq)
+	h.Write(b[:])
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// Iterator is a position in a shard: the next record read is the first
+// whose sequence number is greater than After.
+type Iterator struct {
+	StreamArn string
+	ShardID   string
+	After     uint64
+	Created   time.Time
+}
+
+// Encode is the ShardIterator text: the stream ARN, then an opaque part
+// (the shape of DynamoDB's, "<arn>|1|<base64>").
+func (it Iterator) Encode() string {
+	p := it.ShardID + "|" + strconv.FormatUint(it.After, 10) + "|" + strconv.FormatInt(it.Created.UnixNano(), 10)
+	return it.StreamArn + "|1|" + base64.RawURLEncoding.EncodeToString([]byte(p))
+}
+
+// ParseIterator reads an iterator made by Encode; ok is false for anything else.
+func ParseIterator(s string) (it Iterator, ok bool) {
+	arn, rest, found := strings.Cut(s, "|1|")
+	if !found || arn == "" {
+		return it, false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(rest)
+	if err != nil {
+		return it, false
+	}
+	parts := strings.Split(string(b), "|")
+	if len(parts) != 3 || !strings.HasPrefix(parts[0], "shardId-") {
+		return it, false
+	}
+	after, err1 := strconv.ParseUint(parts[1], 10, 64)
+	created, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return it, false
+	}
+	return Iterator{StreamArn: arn, ShardID: parts[0], After: after, Created: time.Unix(0, created)}, true
+}
+
+// Event names (API_streams_Record.html).
+const (
+	Insert = "INSERT"
+	Modify = "MODIFY"
+	Remove = "REMOVE"
+)
+
+// Record is one change of one item, as stored: the images are kept as the
+// view type asks, so a record costs no more than what it reports.
+type Record struct {
+	Event   string    // Insert, Modify or Remove
+	Created time.Time // ApproximateCreationDateTime
+	Keys    Item
+	Old     Item // nil unless the view type keeps old images
+	New     Item // nil unless the view type keeps new images
+	TTL     bool // deleted by time to live (userIdentity Service)
+	Size    int  // SizeBytes
+}
+
+// Stored attribute names of a record item.
+const (
+	attrEvent   = "e"
+	attrCreated = "t"
+	attrKeys    = "k"
+	attrOld     = "o"
+	attrNew     = "n"
+	attrTTL     = "x"
+	attrSize    = "z"
+)
+
+// Item is the record as a storage item.
+func (r *Record) Item() Item {
+	it := Item{
+		attrEvent:   &types.AttributeValueMemberS{Value: r.Event},
+		attrCreated: &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Created.UnixMilli(), 10)},
+		attrKeys:    &types.AttributeValueMemberM{Value: r.Keys},
+		attrSize:    &types.AttributeValueMemberN{Value: strconv.Itoa(r.Size)},
+	}
+	if r.Old != nil {
+		it[attrOld] = &types.AttributeValueMemberM{Value: r.Old}
+	}
+	if r.New != nil {
+		it[attrNew] = &types.AttributeValueMemberM{Value: r.New}
+	}
+	if r.TTL {
+		it[attrTTL] = &types.AttributeValueMemberBOOL{Value: true}
+	}
+	return it
+}
+
+// FromItem reads a record stored by Item.
+func FromItem(it Item) (Record, error) {
+	var r Record
+	e, ok1 := it[attrEvent].(*types.AttributeValueMemberS)
+	t, ok2 := it[attrCreated].(*types.AttributeValueMemberN)
+	k, ok3 := it[attrKeys].(*types.AttributeValueMemberM)
+	if !ok1 || !ok2 || !ok3 {
+		return r, fmt.Errorf("streams: malformed stored record")
+	}
+	ms, err := strconv.ParseInt(t.Value, 10, 64)
+	if err != nil {
+		return r, fmt.Errorf("streams: malformed stored record time")
+	}
+	r.Event, r.Created, r.Keys = e.Value, time.UnixMilli(ms), k.Value
+	if o, ok := it[attrOld].(*types.AttributeValueMemberM); ok {
+		r.Old = o.Value
+	}
+	if n, ok := it[attrNew].(*types.AttributeValueMemberM); ok {
+		r.New = n.Value
+	}
+	if x, ok := it[attrTTL].(*types.AttributeValueMemberBOOL); ok {
+		r.TTL = x.Value
+	}
+	if z, ok := it[attrSize].(*types.AttributeValueMemberN); ok {
+		r.Size, _ = strconv.Atoi(z.Value)
+	}
+	return r, nil
+}
+
+// Created reads only the creation time of a stored record.
+func Created(it Item) time.Time {
+	if t, ok := it[attrCreated].(*types.AttributeValueMemberN); ok {
+		if ms, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
+			return time.UnixMilli(ms)
+		}
+	}
+	return time.Time{}
+}
+
+// Shard is a shard's stored descriptor: its id, its parent's, the range of
+// sequence numbers it owns (End 0 while it is open) and when it opened.
+type Shard struct {
+	ID, Parent string
+	Start, End uint64
+	Opened     time.Time
+}
+
+// Item is the shard descriptor as a storage item.
+func (s *Shard) Item() Item {
+	it := Item{
+		"id": &types.AttributeValueMemberS{Value: s.ID},
+		"s":  &types.AttributeValueMemberN{Value: strconv.FormatUint(s.Start, 10)},
+		"e":  &types.AttributeValueMemberN{Value: strconv.FormatUint(s.End, 10)},
+		"t":  &types.AttributeValueMemberN{Value: strconv.FormatInt(s.Opened.UnixMilli(), 10)},
+	}
+	if s.Parent != "" {
+		it["p"] = &types.AttributeValueMemberS{Value: s.Parent}
+	}
+	return it
+}
+
+// ShardFromItem reads a descriptor stored by Shard.Item.
+func ShardFromItem(it Item) (Shard, error) {
+	var s Shard
+	id, ok := it["id"].(*types.AttributeValueMemberS)
+	if !ok {
+		return s, fmt.Errorf("streams: malformed stored shard")
+	}
+	s.ID = id.Value
+	if p, ok := it["p"].(*types.AttributeValueMemberS); ok {
+		s.Parent = p.Value
+	}
+	num := func(k string) uint64 {
+		n, _ := it[k].(*types.AttributeValueMemberN)
+		if n == nil {
+			return 0
+		}
+		v, _ := strconv.ParseUint(n.Value, 10, 64)
+		return v
+	}
+	s.Start, s.End = num("s"), num("e")
+	s.Opened = time.UnixMilli(int64(num("t")))
+	return s, nil
+}
+
+// Keys of a stream's collection: records under 'r' and the sequence number
+// (big-endian, so they sort by it), shard descriptors under 's' and their
+// index.
+func RecordKey(seq uint64) []byte {
+	b := make([]byte, 9)
+	b[0] = 'r'
+	binary.BigEndian.PutUint64(b[1:], seq)
+	return b
+}
+
+// RecordsEnd bounds the record keys: every record key sorts before it.
+var RecordsEnd = []byte{'r' + 1}
+
+// ShardKey is the key of the n-th shard descriptor.
+func ShardKey(n int) []byte {
+	b := make([]byte, 5)
+	b[0] = 's'
+	binary.BigEndian.PutUint32(b[1:], uint32(n))
+	return b
+}
+
+// SeqOfKey reads the sequence number of a RecordKey.
+func SeqOfKey(k []byte) (uint64, bool) {
+	if len(k) != 9 || k[0] != 'r' {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(k[1:]), true
+}
