@@ -248,15 +248,6 @@ func (st *stream) stageRecord(b *writeBatch, key []byte, old, nu Item) error {
 	case nu == nil:
 		r.Event = streams.Remove
 	}
-	src := nu
-	if src == nil {
-		src = old
-	}
-	r.Keys = Item{st.hash.Name: src[st.hash.Name]}
-	if st.rng.Name != "" {
-		r.Keys[st.rng.Name] = src[st.rng.Name]
-	}
-	r.Size = itemsize.Item(r.Keys)
 	switch st.viewType {
 	case "NEW_IMAGE":
 		r.New = nu
@@ -265,7 +256,16 @@ func (st *stream) stageRecord(b *writeBatch, key []byte, old, nu Item) error {
 	case "NEW_AND_OLD_IMAGES":
 		r.New, r.Old = nu, old
 	}
-	r.Size += itemsize.Item(r.New) + itemsize.Item(r.Old)
+	if r.New == nil && r.Old == nil {
+		src := nu
+		if src == nil {
+			src = old
+		}
+		r.Keys = Item{st.hash.Name: src[st.hash.Name]}
+		if st.rng.Name != "" {
+			r.Keys[st.rng.Name] = src[st.rng.Name]
+		}
+	}
 	seq := st.srv.streams.seq.Add(1)
 	b.ops = append(b.ops, storage.Put(st.coll, streams.RecordKey(seq), r.Item()))
 	b.records = append(b.records, pendingRecord{st: st, seq: seq, ms: now.UnixMilli()})
@@ -296,6 +296,9 @@ func (st *stream) trimmedAt(now time.Time) (seq uint64, n int) {
 // trimBatch records. The caller holds st.mu exclusively.
 func (st *stream) trim(now time.Time) error {
 	const trimBatch = 64
+	if len(st.times) < trimBatch || (st.times[trimBatch-1].ms > now.Add(-streams.Retention).UnixMilli() && len(st.times) <= streamMaxRecords) {
+		return nil // cheap test first: this runs on every recorded write
+	}
 	through, n := st.trimmedAt(now)
 	if n < trimBatch {
 		return nil
@@ -467,6 +470,18 @@ func (s *Server) findStream(arn string, now time.Time) (*stream, error) {
 		}
 	}
 	return nil, notFound("Requested resource not found: Stream: " + arn + " not found")
+}
+
+func (st *stream) keyNames() []string {
+	if st.rng.Name == "" {
+		return []string{st.hash.Name}
+	}
+	return []string{st.hash.Name, st.rng.Name}
+}
+
+// recordSize is a record's SizeBytes: its keys and images.
+func recordSize(r *streams.Record) int {
+	return itemsize.Item(r.Keys) + itemsize.Item(r.New) + itemsize.Item(r.Old)
 }
 
 func (st *stream) shard(id string) *streams.Shard {
@@ -807,7 +822,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 			return false
 		}
 		seq, _ := streams.SeqOfKey(k)
-		rec, err := streams.FromItem(item)
+		rec, err := streams.FromItem(item, st.keyNames()...)
 		if err != nil {
 			ferr = err
 			return false
@@ -819,7 +834,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 			ferr = err
 			return false
 		}
-		n, size, pos = n+1, size+rec.Size, seq
+		n, size, pos = n+1, size+recordSize(&rec), seq
 		return true
 	})
 	if ferr != nil {
@@ -862,7 +877,7 @@ func (st *stream) appendRecord(b []byte, seq uint64, rec *streams.Record) ([]byt
 	}
 	d.key("SequenceNumber")
 	d.b = append(append(append(d.b, '"'), streams.FormatSeq(seq)...), '"')
-	d.int("SizeBytes", rec.Size)
+	d.int("SizeBytes", recordSize(rec))
 	d.key("StreamViewType")
 	d.b = appendJSONString(d.b, st.viewType)
 	r.b = append(d.b, '}')

@@ -107,7 +107,8 @@ const (
 )
 
 // Record is one change of one item, as stored: the images are kept as the
-// view type asks, so a record costs no more than what it reports.
+// view type asks, so a record costs no more than what it reports, and the
+// keys only when no image carries them.
 type Record struct {
 	Event   string    // Insert, Modify or Remove
 	Created time.Time // ApproximateCreationDateTime
@@ -115,33 +116,32 @@ type Record struct {
 	Old     Item // nil unless the view type keeps old images
 	New     Item // nil unless the view type keeps new images
 	TTL     bool // deleted by time to live (userIdentity Service)
-	Size    int  // SizeBytes
 }
 
 // Stored attribute names of a record item.
 const (
-	attrEvent   = "e"
-	attrCreated = "t"
-	attrKeys    = "k"
-	attrOld     = "o"
-	attrNew     = "n"
-	attrTTL     = "x"
-	attrSize    = "z"
+	attrHead = "h" // the event's initial, then the creation time in unix ms
+	attrKeys = "k"
+	attrOld  = "o"
+	attrNew  = "n"
+	attrTTL  = "x"
 )
 
-// Item is the record as a storage item.
+// Item is the record as a storage item. Keys are stored only when neither
+// image is: FromItem takes them from an image otherwise.
 func (r *Record) Item() Item {
-	it := Item{
-		attrEvent:   &types.AttributeValueMemberS{Value: r.Event},
-		attrCreated: &types.AttributeValueMemberN{Value: strconv.FormatInt(r.Created.UnixMilli(), 10)},
-		attrKeys:    &types.AttributeValueMemberM{Value: r.Keys},
-		attrSize:    &types.AttributeValueMemberN{Value: strconv.Itoa(r.Size)},
-	}
+	it := make(Item, 3)
+	var head [24]byte
+	h := strconv.AppendInt(append(head[:0], r.Event[0]), r.Created.UnixMilli(), 10)
+	it[attrHead] = &types.AttributeValueMemberS{Value: string(h)}
 	if r.Old != nil {
 		it[attrOld] = &types.AttributeValueMemberM{Value: r.Old}
 	}
 	if r.New != nil {
 		it[attrNew] = &types.AttributeValueMemberM{Value: r.New}
+	}
+	if r.Old == nil && r.New == nil {
+		it[attrKeys] = &types.AttributeValueMemberM{Value: r.Keys}
 	}
 	if r.TTL {
 		it[attrTTL] = &types.AttributeValueMemberBOOL{Value: true}
@@ -149,20 +149,29 @@ func (r *Record) Item() Item {
 	return it
 }
 
-// FromItem reads a record stored by Item.
-func FromItem(it Item) (Record, error) {
+// FromItem reads a record stored by Item; keys names the table's key
+// attributes.
+func FromItem(it Item, keys ...string) (Record, error) {
 	var r Record
-	e, ok1 := it[attrEvent].(*types.AttributeValueMemberS)
-	t, ok2 := it[attrCreated].(*types.AttributeValueMemberN)
-	k, ok3 := it[attrKeys].(*types.AttributeValueMemberM)
-	if !ok1 || !ok2 || !ok3 {
+	h, ok := it[attrHead].(*types.AttributeValueMemberS)
+	if !ok || len(h.Value) < 2 {
 		return r, fmt.Errorf("streams: malformed stored record")
 	}
-	ms, err := strconv.ParseInt(t.Value, 10, 64)
+	switch h.Value[0] {
+	case 'I':
+		r.Event = Insert
+	case 'M':
+		r.Event = Modify
+	case 'R':
+		r.Event = Remove
+	default:
+		return r, fmt.Errorf("streams: malformed stored record event")
+	}
+	ms, err := strconv.ParseInt(h.Value[1:], 10, 64)
 	if err != nil {
 		return r, fmt.Errorf("streams: malformed stored record time")
 	}
-	r.Event, r.Created, r.Keys = e.Value, time.UnixMilli(ms), k.Value
+	r.Created = time.UnixMilli(ms)
 	if o, ok := it[attrOld].(*types.AttributeValueMemberM); ok {
 		r.Old = o.Value
 	}
@@ -172,16 +181,27 @@ func FromItem(it Item) (Record, error) {
 	if x, ok := it[attrTTL].(*types.AttributeValueMemberBOOL); ok {
 		r.TTL = x.Value
 	}
-	if z, ok := it[attrSize].(*types.AttributeValueMemberN); ok {
-		r.Size, _ = strconv.Atoi(z.Value)
+	if k, ok := it[attrKeys].(*types.AttributeValueMemberM); ok {
+		r.Keys = k.Value
+		return r, nil
+	}
+	src := r.New
+	if src == nil {
+		src = r.Old
+	}
+	r.Keys = make(Item, len(keys))
+	for _, k := range keys {
+		if v, ok := src[k]; ok {
+			r.Keys[k] = v
+		}
 	}
 	return r, nil
 }
 
 // Created reads only the creation time of a stored record.
 func Created(it Item) time.Time {
-	if t, ok := it[attrCreated].(*types.AttributeValueMemberN); ok {
-		if ms, err := strconv.ParseInt(t.Value, 10, 64); err == nil {
+	if h, ok := it[attrHead].(*types.AttributeValueMemberS); ok && len(h.Value) > 1 {
+		if ms, err := strconv.ParseInt(h.Value[1:], 10, 64); err == nil {
 			return time.UnixMilli(ms)
 		}
 	}
