@@ -32,9 +32,11 @@
 // items), query.go (Query, Scan), batch.go (batches), transact.go
 // (TransactWriteItems, TransactGetItems), ttl.go (time to live and its
 // sweeper), tags.go (tagging), search.go (vector indexes and
-// SearchVectors, over package local/vector) and legacy.go (the
-// pre-expression parameters, translated into expressions). Each action is one line
-// in the actions table of server.go and one handler method; handlers decode
+// SearchVectors, over package local/vector), stream.go (DynamoDB Streams,
+// over package local/streams: the DynamoDBStreams_20120810 actions, with
+// their own actions table) and legacy.go (the pre-expression parameters,
+// translated into expressions). Each action is one line in the actions
+// table of server.go and one handler method; handlers decode
 // with call.decode (or a hand-written decoder on hot paths, decode.go),
 // return a value for encoding/json or a rawJSON, or an *Error.
 //
