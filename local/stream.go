@@ -310,7 +310,7 @@ func (st *stream) trim(now time.Time) error {
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
-	st.times = append(st.times[:0:0], st.times[n:]...)
+	st.times = st.times[n:] // append reallocates, and copies only what is left, once capacity runs out
 	st.trimmed = through
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -702,5 +703,38 @@ func TestStreamCrashKeepsItemAndRecordTogether(t *testing.T) {
 		if whole := cut == end; (got.Item != nil) != whole || (recs == "INSERT:a") != whole || !whole && recs != "" {
 			t.Fatalf("log cut at %d of [%d, %d): item %v, records %q", cut, start, end, got.Item, recs)
 		}
+	}
+}
+
+// A stream keeps at most streamMaxRecords records: beyond it the oldest are
+// trimmed before their 24 hours, as if they had expired.
+func TestStreamRecordCap(t *testing.T) {
+	defer local.SetStreamMaxRecords(3)()
+	srv := dynamotest.NewServer(t)
+	c := srv.Client()
+	sc := streamsClient(t, srv)
+	arn := streamTable(t, srv, "cap", types.StreamViewTypeKeysOnly)
+	d, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	horizon, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		put(t, c, "cap", item{"pk": S(k), "sk": S("1")})
+	}
+	if got := events(readStream(t, sc, arn)); got != "INSERT:c INSERT:d INSERT:e" {
+		t.Fatalf("events under a cap of 3: %q", got)
+	}
+	_, err = sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: horizon.ShardIterator})
+	wantStreamErr(t, err, "TrimmedDataAccessException", "")
+	// The trimmed records leave the engine too, in batches.
+	for i := range 300 {
+		put(t, c, "cap", item{"pk": S("k"), "sk": S("1"), "n": N(strconv.Itoa(i))})
+	}
+	if n := local.StoredStreamRecords(srv.Local, arn); n > 3+64+1 {
+		t.Fatalf("%d records stored under a cap of 3", n)
 	}
 }
