@@ -91,6 +91,9 @@ type table struct {
 	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
 	vectors vector.Set // aligned with meta.Vectors (search.go)
 	stream  *stream    // the enabled stream, nil if none (stream.go)
+	// lastStream is the label of the table's disabled stream, which
+	// DescribeTable still reports as the latest.
+	lastStream string
 }
 
 type index struct {

@@ -139,7 +139,7 @@ func (s *Server) syncStream(t *table, now time.Time) error {
 		if err := old.disable(now); err != nil {
 			return err
 		}
-		t.stream = nil
+		t.stream, t.lastStream = nil, old.label
 	}
 	if want == nil || t.stream != nil {
 		return nil
@@ -372,10 +372,14 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 				}
 			}
 		}
-		if t := s.tables[c.Table]; t != nil && t.meta.Stream != nil && t.meta.Stream.Label == c.Label && st.disabled.IsZero() {
+		t := s.tables[c.Table]
+		switch {
+		case t != nil && t.meta.Stream != nil && t.meta.Stream.Label == c.Label && st.disabled.IsZero():
 			st.mu, t.stream = &t.mu, st
-		} else {
-			st.mu = new(sync.RWMutex)
+		case t != nil && epoch(st.created) >= t.meta.Created && c.Label > t.lastStream:
+			st.mu, t.lastStream = &t.mu, c.Label // a disabled stream of this table
+		default:
+			st.mu = new(sync.RWMutex) // its table is gone
 		}
 		s.streams.byArn[st.arn] = st
 	}

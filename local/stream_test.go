@@ -299,6 +299,11 @@ func TestStreamLifecycle(t *testing.T) {
 	if got := events(readStream(t, sc, first)); got != "INSERT:a" {
 		t.Fatalf("disabled stream events %q", got)
 	}
+	// DescribeTable still names the disabled stream, without a specification.
+	dt, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: tn})
+	if err != nil || aws.ToString(dt.Table.LatestStreamArn) != first || dt.Table.StreamSpecification != nil {
+		t.Fatalf("DescribeTable after disabling: %v %+v %v", dt.Table.LatestStreamArn, dt.Table.StreamSpecification, err)
+	}
 
 	clock.add(time.Minute)
 	out, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: tn,
@@ -637,6 +642,20 @@ func TestStreamDurableRestart(t *testing.T) {
 		aws.ToString(after[1].Dynamodb.SequenceNumber) <= aws.ToString(after[0].Dynamodb.SequenceNumber) ||
 		sattr(after[0].Dynamodb.OldImage, "v") != "1" || sattr(after[0].Dynamodb.NewImage, "v") != "2" {
 		t.Fatalf("records after restart: %+v", after)
+	}
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("dur"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	eng.Close()
+	srv, eng = serve()
+	defer eng.Close()
+	c = srv.Client()
+	sc = streamsClient(t, srv)
+	if dt, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("dur")}); err != nil ||
+		aws.ToString(dt.Table.LatestStreamArn) != arn || dt.Table.StreamSpecification != nil {
+		t.Fatalf("disabled stream after a second restart: %v %v", dt.Table.LatestStreamArn, err)
 	}
 	ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(old)})
 	if err != nil || ds.StreamDescription.StreamStatus != stypes.StreamStatusDisabled {

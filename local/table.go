@@ -164,6 +164,10 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 		d.LatestStreamLabel = m.Stream.Label
 		d.LatestStreamArn = d.TableArn + "/stream/" + m.Stream.Label
+	} else if t.lastStream != "" {
+		// A disabled stream stays the latest, without a specification.
+		d.LatestStreamLabel = t.lastStream
+		d.LatestStreamArn = d.TableArn + "/stream/" + t.lastStream
 	}
 	return d
 }
