@@ -692,6 +692,7 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 		ShardId           *string
 		ShardIteratorType *string
 		SequenceNumber    *string
+		Timestamp         *float64 // epoch seconds
 	}
 	if err := c.decode(&in); err != nil {
 		return nil, err
@@ -702,7 +703,7 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 	if in.ShardIteratorType == nil {
 		cs.add(nil, "shardIteratorType", ruleNotNull)
 	} else {
-		cs.enum(in.ShardIteratorType, "shardIteratorType", "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER")
+		cs.enum(in.ShardIteratorType, "shardIteratorType", "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER", "AT_TIMESTAMP")
 	}
 	if v := in.SequenceNumber; v != nil && (len(*v) < 21 || len(*v) > 40) {
 		cs.add(*v, "sequenceNumber", map[bool]string{true: "Member must have length greater than or equal to 21", false: "Member must have length less than or equal to 40"}[len(*v) < 21])
@@ -717,6 +718,9 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 	}
 	if !bySeq && in.SequenceNumber != nil {
 		return nil, validation("SequenceNumber can only be specified when ShardIteratorType is AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER")
+	}
+	if (typ == "AT_TIMESTAMP") != (in.Timestamp != nil) {
+		return nil, validation("Timestamp must be specified when, and only when, ShardIteratorType is AT_TIMESTAMP")
 	}
 	st, err := s.findStream(*in.StreamArn, c.now)
 	if err != nil {
@@ -743,6 +747,19 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 			if n := len(st.times); n > 0 {
 				it.After = max(it.After, st.times[n-1].seq)
 			}
+		}
+	case "AT_TIMESTAMP":
+		// The first record created at or after the time (records are in
+		// time order: the server's clock only moves forward).
+		ms := int64(*in.Timestamp * 1000)
+		i := sort.Search(len(st.times), func(i int) bool { return st.times[i].ms >= ms })
+		it.After = sh.Start
+		if i > 0 {
+			it.After = st.times[i-1].seq
+		}
+		it.After = max(it.After, sh.Start, trimmed)
+		if sh.End != 0 {
+			it.After = min(it.After, sh.End)
 		}
 	default:
 		n, ok := streams.ParseSeq(*in.SequenceNumber)

@@ -434,6 +434,15 @@ func TestStreamIteratorsTrimmingAndExpiry(t *testing.T) {
 	if got := events(get(iter(stypes.ShardIteratorTypeAfterSequenceNumber, seq1), 0).Records); got != "INSERT:new2" {
 		t.Fatalf("AFTER_SEQUENCE_NUMBER: %q", got)
 	}
+	// AT_TIMESTAMP: "old" was written a minute before the others.
+	at, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: shard,
+		ShardIteratorType: stypes.ShardIteratorTypeAtTimestamp, Timestamp: aws.Time(clock.now().Add(-time.Second))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := events(get(at.ShardIterator, 0).Records); got != "INSERT:new1 INSERT:new2" {
+		t.Fatalf("AT_TIMESTAMP: %q", got)
+	}
 	// An open shard read to its end still has a next iterator, with nothing yet.
 	tail := get(all.NextShardIterator, 0)
 	if len(tail.Records) != 0 || tail.NextShardIterator == nil {
