@@ -30,9 +30,10 @@ type Server struct {
 	mu     sync.RWMutex // guards tables (the map; each table has its own lock)
 	tables map[string]*table
 
-	tokens  tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
-	sweep   sweeper    // the TTL sweeper (ttl.go)
-	streams streamSet  // DynamoDB Streams (stream.go)
+	tokens tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
+	sweep  sweeper    // the TTL sweeper (ttl.go)
+
+	streams streamSet // DynamoDB Streams (stream.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64

@@ -184,10 +184,11 @@ func (st *stream) openShard(now time.Time, parent string) error {
 	if n := len(st.shards); n > 0 {
 		closed = *st.shards[n-1]
 		closed.End = seq.Add(1)
-		ops = append(ops, storage.Put(st.coll, streams.ShardKey(n-1), closed.Item()))
+		ops = append(ops, storage.Put(st.coll, streams.ShardKey(closed.Start), closed.Item()))
 	}
-	sh := &streams.Shard{ID: streams.ShardID(st.label, len(st.shards), now), Parent: parent, Start: seq.Add(1), Opened: now}
-	ops = append(ops, storage.Put(st.coll, streams.ShardKey(len(st.shards)), sh.Item()))
+	start := seq.Add(1)
+	sh := &streams.Shard{ID: streams.ShardID(st.label, start, now), Parent: parent, Start: start, Opened: now}
+	ops = append(ops, storage.Put(st.coll, streams.ShardKey(start), sh.Item()))
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (st *stream) disable(now time.Time) error {
 	if n := len(st.shards); n > 0 && st.shards[n-1].End == 0 {
 		closed := *st.shards[n-1]
 		closed.End = st.srv.streams.seq.Add(1)
-		if err := st.srv.engine.Apply([]storage.Op{storage.Put(st.coll, streams.ShardKey(n-1), closed.Item())}); err != nil {
+		if err := st.srv.engine.Apply([]storage.Op{storage.Put(st.coll, streams.ShardKey(closed.Start), closed.Item())}); err != nil {
 			return err
 		}
 		*st.shards[n-1] = closed
@@ -303,14 +304,27 @@ func (st *stream) trim(now time.Time) error {
 	if n < trimBatch {
 		return nil
 	}
-	ops := make([]storage.Op, n)
+	// The records go, with the descriptors of the closed shards they
+	// emptied, and the watermark, so that a restart still knows what was
+	// trimmed.
+	ops := make([]storage.Op, n, n+2)
 	for i, r := range st.times[:n] {
 		ops[i] = storage.Delete(st.coll, streams.RecordKey(r.seq))
 	}
+	gone := 0
+	for _, sh := range st.shards[:len(st.shards)-1] {
+		if sh.End == 0 || sh.End > through {
+			break
+		}
+		ops = append(ops, storage.Delete(st.coll, streams.ShardKey(sh.Start)))
+		gone++
+	}
+	ops = append(ops, storage.Put(st.coll, streams.TrimmedKey, streams.Watermark(through)))
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
 	st.times = st.times[n:] // append reallocates, and copies only what is left, once capacity runs out
+	st.shards = st.shards[gone:]
 	st.trimmed = through
 	return nil
 }
@@ -345,6 +359,10 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 		}
 		var ferr error
 		coll.Ascend(nil, nil, func(key []byte, it Item) bool {
+			if string(key) == string(streams.TrimmedKey) {
+				st.trimmed = streams.WatermarkOf(it)
+				return true
+			}
 			if seq, ok := streams.SeqOfKey(key); ok {
 				st.times = append(st.times, recTime{seq, streams.Created(it).UnixMilli()})
 				last = max(last, seq)

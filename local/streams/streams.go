@@ -42,11 +42,12 @@ func ParseSeq(s string) (uint64, bool) {
 	return n, err == nil
 }
 
-// ShardID names the n-th shard (from 0) of the stream labelled label, opened
-// at opened: DynamoDB's shape, shardId-<20 digits>-<8 hex>.
-func ShardID(label string, n int, opened time.Time) string {
+// ShardID names the shard of the stream labelled label whose first
+// sequence number is start, opened at opened: DynamoDB's shape,
+// shardId-<20 digits>-<8 hex>.
+func ShardID(label string, start uint64, opened time.Time) string {
 	h := fnv.New32a()
-	fmt.Fprintf(h, "%s/%d", label, n)
+	fmt.Fprintf(h, "%s/%d", label, start)
 	return fmt.Sprintf("shardId-%020d-%08x", opened.UnixMilli(), h.Sum32())
 }
 
@@ -254,24 +255,25 @@ func ShardFromItem(it Item) (Shard, error) {
 	return s, nil
 }
 
-// Keys of a stream's collection: records under 'r' and the sequence number
-// (big-endian, so they sort by it), shard descriptors under 's' and their
-// index.
-func RecordKey(seq uint64) []byte {
-	b := make([]byte, 9)
-	b[0] = 'r'
-	binary.BigEndian.PutUint64(b[1:], seq)
-	return b
-}
+// Keys of a stream's collection: records under 'r' and their sequence
+// number, shard descriptors under 's' and their first sequence number (both
+// big-endian, so they sort by it), and under "t" the trimmed watermark.
+func RecordKey(seq uint64) []byte { return seqKey('r', seq) }
 
 // RecordsEnd bounds the record keys: every record key sorts before it.
 var RecordsEnd = []byte{'r' + 1}
 
-// ShardKey is the key of the n-th shard descriptor.
-func ShardKey(n int) []byte {
-	b := make([]byte, 5)
-	b[0] = 's'
-	binary.BigEndian.PutUint32(b[1:], uint32(n))
+// ShardKey is the key of the descriptor of the shard starting at start.
+func ShardKey(start uint64) []byte { return seqKey('s', start) }
+
+// TrimmedKey is the key of the trimmed watermark: records up to it were
+// deleted.
+var TrimmedKey = []byte("t")
+
+func seqKey(prefix byte, seq uint64) []byte {
+	b := make([]byte, 9)
+	b[0] = prefix
+	binary.BigEndian.PutUint64(b[1:], seq)
 	return b
 }
 
@@ -281,4 +283,19 @@ func SeqOfKey(k []byte) (uint64, bool) {
 		return 0, false
 	}
 	return binary.BigEndian.Uint64(k[1:]), true
+}
+
+// Watermark is the trimmed watermark as a storage item.
+func Watermark(seq uint64) Item {
+	return Item{"n": &types.AttributeValueMemberN{Value: strconv.FormatUint(seq, 10)}}
+}
+
+// WatermarkOf reads a Watermark item.
+func WatermarkOf(it Item) uint64 {
+	n, _ := it["n"].(*types.AttributeValueMemberN)
+	if n == nil {
+		return 0
+	}
+	v, _ := strconv.ParseUint(n.Value, 10, 64)
+	return v
 }
