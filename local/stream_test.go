@@ -738,6 +738,7 @@ func TestStreamCrashKeepsItemAndRecordTogether(t *testing.T) {
 // trimmed before their 24 hours, as if they had expired.
 func TestStreamRecordCap(t *testing.T) {
 	defer local.SetStreamMaxRecords(3)()
+	defer local.SetShardMaxRecords(10)()
 	srv := dynamotest.NewServer(t)
 	c := srv.Client()
 	sc := streamsClient(t, srv)
@@ -762,7 +763,16 @@ func TestStreamRecordCap(t *testing.T) {
 	for i := range 300 {
 		put(t, c, "cap", item{"pk": S("k"), "sk": S("1"), "n": N(strconv.Itoa(i))})
 	}
-	if n := local.StoredStreamRecords(srv.Local, arn); n > 3+64+1 {
-		t.Fatalf("%d records stored under a cap of 3", n)
+	// Records, and the shards they emptied: 3 + up to 63 waiting for a
+	// batch, in at most 8 shards, and the watermark.
+	if n := local.StoredStreamRecords(srv.Local, arn); n > 3+63+8+1 {
+		t.Fatalf("%d records and shards stored under a cap of 3", n)
+	}
+	d, err = sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	if err != nil || len(d.StreamDescription.Shards) > 8 {
+		t.Fatalf("%d shards listed, %v", len(d.StreamDescription.Shards), err)
+	}
+	if got := events(readStream(t, sc, arn)); got != "MODIFY:k MODIFY:k MODIFY:k" {
+		t.Fatalf("events at the end: %q", got)
 	}
 }
