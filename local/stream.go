@@ -91,10 +91,14 @@ type stream struct {
 	trimmed  uint64    // records up to this sequence number are deleted
 }
 
+// recTime is a retained record: enough to rebuild its key.
 type recTime struct {
-	seq uint64
-	ms  int64
+	seq   uint64
+	ms    int64
+	flags byte
 }
+
+func (r recTime) key() []byte { return streams.RecordKeyOf(r.seq, r.flags, r.ms) }
 
 // streamCatalog is a stream's catalog entry ("stream/<table>/<label>").
 type streamCatalog struct {
@@ -221,8 +225,7 @@ func (st *stream) disable(now time.Time) error {
 // and timed) once the batch commits.
 type pendingRecord struct {
 	st  *stream
-	seq uint64
-	ms  int64
+	key []byte
 }
 
 // stageRecord adds to b the stream record of one item change (old → nu).
@@ -268,14 +271,16 @@ func (st *stream) stageRecord(b *writeBatch, key []byte, old, nu Item) error {
 		}
 	}
 	seq := st.srv.streams.seq.Add(1)
-	b.ops = append(b.ops, storage.Put(st.coll, streams.RecordKey(seq), r.Item()))
-	b.records = append(b.records, pendingRecord{st: st, seq: seq, ms: now.UnixMilli()})
+	key, item := r.Encode(seq)
+	b.ops = append(b.ops, storage.Put(st.coll, key, item))
+	b.records = append(b.records, pendingRecord{st: st, key: key})
 	return nil
 }
 
 // committed makes a committed record visible.
 func (p pendingRecord) committed() {
-	p.st.times = append(p.st.times, recTime{p.seq, p.ms})
+	seq, flags, ms, _ := streams.KeyInfo(p.key)
+	p.st.times = append(p.st.times, recTime{seq, ms, flags})
 	p.st.shardN++
 }
 
@@ -309,7 +314,7 @@ func (st *stream) trim(now time.Time) error {
 	// trimmed.
 	ops := make([]storage.Op, n, n+2)
 	for i, r := range st.times[:n] {
-		ops[i] = storage.Delete(st.coll, streams.RecordKey(r.seq))
+		ops[i] = storage.Delete(st.coll, r.key())
 	}
 	gone := 0
 	for _, sh := range st.shards[:len(st.shards)-1] {
@@ -363,8 +368,8 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 				st.trimmed = streams.WatermarkOf(it)
 				return true
 			}
-			if seq, ok := streams.SeqOfKey(key); ok {
-				st.times = append(st.times, recTime{seq, streams.Created(it).UnixMilli()})
+			if seq, flags, ms, ok := streams.KeyInfo(key); ok {
+				st.times = append(st.times, recTime{seq, ms, flags})
 				last = max(last, seq)
 				return true
 			}
@@ -860,8 +865,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 			more = true
 			return false
 		}
-		seq, _ := streams.SeqOfKey(k)
-		rec, err := streams.FromItem(item, st.keyNames()...)
+		seq, rec, err := streams.Decode(k, item, st.keyNames()...)
 		if err != nil {
 			ferr = err
 			return false

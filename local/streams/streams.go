@@ -107,9 +107,7 @@ const (
 	Remove = "REMOVE"
 )
 
-// Record is one change of one item, as stored: the images are kept as the
-// view type asks, so a record costs no more than what it reports, and the
-// keys only when no image carries them.
+// Record is one change of one item.
 type Record struct {
 	Event   string    // Insert, Modify or Remove
 	Created time.Time // ApproximateCreationDateTime
@@ -119,72 +117,93 @@ type Record struct {
 	TTL     bool // deleted by time to live (userIdentity Service)
 }
 
-// Stored attribute names of a record item.
+// A stored record is a key and an item. The key holds the sequence number
+// (first, so records sort by it), then a flags byte and the creation time;
+// the item is the record's image itself when it has one (the very item the
+// table stores: items are immutable, so sharing costs nothing), both images
+// under "n" and "o", or its keys. Recording a write thus allocates no map
+// at all for NEW_IMAGE and OLD_IMAGE streams: memory held for 24 hours of
+// records is what DynamoDB would report, and little more.
 const (
-	attrHead = "h" // the event's initial, then the creation time in unix ms
-	attrKeys = "k"
-	attrOld  = "o"
-	attrNew  = "n"
-	attrTTL  = "x"
+	recordKeyLen = 1 + 8 + 1 + 8
+
+	flagEvent   = 0b11 // 0 Insert, 1 Modify, 2 Remove
+	flagPayload = 0b1100
+	payloadKeys = 0 << 2
+	payloadNew  = 1 << 2
+	payloadOld  = 2 << 2
+	payloadBoth = 3 << 2
+	flagTTL     = 1 << 4
 )
 
-// Item is the record as a storage item. Keys are stored only when neither
-// image is: FromItem takes them from an image otherwise.
-func (r *Record) Item() Item {
-	it := make(Item, 3)
-	var head [24]byte
-	h := strconv.AppendInt(append(head[:0], r.Event[0]), r.Created.UnixMilli(), 10)
-	it[attrHead] = &types.AttributeValueMemberS{Value: string(h)}
-	if r.Old != nil {
-		it[attrOld] = &types.AttributeValueMemberM{Value: r.Old}
+var events = [...]string{Insert, Modify, Remove}
+
+// Encode returns the stored form of the record with sequence number seq.
+func (r *Record) Encode(seq uint64) (key []byte, item Item) {
+	var flags byte
+	for i, e := range events {
+		if e == r.Event {
+			flags = byte(i)
+		}
 	}
-	if r.New != nil {
-		it[attrNew] = &types.AttributeValueMemberM{Value: r.New}
-	}
-	if r.Old == nil && r.New == nil {
-		it[attrKeys] = &types.AttributeValueMemberM{Value: r.Keys}
+	switch {
+	case r.New != nil && r.Old != nil:
+		flags |= payloadBoth
+		item = Item{"n": &types.AttributeValueMemberM{Value: r.New}, "o": &types.AttributeValueMemberM{Value: r.Old}}
+	case r.New != nil:
+		flags, item = flags|payloadNew, r.New
+	case r.Old != nil:
+		flags, item = flags|payloadOld, r.Old
+	default:
+		flags, item = flags|payloadKeys, r.Keys
 	}
 	if r.TTL {
-		it[attrTTL] = &types.AttributeValueMemberBOOL{Value: true}
+		flags |= flagTTL
 	}
-	return it
+	return RecordKeyOf(seq, flags, r.Created.UnixMilli()), item
 }
 
-// FromItem reads a record stored by Item; keys names the table's key
-// attributes.
-func FromItem(it Item, keys ...string) (Record, error) {
-	var r Record
-	h, ok := it[attrHead].(*types.AttributeValueMemberS)
-	if !ok || len(h.Value) < 2 {
-		return r, fmt.Errorf("streams: malformed stored record")
+// RecordKeyOf is the full key of a stored record.
+func RecordKeyOf(seq uint64, flags byte, ms int64) []byte {
+	b := make([]byte, recordKeyLen)
+	b[0] = 'r'
+	binary.BigEndian.PutUint64(b[1:], seq)
+	b[9] = flags
+	binary.BigEndian.PutUint64(b[10:], uint64(ms))
+	return b
+}
+
+// KeyInfo reads the sequence number, flags and creation time (unix ms) of
+// a stored record's key; ok is false for any other key.
+func KeyInfo(k []byte) (seq uint64, flags byte, ms int64, ok bool) {
+	if len(k) != recordKeyLen || k[0] != 'r' {
+		return 0, 0, 0, false
 	}
-	switch h.Value[0] {
-	case 'I':
-		r.Event = Insert
-	case 'M':
-		r.Event = Modify
-	case 'R':
-		r.Event = Remove
-	default:
-		return r, fmt.Errorf("streams: malformed stored record event")
+	return binary.BigEndian.Uint64(k[1:]), k[9], int64(binary.BigEndian.Uint64(k[10:])), true
+}
+
+// Decode reads a stored record; keys names the table's key attributes.
+func Decode(k []byte, it Item, keys ...string) (seq uint64, r Record, err error) {
+	seq, flags, ms, ok := KeyInfo(k)
+	if !ok || int(flags&flagEvent) >= len(events) {
+		return 0, r, fmt.Errorf("streams: malformed stored record")
 	}
-	ms, err := strconv.ParseInt(h.Value[1:], 10, 64)
-	if err != nil {
-		return r, fmt.Errorf("streams: malformed stored record time")
-	}
-	r.Created = time.UnixMilli(ms)
-	if o, ok := it[attrOld].(*types.AttributeValueMemberM); ok {
-		r.Old = o.Value
-	}
-	if n, ok := it[attrNew].(*types.AttributeValueMemberM); ok {
-		r.New = n.Value
-	}
-	if x, ok := it[attrTTL].(*types.AttributeValueMemberBOOL); ok {
-		r.TTL = x.Value
-	}
-	if k, ok := it[attrKeys].(*types.AttributeValueMemberM); ok {
-		r.Keys = k.Value
-		return r, nil
+	r.Event, r.Created, r.TTL = events[flags&flagEvent], time.UnixMilli(ms), flags&flagTTL != 0
+	switch flags & flagPayload {
+	case payloadKeys:
+		r.Keys = it
+		return seq, r, nil
+	case payloadNew:
+		r.New = it
+	case payloadOld:
+		r.Old = it
+	case payloadBoth:
+		n, ok1 := it["n"].(*types.AttributeValueMemberM)
+		o, ok2 := it["o"].(*types.AttributeValueMemberM)
+		if !ok1 || !ok2 {
+			return 0, r, fmt.Errorf("streams: malformed stored record images")
+		}
+		r.New, r.Old = n.Value, o.Value
 	}
 	src := r.New
 	if src == nil {
@@ -196,17 +215,7 @@ func FromItem(it Item, keys ...string) (Record, error) {
 			r.Keys[k] = v
 		}
 	}
-	return r, nil
-}
-
-// Created reads only the creation time of a stored record.
-func Created(it Item) time.Time {
-	if h, ok := it[attrHead].(*types.AttributeValueMemberS); ok && len(h.Value) > 1 {
-		if ms, err := strconv.ParseInt(h.Value[1:], 10, 64); err == nil {
-			return time.UnixMilli(ms)
-		}
-	}
-	return time.Time{}
+	return seq, r, nil
 }
 
 // Shard is a shard's stored descriptor: its id, its parent's, the range of
@@ -258,6 +267,9 @@ func ShardFromItem(it Item) (Shard, error) {
 // Keys of a stream's collection: records under 'r' and their sequence
 // number, shard descriptors under 's' and their first sequence number (both
 // big-endian, so they sort by it), and under "t" the trimmed watermark.
+
+// RecordKey is where the record with sequence number seq sorts: a seek key
+// for ranges of records (a stored record's key extends it).
 func RecordKey(seq uint64) []byte { return seqKey('r', seq) }
 
 // RecordsEnd bounds the record keys: every record key sorts before it.
@@ -275,14 +287,6 @@ func seqKey(prefix byte, seq uint64) []byte {
 	b[0] = prefix
 	binary.BigEndian.PutUint64(b[1:], seq)
 	return b
-}
-
-// SeqOfKey reads the sequence number of a RecordKey.
-func SeqOfKey(k []byte) (uint64, bool) {
-	if len(k) != 9 || k[0] != 'r' {
-		return 0, false
-	}
-	return binary.BigEndian.Uint64(k[1:]), true
 }
 
 // Watermark is the trimmed watermark as a storage item.
