@@ -232,7 +232,7 @@ type pendingRecord struct {
 // A write that changes nothing writes no record (Streams.html: a PutItem or
 // UpdateItem that does not change any data writes no stream record).
 // The caller holds the table's lock exclusively.
-func (st *stream) stageRecord(b *writeBatch, key []byte, old, nu Item) error {
+func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
 	if old != nil && nu != nil && equalItems(old, nu) {
 		return nil
 	}
