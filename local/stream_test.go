@@ -816,3 +816,43 @@ func TestStreamTrimSurvivesRestart(t *testing.T) {
 		t.Fatalf("events after restart: %q", got)
 	}
 }
+
+// Concurrent writers: the records of each item are in the order of its
+// writes (an ADD counter's new images count up, one by one, in sequence
+// order), and no write is recorded twice or lost.
+func TestStreamOrderUnderConcurrentWrites(t *testing.T) {
+	srv := dynamotest.NewServer(t)
+	c := srv.Client()
+	sc := streamsClient(t, srv)
+	arn := streamTable(t, srv, "conc", types.StreamViewTypeNewImage)
+	const writers, each = 4, 25
+	errs := make(chan error, writers)
+	for w := range writers {
+		go func() {
+			var err error
+			for i := 0; i < each && err == nil; i++ {
+				_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("conc"),
+					Key:              item{"pk": S("p" + strconv.Itoa(i%2)), "sk": S("1")},
+					UpdateExpression: aws.String("ADD n :one SET w = :w"), ExpressionAttributeValues: item{":one": N("1"), ":w": N(strconv.Itoa(w))}})
+			}
+			errs <- err
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := map[string]int{}
+	rs := readStream(t, sc, arn)
+	for _, r := range rs {
+		pk := sattr(r.Dynamodb.Keys, "pk")
+		next[pk]++
+		if got := sattr(r.Dynamodb.NewImage, "n"); got != strconv.Itoa(next[pk]) {
+			t.Fatalf("%s: record %d has n = %s", pk, next[pk], got)
+		}
+	}
+	if len(rs) != writers*each {
+		t.Fatalf("%d records for %d writes", len(rs), writers*each)
+	}
+}
