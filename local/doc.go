@@ -43,7 +43,7 @@
 // All writes to a table go through (*table).apply in write.go with the table
 // locked (writeTable, or writeTables for several tables in name order — what
 // TransactWriteItems needs to be atomic across tables). An item's write with
-// its index entries, and a whole transaction, reach the engine as one
+// its index entries and stream record, and a whole transaction, reach the engine as one
 // storage.Engine.Apply batch, all or nothing even across a crash of a
 // durable engine. Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for

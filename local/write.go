@@ -11,11 +11,12 @@ import (
 
 // This file is the one place where items change: every write to a table
 // goes through (*table).apply, or stage and (*writeBatch).commit for several
-// items at once, with the table locked exclusively. The item and every
-// index entry reach the engine as one batch (storage.Engine.Apply, all or
-// nothing, one log record on a durable engine), so a crash never leaves an
-// index out of step with its table; the size counters and vector indexes
-// change only once the batch is applied.
+// items at once, with the table locked exclusively. The item, every index
+// entry and the stream record (stream.go) reach the engine as one batch
+// (storage.Engine.Apply, all or nothing, one log record on a durable
+// engine), so a crash never leaves an index or a stream out of step with
+// its table; the size counters, vector indexes and stream positions change
+// only once the batch is applied.
 
 // apply replaces the item stored under key (old, nil if absent) with nu (nil
 // deletes), maintaining every index, and charges the index writes to mt (the
