@@ -36,6 +36,7 @@ type Server struct {
 
 	auth    authConfig // WithAccessKeys (auth.go)
 	tenants tenants    // WithTenancy: the accounts (tenant.go)
+	streams streamSet  // DynamoDB Streams (stream.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
@@ -269,9 +270,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	target := r.Header.Get("X-Amz-Target")
-	action, ok := strings.CutPrefix(target, targetPrefix)
-	h := actions[action]
-	if !ok || h == nil {
+	action, h := route(target)
+	if h == nil {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unknown operation " + strconv.Quote(target)})
 		return
 	}

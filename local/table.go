@@ -164,6 +164,10 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 		d.LatestStreamLabel = m.Stream.Label
 		d.LatestStreamArn = d.TableArn + "/stream/" + m.Stream.Label
+	} else if t.lastStream != "" {
+		// A disabled stream stays the latest, without a specification.
+		d.LatestStreamLabel = t.lastStream
+		d.LatestStreamArn = d.TableArn + "/stream/" + t.lastStream
 	}
 	return d
 }
@@ -218,6 +222,9 @@ func (s *Server) createTable(c *call) (any, error) {
 		return nil, err
 	}
 	s.tables[m.Name] = t
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
 	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
 }
 
@@ -454,7 +461,7 @@ func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, 
 	if ss.StreamViewType == "" {
 		return nil, invalidParam("Stream Specification: StreamViewType must be specified when StreamEnabled is true")
 	}
-	return &streamMeta{ViewType: string(ss.StreamViewType), Label: now.UTC().Format("2006-01-02T15:04:05.000")}, nil
+	return &streamMeta{ViewType: string(ss.StreamViewType), Label: streamLabel(now)}, nil
 }
 
 func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, path string) {
@@ -651,6 +658,9 @@ func (s *Server) deleteTable(c *call) (any, error) {
 	}
 	t.deleted = true
 	delete(s.tables, t.meta.Name)
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
 	return map[string]any{"TableDescription": desc}, nil
 }
 
@@ -951,6 +961,9 @@ func (s *Server) updateTable(c *call) (any, error) {
 	}
 	t.meta, t.indexes = m, indexes
 	t.commitVectors(vu)
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
 	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
 }
 

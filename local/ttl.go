@@ -176,12 +176,12 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 	// of up to ttlBatch items: each batch is all or nothing (one fsync on a
 	// durable engine) and its record stays small.
 	n, staged := 0, 0
-	var b writeBatch
+	b := writeBatch{ttl: true}
 	flush := func() {
 		if b.commit(t.engine) == nil {
 			n += staged
 		}
-		b, staged = writeBatch{}, 0
+		b, staged = writeBatch{ttl: true}, 0
 	}
 	for _, k := range keys {
 		it, _, err := t.items.Get(k)
