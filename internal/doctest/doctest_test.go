@@ -203,7 +203,7 @@ func TestAsPackage(t *testing.T) {
 	if _, err := AsPackage("package main\n\nfunc helper() {}\n", "b008"); err == nil {
 		t.Error("a file without func main accepted as a program")
 	}
-	mustParse(t, Runner("m", []string{"b001", "b002"}))
+	mustParse(t, Runner("m", []string{"b001", "b002"}, []string{"shared.Doc_x_md_1", "b003.Doc_y_md_2"}))
 }
 
 func TestGofmt(t *testing.T) {
