@@ -3,7 +3,6 @@ package doctest
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/internal/testdir"
 )
 
 // TestDocs compiles every ```go block of README.md, AGENTS.md and
@@ -48,7 +48,7 @@ func TestDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dir := moduleDir(t, root)
+	dir := moduleDir(t)
 	if err := writeModule(root, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -189,41 +189,19 @@ func TestDocs(t *testing.T) {
 	}
 }
 
-// moduleDir returns the directory for the generated module, emptied but for
-// the runner binary. DOCTEST_DIR keeps it for inspection. By default it is
-// the same directory for every run of this checkout, so go build finds the
-// generated packages (and the runner, when nothing changed) in its cache
-// instead of compiling them again; a run that finds it in use by another
-// takes a temporary one.
-func moduleDir(t *testing.T, root string) string {
+// moduleDir returns the directory for the generated module: DOCTEST_DIR
+// keeps it for inspection; by default it is the same directory on every
+// run of this checkout (emptied but for the runner binary), so go build
+// finds the generated packages, and the runner when nothing changed, in its
+// cache.
+func moduleDir(t *testing.T) string {
 	if dir := os.Getenv("DOCTEST_DIR"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return dir
 	}
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("dynamo-doctest-%x", sha256.Sum256([]byte(root))))
-	lock := dir + ".lock"
-	if err := os.Mkdir(lock, 0o700); err != nil {
-		t.Logf("%s is in use (or left by a run that was killed: remove it): compiling in a temporary directory", lock)
-		return t.TempDir()
-	}
-	t.Cleanup(func() { os.Remove(lock) })
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() != "bin" {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return dir
+	return testdir.Stable(t, "dynamo-doctest", "bin")
 }
 
 // runProgram runs a program against its own local server and checks that it
