@@ -229,7 +229,7 @@ func (s *Schema[T]) validate(c *config) error {
 	}
 
 	// Separator and entity name.
-	s.sep = "#"
+	s.sep = DefaultSeparator
 	if c.has("Separator") {
 		if c.sep == "" {
 			return s.errf("", "Separator must not be empty")

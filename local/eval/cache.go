@@ -49,7 +49,7 @@ type parseKey struct {
 const (
 	maxCachedExprs     = 1024
 	maxCachedExprBytes = 1 << 20
-	maxCachedExprLen   = 4096
+	maxCachedExprLen   = parse.MaxExpressionSize
 )
 
 // exprCache is safe for concurrent use. A full cache evicts entries at
