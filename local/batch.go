@@ -288,17 +288,8 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if err := checkValues(it); err != nil {
 					return nil, err
 				}
-				if err := m.checkKey(it, keyOfItem); err != nil {
+				if _, err := t.checkPut(it); err != nil {
 					return nil, err
-				}
-				if err := m.checkIndexKeys(it); err != nil {
-					return nil, err
-				}
-				if err := t.checkVectors(it); err != nil {
-					return nil, err
-				}
-				if itemsize.Item(it) > limits.MaxItemBytes {
-					return nil, validation("Item size has exceeded the maximum allowed size")
 				}
 				o.item = compactItem(it)
 				o.keyAV = keyOf(m, o.item)
