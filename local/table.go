@@ -221,9 +221,79 @@ func (s *Server) createTable(c *call) (any, error) {
 	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
 }
 
-// validateCreate checks a CreateTable request and returns the table's
-// definition.
+// validateCreate checks a CreateTable request in DynamoDB's order and
+// builds the table's description: the request's constraints, the attribute
+// definitions and key schema, the secondary and vector indexes, that every
+// definition is used, billing and throughput, then streams, protection,
+// class and tags.
 func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*tableMeta, error) {
+	if err := createConstraints(in); err != nil {
+		return nil, err
+	}
+	defs := map[string]string{}
+	var defNames []string
+	for _, a := range in.AttributeDefinitions {
+		n := *a.AttributeName
+		if _, dup := defs[n]; dup {
+			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
+		}
+		defs[n] = string(a.AttributeType)
+		defNames = append(defNames, n)
+	}
+	m := &tableMeta{
+		Name:    *in.TableName,
+		ID:      newUUID(),
+		Created: epoch(now),
+		Billing: string(types.BillingModeProvisioned),
+	}
+	for _, a := range in.AttributeDefinitions {
+		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})
+	}
+	h, r, err := checkKeySchema(in.KeySchema, defs, defNames)
+	if err != nil {
+		return nil, err
+	}
+	m.Hash, m.Range = h, r
+	used := map[string]bool{h.Name: true, r.Name: true}
+	if err := createSecondaryIndexes(in, m, defs, defNames, used); err != nil {
+		return nil, err
+	}
+	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
+	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
+		return nil, err
+	}
+	markVectorAttrs(used, in)
+	if err := checkDefinitionsUsed(in, used, defNames); err != nil {
+		return nil, err
+	}
+	if err := checkNonKeyTotal(m.Indexes); err != nil {
+		return nil, err
+	}
+	if err := createBilling(in, m); err != nil {
+		return nil, err
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		stream, err := streamFromSpec(ss, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Stream = stream
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if in.TableClass != "" {
+		m.TableClass = string(in.TableClass)
+	}
+	if m.Tags, err = createTags(in.Tags); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// createConstraints checks the request's member constraints (the
+// "N validation errors detected" message, all of them at once).
+func createConstraints(in *dynamodb.CreateTableInput) error {
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if in.AttributeDefinitions == nil {
@@ -274,61 +344,41 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 		}
 	}
 	vectorConstraints(&cs, in.VectorIndexes, "vectorIndexes")
-	if err := cs.err(); err != nil {
-		return nil, err
+	if err := cs.err(); err != nil { // a *Error: return no typed nil
+		return err
 	}
+	return nil
+}
 
-	defs := map[string]string{}
-	var defNames []string
-	for _, a := range in.AttributeDefinitions {
-		n := *a.AttributeName
-		if _, dup := defs[n]; dup {
-			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
-		}
-		defs[n] = string(a.AttributeType)
-		defNames = append(defNames, n)
-	}
-	m := &tableMeta{
-		Name:    *in.TableName,
-		ID:      newUUID(),
-		Created: epoch(now),
-		Billing: string(types.BillingModeProvisioned),
-	}
-	for _, a := range in.AttributeDefinitions {
-		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})
-	}
-	h, r, err := checkKeySchema(in.KeySchema, defs, defNames)
-	if err != nil {
-		return nil, err
-	}
-	m.Hash, m.Range = h, r
-	used := map[string]bool{h.Name: true, r.Name: true}
-
+// createSecondaryIndexes checks and adds the local, then the global
+// secondary indexes, marking the key attributes they use.
+func createSecondaryIndexes(in *dynamodb.CreateTableInput, m *tableMeta, defs map[string]string, defNames []string, used map[string]bool) error {
+	h, r := m.Hash, m.Range
 	names := map[string]bool{}
 	if in.LocalSecondaryIndexes != nil {
 		if len(in.LocalSecondaryIndexes) == 0 {
-			return nil, invalidParam("List of LocalSecondaryIndexes is empty")
+			return invalidParam("List of LocalSecondaryIndexes is empty")
 		}
 		if r.Name == "" {
-			return nil, invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+			return invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 		}
 		for _, l := range in.LocalSecondaryIndexes {
 			ih, ir, err := checkKeySchema(l.KeySchema, defs, defNames)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if ir.Name == "" {
-				return nil, invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
+				return invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
 			}
 			if ih.Name != h.Name {
-				return nil, invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", *l.IndexName, ih.Name, h.Name)
+				return invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", *l.IndexName, ih.Name, h.Name)
 			}
 			im, err := indexFromProjection(*l.IndexName, ih, ir, l.Projection)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if names[im.Name] {
-				return nil, invalidParam("Duplicate index name: %s", im.Name)
+				return invalidParam("Duplicate index name: %s", im.Name)
 			}
 			names[im.Name] = true
 			im.Local = true
@@ -336,103 +386,90 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			m.Indexes = append(m.Indexes, im)
 		}
 		if len(in.LocalSecondaryIndexes) > limits.MaxLSIs {
-			return nil, invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", limits.MaxLSIs)
+			return invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", limits.MaxLSIs)
 		}
 	}
-	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
 	if in.GlobalSecondaryIndexes != nil {
 		if len(in.GlobalSecondaryIndexes) == 0 {
-			return nil, invalidParam("List of GlobalSecondaryIndexes is empty")
+			return invalidParam("List of GlobalSecondaryIndexes is empty")
 		}
 		for _, g := range in.GlobalSecondaryIndexes {
 			ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if names[im.Name] {
-				return nil, invalidParam("Duplicate index name: %s", im.Name)
+				return invalidParam("Duplicate index name: %s", im.Name)
 			}
 			names[im.Name] = true
 			used[ih.Name], used[ir.Name] = true, true
 			m.Indexes = append(m.Indexes, im)
 		}
 		if len(in.GlobalSecondaryIndexes) > limits.MaxGSIs {
-			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)
+			return invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)
 		}
 	}
-	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
-		return nil, err
-	}
-	markVectorAttrs(used, in)
+	return nil
+}
+
+// checkDefinitionsUsed checks that every attribute definition is a key
+// attribute of the table or an index.
+func checkDefinitionsUsed(in *dynamodb.CreateTableInput, used map[string]bool, defNames []string) error {
 	delete(used, "")
-	if len(used) != len(defs) {
+	if len(used) != len(defNames) {
 		if in.GlobalSecondaryIndexes == nil && in.LocalSecondaryIndexes == nil {
-			return nil, invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+			return invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 		}
 		keys := make([]string, 0, len(used))
 		for k := range used {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		return nil, invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]", strings.Join(defNames, ", "), strings.Join(keys, ", "))
+		return invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]", strings.Join(defNames, ", "), strings.Join(keys, ", "))
 	}
-	if err := checkNonKeyTotal(m.Indexes); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
-	// Billing mode and throughput (API_CreateTable.html, BillingMode).
+// createBilling checks the billing mode and throughput of the table and
+// its global indexes (API_CreateTable.html, BillingMode).
+func createBilling(in *dynamodb.CreateTableInput, m *tableMeta) error {
+	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
 	if payPerRequest {
 		m.Billing = string(types.BillingModePayPerRequest)
 		m.BillingChanged = m.Created
 		if in.ProvisionedThroughput != nil {
-			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		for _, g := range in.GlobalSecondaryIndexes {
 			if g.ProvisionedThroughput != nil {
-				return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", *g.IndexName)
+				return invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", *g.IndexName)
 			}
 		}
 	} else {
 		pt := in.ProvisionedThroughput
 		if pt == nil {
-			return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+			return invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 		}
 		if err := checkThroughputBounds(pt); err != nil {
-			return nil, err
+			return err
 		}
 		m.Read, m.Write = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 		for _, g := range in.GlobalSecondaryIndexes {
 			if g.ProvisionedThroughput == nil {
-				return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
+				return invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
 			}
 			if err := checkThroughputBounds(g.ProvisionedThroughput); err != nil {
-				return nil, err
+				return err
 			}
 			im := findIndex(m.Indexes, *g.IndexName)
 			im.Read, im.Write = *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits
 		}
 	}
-	if ss := in.StreamSpecification; ss != nil {
-		stream, err := streamFromSpec(ss, now)
-		if err != nil {
-			return nil, err
-		}
-		m.Stream = stream
-	}
-	if in.DeletionProtectionEnabled != nil {
-		m.DeletionProtection = *in.DeletionProtectionEnabled
-	}
-	if in.TableClass != "" {
-		m.TableClass = string(in.TableClass)
-	}
-	if m.Tags, err = createTags(in.Tags); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return nil
 }
 
 func findIndex(ixs []*indexMeta, name string) *indexMeta {
