@@ -285,16 +285,7 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 		m := w.t.meta
 		if w.kind == "Put" {
 			it := Item(w.op.Item)
-			err = m.checkKey(it, keyOfItem)
-			if err == nil {
-				err = m.checkIndexKeys(it)
-			}
-			if err == nil && itemsize.Item(it) > limits.MaxItemBytes {
-				err = validation("Item size has exceeded the maximum allowed size")
-			}
-			if err == nil {
-				err = w.t.checkVectors(it)
-			}
+			_, err = w.t.checkPut(it)
 			w.keyItem = keyOf(m, it)
 		} else {
 			err = m.checkKey(Item(w.op.Key), keyOfRequest)

@@ -209,6 +209,7 @@ type sweeper struct {
 	period time.Duration
 	stop   chan struct{}
 	done   sync.WaitGroup
+	swept  func(n int) // called after each periodic sweep (tests synchronise on it)
 }
 
 // WithTTLSweep makes the server delete expired items every period (the
@@ -234,7 +235,10 @@ func (s *Server) startSweeper() {
 			case <-s.sweep.stop:
 				return
 			case <-tick.C:
-				s.SweepExpired()
+				n := s.SweepExpired()
+				if s.sweep.swept != nil {
+					s.sweep.swept(n)
+				}
 			}
 		}
 	}()

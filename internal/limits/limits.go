@@ -19,7 +19,8 @@ const (
 	MaxClientTokenLen        = 36       // TransactWriteItems ClientRequestToken
 	MaxPageBytes             = 1 << 20  // Query, Scan: data read per page
 	MaxListTables            = 100      // ListTables Limit
-	MaxExpressionBytes       = 4096     // one expression's text (expr/parse.MaxExpressionSize is still its own copy)
+	MaxExpressionBytes       = 4096     // one expression's text
+	MaxPlaceholderLen        = 255      // an ExpressionAttributeNames or ExpressionAttributeValues key, prefix included
 	MinTopK, MaxTopK         = 1, 100   // SearchVectors TopK
 )
 
