@@ -3,7 +3,9 @@
 //
 // It holds the one AST of DynamoDB expressions (ast.go), shared with
 // expr/parse, which reads expression text into the same tree for the local
-// server. Print, PrintUpdate and PrintProjection render a tree as text.
+// server. Print, PrintUpdate and PrintProjection render a tree as text;
+// Nodes (and OperandNodes) is the one walk over a tree, for every consumer
+// that inspects one.
 //
 // # Conditions
 //

@@ -1,5 +1,3 @@
-// Package avtest builds attribute values tersely, for tests: the one set of
-// S, N, B, … helpers every package's tests use.
 package avtest
 
 import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
