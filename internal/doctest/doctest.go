@@ -179,6 +179,7 @@ var Imports = map[string]string{
 	"testing":    "testing",
 	"http":       "net/http",
 	"httptest":   "net/http/httptest",
+	"net":        "net",
 	"json":       "encoding/json",
 	"iter":       "iter",
 	"math":       "math",
