@@ -39,6 +39,7 @@ type Repo struct {
 
 	callOpts   []func(*dynamodb.Options) // every call (tracing on a client passed to FromClient)
 	searchOpts []func(*dynamodb.Options) // SearchVectors: callOpts plus the search endpoint
+	opTracer   OperationTracer           // the tracer, when it also traces operations
 }
 
 // Open loads the standard AWS configuration (environment, shared config and
@@ -49,17 +50,11 @@ func Open(ctx context.Context, opts ...Option) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var load []func(*awsconfig.LoadOptions) error
-	if c.region != "" {
-		load = append(load, awsconfig.WithRegion(c.region))
-	}
-	if c.accessKeyID != "" {
-		load = append(load, awsconfig.WithCredentialsProvider(
-			credentials.NewStaticCredentialsProvider(c.accessKeyID, c.secretKey, c.sessionToken)))
-	}
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, load...)
+	// Region and credentials options are applied once, by newRepo, over
+	// what was loaded.
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, &Error{Type: TypeValidation, Message: "load AWS configuration: " + err.Error(), cause: err}
+		return nil, &Error{Type: ErrValidation, Message: "load AWS configuration: " + err.Error(), cause: err}
 	}
 	return newRepo(awsCfg, c)
 }
@@ -107,9 +102,7 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 			o.APIOptions = append(o.APIOptions, addTracing(c.tracer))
 		}
 	})
-	r := &Repo{api: client, client: client, cfg: c}
-	r.buildCallOpts(false)
-	return r, nil
+	return c.repo(client, false), nil
 }
 
 // hasEndpointSource reports whether the config carries an endpoint the SDK
@@ -134,13 +127,16 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{api: api, cfg: c}
-	r.client, _ = api.(*dynamodb.Client)
-	r.buildCallOpts(true)
-	return r, nil
+	return c.repo(api, true), nil
 }
 
-func (r *Repo) buildCallOpts(perCallTracer bool) {
+// repo returns a repo over api with the resolved options: the only place a
+// repo is built. perCallTracer installs the tracing middleware per call (on
+// a client the repo did not build).
+func (c config) repo(api API, perCallTracer bool) *Repo {
+	r := &Repo{api: api, cfg: c}
+	r.client, _ = api.(*dynamodb.Client)
+	r.opTracer, _ = c.tracer.(OperationTracer)
 	if perCallTracer && r.cfg.tracer != nil {
 		t := r.cfg.tracer
 		r.callOpts = []func(*dynamodb.Options){func(o *dynamodb.Options) {
@@ -154,6 +150,7 @@ func (r *Repo) buildCallOpts(perCallTracer bool) {
 			o.BaseEndpoint = aws.String(ep)
 		})
 	}
+	return r
 }
 
 // Client returns the API the repo calls: the *dynamodb.Client it built, or
@@ -171,7 +168,7 @@ func buildHTTPClient(c config) *awshttp.BuildableClient {
 }
 
 // tagCredentials wraps the credential provider so that a failure to find
-// credentials is reported as TypeNoCredentials (and never retried), not as
+// credentials is reported as ErrNoCredentials (and never retried), not as
 // the HTTP error an instance-metadata lookup happened to end with.
 func tagCredentials(p aws.CredentialsProvider) aws.CredentialsProvider {
 	switch p.(type) {

@@ -117,11 +117,11 @@ func cheatSheet() []sheetLine {
 			})},
 		{"update_set_increment", `Repo.update(key, status: "paid", version: {:increment, 1})`,
 			wrapBuild("UpdateItem", func() (any, error) {
-				return request.Update(Orders, key, []expr.Change{expr.Set("status", "paid"), expr.Increment("version", 1)})
+				return request.Update(Orders, key, expr.Set("status", "paid"), expr.Increment("version", 1))
 			})},
 		{"update_add_remove_all_new", `Repo.update(key, [tags: {:add, MapSet.new(["x"])}, tmp: :remove], return_values: :all_new)`,
 			wrapBuild("UpdateItem", func() (any, error) {
-				return request.Update(Orders, key, []expr.Change{expr.Add("tags", codec.NewSet("x")), expr.Remove("tmp")},
+				return request.Update(Orders, key, expr.Add("tags", codec.NewSet("x")), expr.Remove("tmp"),
 					request.ReturnValues(types.ReturnValueAllNew))
 			})},
 		{"query_partition", `Repo.query(%Order{user_id: "u"})`,
@@ -195,9 +195,9 @@ func cheatSheet() []sheetLine {
 		{"transaction", `Repo.transaction([{:update, …decrement…, condition: "#b >= :v"}, {:update, …increment…}, {:put, …}, {:check, …}, {:delete, …}], client_request_token: "idem-1")`,
 			wrapBuild("TransactWriteItems", func() (any, error) {
 				return request.TransactWrite([]request.TxOp{
-					request.TxUpdate(Accts, Acct{ID: "a"}, []expr.Change{expr.Decrement("balance", 5)},
+					request.TxUpdate(Accts, Acct{ID: "a"}, expr.Decrement("balance", 5),
 						request.If(expr.RawCond("#b >= :v", map[string]string{"#b": "balance"}, map[string]any{"v": 5}))),
-					request.TxUpdate(Accts, Acct{ID: "b"}, []expr.Change{expr.Increment("balance", 5)}),
+					request.TxUpdate(Accts, Acct{ID: "b"}, expr.Increment("balance", 5)),
 					request.TxPut(Ledgers, Ledger{ID: "l1"}, request.If(expr.RawCond("attribute_not_exists(pk)", nil, nil))),
 					request.TxCheck(Accts, Acct{ID: "c"}, expr.RawCond("attribute_exists(pk)", nil, nil)),
 					request.TxDelete(Holds, Hold{ID: "h"}),

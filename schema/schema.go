@@ -393,7 +393,8 @@ func (s *Schema[T]) validate(c *config) error {
 		}
 	}
 
-	// Secondary and vector indexes share one namespace (spec/vector-search.md §1.2).
+	// Secondary and vector indexes share one namespace: a vector index may not
+	// take the name of a GSI or LSI of the table.
 	names := map[string]bool{}
 	s.indexKeys = map[string]indexKeys{}
 	nonKey := 0

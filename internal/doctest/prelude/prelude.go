@@ -14,24 +14,26 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // Order is the running example: one user's orders, keyed by time and id.
 type Order struct {
-	UserID   string             `dynamo:"user_id,pk"`
-	PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
-	OrderID  string             `dynamo:"order_id,sk"`
-	Total    decimal.Decimal    `dynamo:"total"`
-	Status   string             `dynamo:"status,default=pending"`
-	Tags     dynamo.Set[string] `dynamo:"tags"`
-	Items    []string           `dynamo:"items"`
-	Version  int                `dynamo:"version"`
+	UserID   string            `dynamo:"user_id,pk"`
+	PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
+	OrderID  string            `dynamo:"order_id,sk"`
+	Total    decimal.Decimal   `dynamo:"total"`
+	Status   string            `dynamo:"status,default=pending"`
+	Tags     codec.Set[string] `dynamo:"tags"`
+	Items    []string          `dynamo:"items"`
+	Version  int               `dynamo:"version"`
 }
 
 // Orders is Order's schema in the single table "app".
-var Orders = dynamo.MustSchema[Order]("app",
-	dynamo.EntityName("order"),
-	dynamo.GSI("StatusIndex", "status", "placed_at"),
+var Orders = schema.Must[Order]("app",
+	schema.EntityName("order"),
+	schema.GSI("StatusIndex", "status", "placed_at"),
 )
 
 // Account and Ledger are the transaction example, in a table "bank" of
@@ -41,7 +43,7 @@ type Account struct {
 	Balance int    `dynamo:"balance"`
 }
 
-var Accounts = dynamo.MustSchema[Account]("bank", dynamo.EntityName("acct"))
+var Accounts = schema.Must[Account]("bank", schema.EntityName("acct"))
 
 type Ledger struct {
 	ID     string `dynamo:"id,pk"`
@@ -50,7 +52,7 @@ type Ledger struct {
 	Amount int    `dynamo:"amount"`
 }
 
-var Ledgers = dynamo.MustSchema[Ledger]("bank", dynamo.EntityName("ledger"))
+var Ledgers = schema.Must[Ledger]("bank", schema.EntityName("ledger"))
 
 // Doc is the vector search example: three-dimensional embeddings per tenant.
 type Doc struct {
@@ -61,10 +63,10 @@ type Doc struct {
 	Embedding []float32 `dynamo:"embedding,dim=3"`
 }
 
-var Docs = dynamo.MustSchema[Doc]("app",
-	dynamo.EntityName("doc"),
-	dynamo.VectorIndex("Semantic", "embedding",
-		dynamo.VectorPartition("tenant"), dynamo.InlineFilters("lang")),
+var Docs = schema.Must[Doc]("app",
+	schema.EntityName("doc"),
+	schema.VectorIndex("Semantic", "embedding",
+		schema.VectorPartition("tenant"), schema.InlineFilters("lang")),
 )
 
 var ctx = context.Background()
