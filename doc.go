@@ -26,7 +26,8 @@
 //   - Timeouts: [WithTimeouts] (connect 5 s, receive 30 s).
 //   - Telemetry: a [Tracer] sees every HTTP attempt; one that is also an
 //     [OperationTracer] sees the operations around them (the dynamootel
-//     module does both for OpenTelemetry). Item contents never reach it.
+//     module does both for OpenTelemetry, package dynamoslog for log/slog).
+//     Item contents never reach it.
 //
 // # Operations
 //

@@ -503,7 +503,7 @@ func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
 	if err != nil {
 		return err
 	}
-	d.step("query all, limit 4", "%s", orderIDs(all))
+	d.step("query all, at most 4", "%s", orderIDs(all))
 	return nil
 }
 
