@@ -512,7 +512,7 @@ func TestKeyDefaultsOfEveryKind(t *testing.T) {
 func TestVectorIndexReflection(t *testing.T) {
 	s := schema.Must[Doc]("docs",
 		schema.VectorIndex("Semantic", "embedding", schema.Euclidean(), schema.VectorPartition("tenant"),
-			schema.InlineFilters("year"), schema.VectorProjectAll()),
+			schema.InlineFilters("year"), schema.ProjectAll()),
 	)
 	vx, ok := s.VectorIndex("Semantic")
 	if !ok || vx.Attribute != "embedding" || vx.Dimensions != 3 || vx.Distance != "EUCLIDEAN" ||

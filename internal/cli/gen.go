@@ -743,7 +743,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 		if p := vi.Projection; p != nil {
 			switch p.ProjectionType {
 			case types.ProjectionTypeKeysOnly:
-				opt += ", schema.VectorKeysOnly()"
+				opt += ", schema.KeysOnly()"
 			case types.ProjectionTypeInclude:
 				var attrs []string
 				for _, a := range p.NonKeyAttributes {
@@ -751,7 +751,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 						attrs = append(attrs, strconv.Quote(a))
 					}
 				}
-				opt += ", schema.VectorInclude(" + strings.Join(attrs, ", ") + ")"
+				opt += ", schema.Include(" + strings.Join(attrs, ", ") + ")"
 			}
 		}
 		t.Options = append(t.Options, opt+")")
