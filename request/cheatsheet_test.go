@@ -13,7 +13,7 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// The schemas of the seed guide's examples.
+// The schemas of the Elixir guide's examples.
 
 type Order struct {
 	UserID   string            `dynamo:"user_id,pk"`
@@ -73,9 +73,9 @@ var (
 )
 
 type sheetLine struct {
-	name  string // golden file name
-	seed  string // the seed guide's line, for the reader
-	build func() (string, any, error)
+	name   string // golden file name
+	elixir string // the Elixir guide's line, for the reader
+	build  func() (string, any, error)
 }
 
 func wrapBuild[In any](action string, f func() (In, error)) func() (string, any, error) {
@@ -85,7 +85,7 @@ func wrapBuild[In any](action string, f func() (In, error)) func() (string, any,
 	}
 }
 
-// cheatSheet is the seed guide's "Operations cheat sheet", line by line, as
+// cheatSheet is the Elixir guide's "Operations cheat sheet", line by line, as
 // request builders. Lines about the repo alone (query_all's paging loop,
 // streams, the raw escape hatch) are represented by the request they send
 // first.
@@ -216,7 +216,7 @@ func TestCheatSheet(t *testing.T) {
 		t.Run(line.name, func(t *testing.T) {
 			action, in, err := line.build()
 			if err != nil {
-				t.Fatalf("%s\n%v", line.seed, err)
+				t.Fatalf("%s\n%v", line.elixir, err)
 			}
 			golden(t, line.name, render(t, action, in))
 		})

@@ -11,7 +11,7 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// Order is the seed's order schema.
+// Order is the running example: one user's orders.
 type Order struct {
 	UserID   string            `dynamo:"user_id,pk"`
 	PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
