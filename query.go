@@ -95,7 +95,7 @@ func (t *Table[T]) page(op string, items []map[string]types.AttributeValue, last
 // (page size Limit, total cap MaxItems). An error is yielded once and ends
 // the loop; breaking out stops fetching.
 //
-//	for o, err := range orders.QueryStream(ctx, Order{UserID: "u"}, dynamo.MaxItems(100)) {
+//	for o, err := range orders.QueryStream(ctx, Order{UserID: "u"}, dynamo.Limit(100)) {
 //		if err != nil { return err }
 //		…
 //	}
