@@ -16,9 +16,9 @@ type IndexOption interface{ applyIndex(*indexConfig) }
 // VectorOption configures a vector index (VectorIndex).
 type VectorOption interface{ applyVector(*vectorConfig) }
 
-// ProjectionOption chooses the attributes an index holds: ProjectAll,
+// Projection chooses the attributes an index holds: ProjectAll,
 // KeysOnly or Include, for a secondary index and a vector index alike.
-type ProjectionOption interface {
+type Projection interface {
 	IndexOption
 	VectorOption
 }
@@ -31,7 +31,7 @@ type vectorFunc func(*vectorConfig)
 
 func (f vectorFunc) applyVector(c *vectorConfig) { f(c) }
 
-// projection is a ProjectionOption: the projection type and, for Include,
+// projection is a Projection: the projection type and, for Include,
 // the attributes.
 type projection struct {
 	typ     types.ProjectionType
@@ -223,14 +223,14 @@ type indexConfig struct {
 }
 
 // ProjectAll projects every attribute into the index (the default).
-func ProjectAll() ProjectionOption { return projection{typ: types.ProjectionTypeAll} }
+func ProjectAll() Projection { return projection{typ: types.ProjectionTypeAll} }
 
 // KeysOnly projects only the table and index keys. Schema.Load recovers the
 // key fields of such items from the generated keys.
-func KeysOnly() ProjectionOption { return projection{typ: types.ProjectionTypeKeysOnly} }
+func KeysOnly() Projection { return projection{typ: types.ProjectionTypeKeysOnly} }
 
 // Include projects the keys and the listed attributes (declared fields).
-func Include(attrs ...string) ProjectionOption {
+func Include(attrs ...string) Projection {
 	return projection{typ: types.ProjectionTypeInclude, include: append([]string(nil), attrs...)}
 }
 
