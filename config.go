@@ -1,9 +1,12 @@
 package dynamo
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // Option configures a [Repo] in [Open], [New] and [FromClient].
@@ -19,9 +22,7 @@ type config struct {
 	region         string
 	endpoint       string
 	searchEndpoint string
-	accessKeyID    string
-	secretKey      string
-	sessionToken   string
+	credentials    aws.CredentialsProvider // WithCredentials; a closure, so that no fmt verb prints the secret
 	maxRetries     int
 	baseBackoff    time.Duration
 	maxBackoff     time.Duration
@@ -99,7 +100,7 @@ func WithSearchEndpoint(url string) Option {
 func checkURL(opt, raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return invalidf("", "%s: %q is not an http(s) URL with a host", opt, raw)
+		return invalidf("", "%s: not an http(s) URL with a host", opt)
 	}
 	return nil
 }
@@ -111,14 +112,18 @@ func WithCredentials(accessKeyID, secretAccessKey, sessionToken string) Option {
 		if accessKeyID == "" || secretAccessKey == "" {
 			return invalidf("", "WithCredentials: access key id and secret access key are both required")
 		}
-		c.accessKeyID, c.secretKey, c.sessionToken = accessKeyID, secretAccessKey, sessionToken
+		c.credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretAccessKey, SessionToken: sessionToken,
+				Source: "dynamo.WithCredentials"}, nil
+		})
 		return nil
 	}
 }
 
 // WithMaxRetries sets how many times a failed attempt is retried (default 3,
 // so at most 4 attempts; 0 disables retries). Only throttling, 5xx and
-// transport failures are retried.
+// transport failures are retried, and a write that may already have been
+// applied only if repeating it is harmless (see ErrOutcomeUnknown).
 func WithMaxRetries(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
@@ -146,7 +151,8 @@ func WithBackoff(base, max time.Duration) Option {
 // WithTimeouts sets the connect timeout (dial and TLS handshake, default 5 s)
 // and the receive timeout (from sending the request to the response headers,
 // default 30 s). An attempt that times out is a transport error and is
-// retried. They apply to the HTTP client the repo builds; with
+// retried (a write that was already sent only if it is safe to repeat; see
+// ErrOutcomeUnknown). They apply to the HTTP client the repo builds; with
 // [WithHTTPClient] configure your client instead.
 func WithTimeouts(connect, receive time.Duration) Option {
 	return func(c *config) error {

@@ -43,7 +43,12 @@ const (
 	ErrDecode                        ErrorType = "decode_error"                    // an answer this library could not load
 	ErrNoCredentials                 ErrorType = "no_credentials"                  // the credential chain found none
 	ErrCanceled                      ErrorType = "canceled"                        // the caller's context was canceled
-	ErrUnknown                       ErrorType = "unknown_error"                   // anything else
+	// ErrOutcomeUnknown: a write that is not safe to repeat failed after it
+	// may have reached DynamoDB (its answer was lost, it timed out waiting,
+	// or DynamoDB answered 5xx). It may or may not have been applied, and it
+	// was not retried. See docs/data-modelling.md for how to recover.
+	ErrOutcomeUnknown ErrorType = "outcome_unknown"
+	ErrUnknown        ErrorType = "unknown_error" // anything else
 )
 
 // Error returns the type's value, so that a type is the target of
@@ -51,7 +56,9 @@ const (
 func (t ErrorType) Error() string { return string(t) }
 
 // Retryable reports whether the client retries failures of this type:
-// throttling, 5xx and transport failures, and nothing else.
+// throttling, 5xx and transport failures, and nothing else. A 5xx or
+// transport failure of a write that may have been applied and is not safe to
+// repeat is not retried: it becomes ErrOutcomeUnknown.
 func (t ErrorType) Retryable() bool {
 	switch t {
 	case ErrThrottled, ErrProvisionedThroughputExceeded, ErrInternalServer, ErrTransport:
@@ -216,6 +223,17 @@ var awsCodes = map[string]ErrorType{
 // classify is the single reader of SDK and transport errors. It is cheap (no
 // allocation) because the retryer calls it on every failed attempt.
 func classify(err error) (t ErrorType, code string, status int) {
+	t, code, status = classifyAttempt(err)
+	var ou *outcomeUnknownError
+	if errors.As(err, &ou) {
+		t = ErrOutcomeUnknown
+	}
+	return t, code, status
+}
+
+// classifyAttempt classifies the failure itself, whether or not it may have
+// been applied.
+func classifyAttempt(err error) (t ErrorType, code string, status int) {
 	var re *smithyhttp.ResponseError
 	if errors.As(err, &re) {
 		status = re.HTTPStatusCode()
@@ -331,6 +349,12 @@ func mapError(op, table string, err error) error {
 		e.Message = nc.Error()
 	case t == ErrTransport:
 		e.Message = transportMessage(err)
+	case t == ErrOutcomeUnknown:
+		if inner, _, _ := classifyAttempt(err); inner == ErrTransport {
+			e.Message = transportMessage(err)
+		} else {
+			e.Message = innermostMessage(err)
+		}
 	default:
 		e.Message = innermostMessage(err)
 	}
@@ -348,6 +372,9 @@ func mapError(op, table string, err error) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		e.Item = ccf.Item
+	}
+	if t == ErrOutcomeUnknown {
+		e.Message += "; the request may have been applied and was not retried, as repeating it could apply it twice"
 	}
 	return e
 }

@@ -58,6 +58,7 @@ func (r *Repo) Request(ctx context.Context, action string, payload any) (map[str
 func (r *Repo) request(ctx context.Context, ra rawAction, body []byte) (map[string]any, error) {
 	action := ra.action
 	call := &rawCall{action: action, body: body}
+	ra.body = body
 	ctx = context.WithValue(ctx, rawActionKey{}, ra)
 	opts := append(append(make([]func(*dynamodb.Options), 0, len(r.callOpts)+2), r.callOpts...), call.install)
 
@@ -108,7 +109,10 @@ func rawBody(payload any) ([]byte, error) {
 	return json.Marshal(payload)
 }
 
-type rawAction struct{ action, table string }
+type rawAction struct {
+	action, table string
+	body          []byte // the payload, read only to tell whether a retry is safe
+}
 
 func (a rawAction) tables() []string {
 	if a.table == "" {

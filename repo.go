@@ -2,6 +2,8 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -9,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
@@ -79,14 +80,14 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 		}
 		cfg.Region = "us-east-1"
 	}
-	if c.accessKeyID != "" {
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(c.accessKeyID, c.secretKey, c.sessionToken)
+	if c.credentials != nil {
+		cfg.Credentials = c.credentials
 	}
 	cfg.Credentials = tagCredentials(cfg.Credentials)
 	if c.httpClient != nil {
-		cfg.HTTPClient = c.httpClient
+		cfg.HTTPClient = guardedClient{c.httpClient}
 	} else {
-		cfg.HTTPClient = buildHTTPClient(c)
+		cfg.HTTPClient = guardedClient{buildHTTPClient(c)}
 	}
 	retryer := newRetryer(&c)
 	cfg.Retryer = func() aws.Retryer { return retryer }
@@ -98,6 +99,7 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 		}
 		o.Retryer = retryer
 		o.RetryMaxAttempts = c.maxRetries + 1
+		o.APIOptions = append(o.APIOptions, addOutcomeGuard)
 		if c.tracer != nil {
 			o.APIOptions = append(o.APIOptions, addTracing(c.tracer))
 		}
@@ -131,17 +133,20 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 }
 
 // repo returns a repo over api with the resolved options: the only place a
-// repo is built. perCallTracer installs the tracing middleware per call (on
-// a client the repo did not build).
-func (c config) repo(api API, perCallTracer bool) *Repo {
+// repo is built. fromClient guards the client and installs the tracing
+// middleware per call (on a client the repo did not build).
+func (c config) repo(api API, fromClient bool) *Repo {
 	r := &Repo{api: api, cfg: c}
 	r.client, _ = api.(*dynamodb.Client)
 	r.opTracer, _ = c.tracer.(OperationTracer)
-	if perCallTracer && r.cfg.tracer != nil {
-		t := r.cfg.tracer
-		r.callOpts = []func(*dynamodb.Options){func(o *dynamodb.Options) {
-			o.APIOptions = append(o.APIOptions, addTracing(t))
-		}}
+	if fromClient {
+		// The client was configured elsewhere: guard it per call (see outcome.go).
+		r.callOpts = []func(*dynamodb.Options){guardClient}
+		if t := r.cfg.tracer; t != nil {
+			r.callOpts = append(r.callOpts, func(o *dynamodb.Options) {
+				o.APIOptions = append(o.APIOptions, addTracing(t))
+			})
+		}
 	}
 	r.searchOpts = r.callOpts
 	if r.cfg.searchEndpoint != "" {
@@ -151,6 +156,21 @@ func (c config) repo(api API, perCallTracer bool) *Repo {
 		})
 	}
 	return r
+}
+
+// Format prints the repo as its region and endpoint, whatever the verb: a
+// repo in a log line never shows its credentials.
+func (r *Repo) Format(f fmt.State, _ rune) {
+	if r == nil {
+		io.WriteString(f, "dynamo.Repo(nil)")
+		return
+	}
+	if r.client == nil {
+		fmt.Fprintf(f, "dynamo.Repo{api: %T}", r.api)
+		return
+	}
+	o := r.client.Options()
+	fmt.Fprintf(f, "dynamo.Repo{region: %q, endpoint: %q}", o.Region, aws.ToString(o.BaseEndpoint))
 }
 
 // Client returns the API the repo calls: the *dynamodb.Client it built, or
@@ -175,16 +195,24 @@ func tagCredentials(p aws.CredentialsProvider) aws.CredentialsProvider {
 	case aws.AnonymousCredentials, *aws.AnonymousCredentials:
 		return p
 	}
-	return taggedCredentials{p}
+	if p == nil {
+		return taggedCredentials{}
+	}
+	return taggedCredentials{p.Retrieve}
 }
 
-type taggedCredentials struct{ inner aws.CredentialsProvider }
+// taggedCredentials holds the provider's Retrieve method, not the provider:
+// a func prints as an address, so formatting the SDK client with any verb
+// cannot print a static secret key.
+type taggedCredentials struct {
+	retrieve func(context.Context) (aws.Credentials, error)
+}
 
 func (t taggedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
-	if t.inner == nil {
+	if t.retrieve == nil {
 		return aws.Credentials{}, &noCredentialsError{errNoProvider}
 	}
-	c, err := t.inner.Retrieve(ctx)
+	c, err := t.retrieve(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return c, err

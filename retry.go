@@ -13,7 +13,8 @@ import (
 // The SDK's default retryable set is wider than this library's contract:
 // it also retries LimitExceededException, TransactionInProgressException,
 // RequestTimeout codes and any 429. Here the retryable set is exactly what
-// classify calls retryable (throttling, 5xx, transport failures), plus the
+// classify calls retryable (throttling, 5xx, transport failures; never a
+// write that may have been applied and is unsafe to repeat, see outcome.go), plus the
 // SDK's clock-skew correction (a signature rejected because the local clock is
 // off is retried once the SDK has measured the skew: that is part of SigV4,
 // not an error policy). A canceled context is never retried. The token-bucket

@@ -163,7 +163,7 @@ func anyNumber(s string) (any, error) {
 	d, err := numbers.Parse(s)
 	if err != nil {
 		if !isNumberSyntax(s) {
-			return nil, errorf("%q is not a number", s)
+			return nil, errorf("not a number")
 		}
 		return Number(s), nil // beyond DynamoDB's range: only the exact text holds it
 	}

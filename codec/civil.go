@@ -1,7 +1,7 @@
 package codec
 
 import (
-	"fmt"
+	"errors"
 	"strconv"
 	"time"
 )
@@ -44,7 +44,7 @@ func (d Date) In(loc *time.Location) time.Time {
 // MarshalText implements encoding.TextMarshaler.
 func (d Date) MarshalText() ([]byte, error) {
 	if !d.IsValid() {
-		return nil, fmt.Errorf("invalid date %d-%d-%d", d.Year, d.Month, d.Day)
+		return nil, errors.New("invalid date: month or day out of range")
 	}
 	return d.appendText(nil), nil
 }
@@ -62,14 +62,14 @@ func (d *Date) UnmarshalText(b []byte) error {
 // ParseDate parses "YYYY-MM-DD".
 func ParseDate(s string) (Date, error) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return Date{}, fmt.Errorf("cannot parse %q as a date (want YYYY-MM-DD)", s)
+		return Date{}, errors.New("cannot parse a date: want YYYY-MM-DD")
 	}
 	y, ok1 := atoiFixed(s[0:4])
 	m, ok2 := atoiFixed(s[5:7])
 	dd, ok3 := atoiFixed(s[8:10])
 	d := Date{y, time.Month(m), dd}
 	if !ok1 || !ok2 || !ok3 || !d.IsValid() {
-		return Date{}, fmt.Errorf("cannot parse %q as a date (want YYYY-MM-DD)", s)
+		return Date{}, errors.New("cannot parse a date: want YYYY-MM-DD")
 	}
 	return d, nil
 }
@@ -109,7 +109,7 @@ func (t TimeOfDay) appendText(b []byte, digits int) []byte {
 // MarshalText implements encoding.TextMarshaler.
 func (t TimeOfDay) MarshalText() ([]byte, error) {
 	if !t.IsValid() {
-		return nil, fmt.Errorf("invalid time of day %d:%d:%d.%d", t.Hour, t.Minute, t.Second, t.Nanosecond)
+		return nil, errors.New("invalid time of day: a part is out of range")
 	}
 	return t.appendText(nil, -1), nil
 }
@@ -128,7 +128,7 @@ func (t *TimeOfDay) UnmarshalText(b []byte) error {
 func ParseTimeOfDay(s string) (TimeOfDay, error) {
 	t, ok := parseClock(s)
 	if !ok {
-		return TimeOfDay{}, fmt.Errorf("cannot parse %q as a time of day (want HH:MM:SS[.fraction])", s)
+		return TimeOfDay{}, errors.New("cannot parse a time of day: want HH:MM:SS[.fraction]")
 	}
 	return t, nil
 }
@@ -193,7 +193,7 @@ func (dt DateTime) appendText(b []byte, digits int) []byte {
 // MarshalText implements encoding.TextMarshaler.
 func (dt DateTime) MarshalText() ([]byte, error) {
 	if !dt.IsValid() {
-		return nil, fmt.Errorf("invalid date-time %v", dt)
+		return nil, errors.New("invalid date-time: a part is out of range")
 	}
 	return dt.appendText(nil, -1), nil
 }
@@ -211,15 +211,15 @@ func (dt *DateTime) UnmarshalText(b []byte) error {
 // ParseDateTime parses "YYYY-MM-DDTHH:MM:SS[.fraction]" (no zone offset).
 func ParseDateTime(s string) (DateTime, error) {
 	if len(s) < 19 || s[10] != 'T' {
-		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+		return DateTime{}, errors.New("cannot parse a date-time: want YYYY-MM-DDTHH:MM:SS[.fraction]")
 	}
 	d, err := ParseDate(s[:10])
 	if err != nil {
-		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+		return DateTime{}, errors.New("cannot parse a date-time: want YYYY-MM-DDTHH:MM:SS[.fraction]")
 	}
 	t, ok := parseClock(s[11:])
 	if !ok {
-		return DateTime{}, fmt.Errorf("cannot parse %q as a date-time (want YYYY-MM-DDTHH:MM:SS[.fraction])", s)
+		return DateTime{}, errors.New("cannot parse a date-time: want YYYY-MM-DDTHH:MM:SS[.fraction]")
 	}
 	return DateTime{d, t}, nil
 }

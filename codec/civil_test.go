@@ -96,7 +96,7 @@ func TestCivilPrecision(t *testing.T) {
 		At codec.TimeOfDay `dynamo:"at"`
 	}
 	_, err := codec.MarshalItem(T{At: codec.TimeOfDay{Hour: 1, Nanosecond: 1}})
-	if err == nil || err.Error() != "dynamo: T.at: time of day 01:00:00.000000001 is finer than precision=s (refusing to truncate)" {
+	if err == nil || err.Error() != "dynamo: T.at: time of day is finer than precision=s (refusing to truncate)" {
 		t.Errorf("err = %v", err)
 	}
 }

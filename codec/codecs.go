@@ -3,7 +3,6 @@ package codec
 import (
 	"bytes"
 	"encoding"
-	"encoding/base64"
 	"reflect"
 	"slices"
 	"strconv"
@@ -619,10 +618,10 @@ func precisionName(p time.Duration) string {
 func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
 	t = t.UTC()
 	if y := t.Year(); y < 0 || y > 9999 {
-		return b, errorf("time %s is outside years 0000-9999", t.Format(time.RFC3339Nano))
+		return b, errorf("time is outside years 0000-9999")
 	}
 	if t.Nanosecond()%int(p) != 0 {
-		return b, errorf("time %s is finer than precision=%s (refusing to truncate)", t.Format(time.RFC3339Nano), precisionName(p))
+		return b, errorf("time is finer than precision=%s (refusing to truncate)", precisionName(p))
 	}
 	y, mo, d := t.Date()
 	h, mi, s := t.Clock()
@@ -641,7 +640,7 @@ func buildTime(c *codec, o opts) {
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			t := valueAs[time.Time](v)
 			if t.Nanosecond() != 0 {
-				return nil, errorf("time %s has fractional seconds; unixtime stores whole seconds (refusing to truncate)", t.UTC().Format(time.RFC3339Nano))
+				return nil, errorf("time has fractional seconds; unixtime stores whole seconds (refusing to truncate)")
 			}
 			return st.N(st.str(strconv.AppendInt(st.buf(), t.Unix(), 10))), nil
 		}
@@ -674,7 +673,7 @@ func buildTime(c *codec, o opts) {
 		}
 		t, err := time.Parse(time.RFC3339Nano, x.Value)
 		if err != nil {
-			return errorf("cannot parse %q as an RFC 3339 time", x.Value)
+			return errorf("cannot parse an RFC 3339 time")
 		}
 		setAs(v, t.UTC())
 		return nil
@@ -689,7 +688,7 @@ func buildDate(c *codec) {
 			return nil, nil
 		}
 		if !d.IsValid() {
-			return nil, errorf("invalid date %d-%d-%d", d.Year, d.Month, d.Day)
+			return nil, errorf("invalid date: month or day out of range")
 		}
 		return st.S(st.str(d.appendText(st.buf()))), nil
 	}
@@ -718,10 +717,10 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			x := valueAs[TimeOfDay](v)
 			if !x.IsValid() {
-				return nil, errorf("invalid time of day %d:%d:%d.%d", x.Hour, x.Minute, x.Second, x.Nanosecond)
+				return nil, errorf("invalid time of day: a part is out of range")
 			}
 			if x.Nanosecond%int(p) != 0 {
-				return nil, errorf("time of day %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
+				return nil, errorf("time of day is finer than precision=%s (refusing to truncate)", precisionName(p))
 			}
 			return st.S(st.str(x.appendText(st.buf(), digits))), nil
 		}
@@ -745,10 +744,10 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 			return nil, nil
 		}
 		if !x.IsValid() {
-			return nil, errorf("invalid date-time %v", x)
+			return nil, errorf("invalid date-time: a part is out of range")
 		}
 		if x.Time.Nanosecond%int(p) != 0 {
-			return nil, errorf("date-time %s is finer than precision=%s (refusing to truncate)", x, precisionName(p))
+			return nil, errorf("date-time is finer than precision=%s (refusing to truncate)", precisionName(p))
 		}
 		return st.S(st.str(x.appendText(st.buf(), digits))), nil
 	}
@@ -802,7 +801,7 @@ func buildDecimal(c *codec) {
 		}
 		d, err := decimal.NewFromString(x.Value)
 		if err != nil {
-			return errorf("%q is not a number", x.Value)
+			return errorf("not a number")
 		}
 		setAs(v, d)
 		return nil
@@ -1004,7 +1003,7 @@ func setAV(kind Kind, elems []string, st *encState) (types.AttributeValue, error
 	}
 	for i := 1; i < len(elems); i++ {
 		if elems[i] == elems[i-1] {
-			return nil, errorf("set holds %q twice", elems[i])
+			return nil, errorf("set holds an element twice")
 		}
 	}
 	switch kind {
@@ -1192,7 +1191,7 @@ func buildBinarySet(c *codec) {
 		slices.SortFunc(bs, bytes.Compare)
 		for i := 1; i < len(bs); i++ {
 			if bytes.Equal(bs[i], bs[i-1]) {
-				return nil, errorf("binary set holds %s twice", base64.StdEncoding.EncodeToString(bs[i]))
+				return nil, errorf("binary set holds an element twice")
 			}
 		}
 		return &types.AttributeValueMemberBS{Value: bs}, nil
@@ -1455,7 +1454,7 @@ func mapKeyFor(t reflect.Type) (mapKey, error) {
 			func(s string, k reflect.Value) error {
 				n, err := strconv.ParseInt(s, 10, bits)
 				if err != nil {
-					return errorf("map key %q is not an int%d", s, bits)
+					return errorf("map key is not an int%d", bits)
 				}
 				k.SetInt(n)
 				return nil
@@ -1467,7 +1466,7 @@ func mapKeyFor(t reflect.Type) (mapKey, error) {
 			func(s string, k reflect.Value) error {
 				n, err := strconv.ParseUint(s, 10, bits)
 				if err != nil {
-					return errorf("map key %q is not a uint%d", s, bits)
+					return errorf("map key is not a uint%d", bits)
 				}
 				k.SetUint(n)
 				return nil
@@ -1562,7 +1561,7 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		kv := reflect.New(kt).Elem()
 		for k, e := range x.Value {
 			if err := mk.parse(k, kv); err != nil {
-				return within(err, mapSeg(k))
+				return err // the key is the bad value: not in the path
 			}
 			ev.SetZero()
 			if e != nil {

@@ -37,7 +37,7 @@ func TestItemMaps(t *testing.T) {
 	}
 	var intKeys map[int]string
 	err = codec.Unmarshal(M("x", S("y")), &intKeys)
-	if err == nil || err.Error() != `dynamo: x: map key "x" is not an int64` {
+	if err == nil || err.Error() != `dynamo: map key is not an int64` {
 		t.Errorf("bad int key = %v", err)
 	}
 }

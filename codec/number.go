@@ -49,7 +49,7 @@ func checkNumber(s string) error {
 	if r := err.(*numbers.Error).Reason; r != numbers.Invalid {
 		return rangeError(r)
 	}
-	return errorf("%q is not a number", s)
+	return errorf("not a number")
 }
 
 // isNumberSyntax reports whether s is written as a number, in range or not;
@@ -222,7 +222,7 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 		D = append(D, e[2:x]...)
 	}
 	if magnitudeError(exp) != nil {
-		return b, errorf("cannot store %v: outside DynamoDB's number range (1E-130 to 9.99…E+125)", f)
+		return b, errorf("cannot store a number outside DynamoDB's range (1E-130 to 9.99…E+125)")
 	}
 	return appendDigits(b, D, exp), nil
 }
@@ -269,12 +269,12 @@ func parseInt(s string, bits int) (int64, error) {
 		if n, err = strconv.ParseInt(t, 10, bits); err == nil {
 			return n, nil
 		}
-		return 0, errorf("number %s overflows int%d", s, bits)
+		return 0, errorf("number overflows int%d", bits)
 	}
 	if isNumberSyntax(s) {
-		return 0, errorf("number %s is not an integer", s)
+		return 0, errorf("number is not an integer")
 	}
-	return 0, errorf("%q is not a number", s)
+	return 0, errorf("not a number")
 }
 
 func parseUint(s string, bits int) (uint64, error) {
@@ -284,26 +284,26 @@ func parseUint(s string, bits int) (uint64, error) {
 	}
 	if t, ok := intText(s); ok {
 		if strings.HasPrefix(t, "-") {
-			return 0, errorf("number %s is negative, field is unsigned", s)
+			return 0, errorf("number is negative, field is unsigned")
 		}
 		if n, err = strconv.ParseUint(t, 10, bits); err == nil {
 			return n, nil
 		}
-		return 0, errorf("number %s overflows uint%d", s, bits)
+		return 0, errorf("number overflows uint%d", bits)
 	}
 	if isNumberSyntax(s) {
-		return 0, errorf("number %s is not an integer", s)
+		return 0, errorf("number is not an integer")
 	}
-	return 0, errorf("%q is not a number", s)
+	return 0, errorf("not a number")
 }
 
 func parseFloat(s string, bits int) (float64, error) {
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil {
 		if isNumberSyntax(s) {
-			return 0, errorf("number %s overflows float%d", s, bits)
+			return 0, errorf("number overflows float%d", bits)
 		}
-		return 0, errorf("%q is not a number", s)
+		return 0, errorf("not a number")
 	}
 	return f, nil
 }

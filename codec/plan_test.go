@@ -213,7 +213,7 @@ func TestStructOfErrors(t *testing.T) {
 	}{
 		{reflect.TypeFor[badFlag](), `dynamo: badFlag.A: unknown tag flag "wat"`},
 		{reflect.TypeFor[badType](), `dynamo: badType.c: unsupported Go type chan int`},
-		{reflect.TypeFor[badDefault](), `dynamo: badDefault.n: bad default "x": "x" is not a number`},
+		{reflect.TypeFor[badDefault](), `dynamo: badDefault.n: bad default "x": not a number`},
 		{reflect.TypeFor[badPrecision](), `dynamo: badPrecision.n: precision= applies to time.Time, TimeOfDay and DateTime, not int`},
 		{reflect.TypeFor[badDim](), `dynamo: badDim.v: dim= applies to []float32 and []float64 vectors, not []string`},
 		{reflect.TypeFor[dup](), `dynamo: dup: attribute "x" is declared by both A and B`},
@@ -289,7 +289,7 @@ func TestFieldEncodeAny(t *testing.T) {
 		{"when", "2024-06", `{"S":"2024-06"}`},
 		{"when", 1700000000, `error: dynamo: when: cannot encode int as time.Time`},
 		{"ver", codec.Number("12"), `{"N":"12"}`},
-		{"ver", codec.Number("x"), `error: dynamo: ver: "x" is not a number`},
+		{"ver", codec.Number("x"), `error: dynamo: ver: not a number`},
 		{"ver", "12", `error: dynamo: ver: cannot encode string as int64`},
 		{"blob", "hi", `{"B":"aGk="}`},
 		{"tags", codec.Raw{Value: &types.AttributeValueMemberN{Value: "1"}}, `{"N":"1"}`},

@@ -2,6 +2,7 @@ package dynamotest
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/sdkhttp"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -27,6 +29,7 @@ type Server struct {
 	faults []*fault
 	calls  map[string]int
 	custom local.FaultFunc
+	key    local.AccessKey // the credentials of Client and Repo
 }
 
 // Option configures NewServer.
@@ -35,6 +38,7 @@ type Option func(*config)
 type config struct {
 	local  []local.Option
 	faults local.FaultFunc
+	key    *local.AccessKey
 }
 
 // WithLocalOptions passes options to local.New (engine, region, clock...).
@@ -48,6 +52,15 @@ func WithFaultFunc(f local.FaultFunc) Option {
 	return func(c *config) { c.faults = f }
 }
 
+// WithAccessKey turns on the server's authentication with one access key
+// (local.WithAccessKeys): requests must be signed with it, and Client and
+// Repo sign with it. sessionToken may be empty.
+func WithAccessKey(id, secret, sessionToken string) Option {
+	return func(c *config) {
+		c.key = &local.AccessKey{ID: id, Secret: secret, SessionToken: sessionToken}
+	}
+}
+
 // NewServer starts a server for the duration of the test.
 func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
@@ -55,13 +68,24 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	s := &Server{calls: map[string]int{}, custom: cfg.faults}
-	l, err := local.New(append(cfg.local, local.WithFaults(s.fault))...)
+	s := &Server{calls: map[string]int{}, custom: cfg.faults, key: local.AccessKey{ID: "dynamotest", Secret: "dynamotest"}}
+	// The server checks the Host header against its address and runs with
+	// dynamo local's connection limits, so tests see what users get.
+	s.http = httptest.NewUnstartedServer(nil)
+	lopts := append([]local.Option{local.WithHostCheck(s.http.Listener.Addr())}, cfg.local...)
+	lopts = append(lopts, local.WithFaults(s.fault))
+	if cfg.key != nil {
+		s.key = *cfg.key
+		lopts = append(lopts, local.WithAccessKeys(s.key))
+	}
+	l, err := local.New(lopts...)
 	if err != nil {
+		s.http.Listener.Close()
 		t.Fatalf("dynamotest: %v", err)
 	}
 	s.Local = l
-	s.http = httptest.NewServer(l)
+	s.http.Config, s.http.Listener = local.NewHTTPServer(l, s.http.Listener, local.DefaultHTTPLimits())
+	s.http.Start()
 	s.URL = s.http.URL
 	t.Cleanup(s.Close)
 	return s
@@ -74,15 +98,45 @@ func (s *Server) Close() {
 }
 
 // Client returns an aws-sdk-go-v2 DynamoDB client for the server: static
-// dummy credentials, region us-east-1, BaseEndpoint = URL. optFns adjust it
-// (a retryer, a smaller timeout...).
+// credentials (dummy ones, or the key of WithAccessKey), region us-east-1,
+// BaseEndpoint = URL, and an HTTP client that avoids the SDK's
+// closed-connection race (see HTTPClient). optFns adjust it (a retryer, a
+// smaller timeout, other credentials...).
 func (s *Server) Client(optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
-		Credentials:  credentials.NewStaticCredentialsProvider("dynamotest", "dynamotest", ""),
+		Credentials:  credentials.NewStaticCredentialsProvider(s.key.ID, s.key.Secret, s.key.SessionToken),
 		BaseEndpoint: aws.String(s.URL),
-		HTTPClient:   s.http.Client(),
+		HTTPClient:   &http.Client{Transport: Transport(s.http.Client().Transport)},
 	}, optFns...)
+}
+
+// HTTPClient returns an *http.Client for a stock aws-sdk-go-v2 DynamoDB
+// client talking to a local server (this package's or `dynamo local`):
+//
+//	client := dynamodb.New(dynamodb.Options{
+//		Region:       "us-east-1",
+//		BaseEndpoint: aws.String("http://127.0.0.1:8000"),
+//		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+//		HTTPClient:   dynamotest.HTTPClient(),
+//	})
+//
+// A stock client can lose a response it is reading: the SDK closes the
+// request body when the round trip returns, and net/http, still checking the
+// body's end, then closes the connection ("deserialization failed … use of
+// closed network connection" after a 200; aws-sdk-go-v2 issues #1825, #2737,
+// #2935). A fast server with large responses hits it often, and the SDK's
+// retryer then sends the request again, writes included. This client reads
+// request bodies in a way that cannot fail that check. A *dynamo.Repo needs
+// none of this: it guards its own client.
+func HTTPClient() *http.Client {
+	return &http.Client{Transport: Transport(http.DefaultTransport.(*http.Transport).Clone())}
+}
+
+// Transport wraps base (http.DefaultTransport when nil) the way HTTPClient's
+// transport is wrapped, for a client of your own.
+func Transport(base http.RoundTripper) http.RoundTripper {
+	return sdkhttp.Transport{Base: base}
 }
 
 // CreateTable creates a table and fails the test on error.

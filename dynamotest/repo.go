@@ -22,15 +22,15 @@ func NewRepo(t testing.TB, schemas ...schema.Described) (*dynamo.Repo, *Server) 
 	return s.Repo(t), s
 }
 
-// Repo returns a repo on the server: static test credentials, region
-// us-east-1 and millisecond backoff so that tests of retry paths stay fast.
+// Repo returns a repo on the server: static credentials (dummy ones, or the
+// key of WithAccessKey), region us-east-1 and millisecond backoff so that tests of retry paths stay fast.
 // opts are applied after those and may override them.
 func (s *Server) Repo(t testing.TB, opts ...dynamo.Option) *dynamo.Repo {
 	t.Helper()
 	base := []dynamo.Option{
 		dynamo.WithEndpoint(s.URL),
 		dynamo.WithRegion("us-east-1"),
-		dynamo.WithCredentials("dynamotest", "dynamotest", ""),
+		dynamo.WithCredentials(s.key.ID, s.key.Secret, s.key.SessionToken),
 		dynamo.WithBackoff(time.Millisecond, 5*time.Millisecond),
 	}
 	repo, err := dynamo.New(aws.Config{}, append(base, opts...)...)

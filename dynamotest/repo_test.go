@@ -89,3 +89,26 @@ func (f *fatalRecorder) Fatalf(format string, args ...any) {
 }
 
 func (f *fatalRecorder) Helper() {}
+
+// WithAccessKey: the server verifies signatures, the repo and client of the
+// server sign with the key, and a repo with another secret is refused with
+// an authentication error.
+func TestWithAccessKey(t *testing.T) {
+	srv := dynamotest.NewServer(t, dynamotest.WithAccessKey("AKIDTEST", "test-secret", ""))
+	srv.CreateTables(t, accounts)
+	ctx := context.Background()
+	bank := dynamo.Bind(srv.Repo(t), accounts)
+	if err := bank.Put(ctx, account{ID: "a", Balance: 5}); err != nil {
+		t.Fatal(err)
+	}
+	wrong := dynamo.Bind(srv.Repo(t, dynamo.WithCredentials("AKIDTEST", "guessed", "")), accounts)
+	_, err := wrong.Get(ctx, account{ID: "a"})
+	var e *dynamo.Error
+	if !errors.Is(err, dynamo.ErrAuthentication) || !errors.As(err, &e) || e.AWSCode != "InvalidSignatureException" || e.Status != 400 {
+		t.Fatalf("wrong secret: %v", err)
+	}
+	stranger := dynamo.Bind(srv.Repo(t, dynamo.WithCredentials("AKIDOTHER", "test-secret", "")), accounts)
+	if _, err := stranger.Get(ctx, account{ID: "a"}); !errors.As(err, &e) || e.AWSCode != "UnrecognizedClientException" {
+		t.Fatalf("unknown key: %v", err)
+	}
+}

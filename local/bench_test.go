@@ -2,6 +2,8 @@ package local_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"runtime"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/dynamogo/dynamo/local"
 )
@@ -146,4 +151,36 @@ func TestMemoryPerMillionItems(t *testing.T) {
 	used := after.HeapAlloc - before.HeapAlloc
 	t.Logf("1M items: heap %.1f MB (%.0f bytes/item), load %.1fs (%.1f µs/put)", float64(used)/1e6, float64(used)/n, el.Seconds(), el.Seconds()*1e6/n)
 	runtime.KeepAlive(srv)
+}
+
+// BenchmarkGetItemSigned is BenchmarkGetItem with authentication on: the
+// same signed request each time (the server's clock is the signing time),
+// so the difference is the cost of verifying a signature.
+func BenchmarkGetItemSigned(b *testing.B) {
+	at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	srv, err := local.New(local.WithAccessKeys(local.AccessKey{ID: "AKIDBENCH", Secret: "bench-secret"}),
+		local.WithClock(func() time.Time { return at }))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	signed := func(action, body string) {
+		c.req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+action)
+		c.req.ContentLength = int64(len(body))
+		sum := sha256.Sum256([]byte(body))
+		creds := aws.Credentials{AccessKeyID: "AKIDBENCH", SecretAccessKey: "bench-secret"}
+		if err := v4.NewSigner().SignHTTP(ctx, creds, c.req, hex.EncodeToString(sum[:]), "dynamodb", "us-east-1", at); err != nil {
+			b.Fatal(err)
+		}
+		c.call(b, action, body)
+	}
+	signed("CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	signed("PutItem", putBody("k", "s", 1))
+	get := `{"TableName":"bench","Key":{"pk":{"S":"k"},"sk":{"S":"s"}}}`
+	signed("GetItem", get)
+	b.ReportAllocs()
+	for b.Loop() {
+		c.call(b, "GetItem", get)
+	}
 }

@@ -17,7 +17,14 @@
 // the same error types and messages (ValidationException texts are
 // DynamoDB's; the rule's source page in the AWS API reference or developer
 // guide is cited where it is subtle). Every response carries
-// x-amzn-RequestId and X-Amz-Crc32. Credentials are not checked.
+// x-amzn-RequestId and X-Amz-Crc32.
+//
+// Credentials are not checked unless WithAccessKeys is given: then every
+// request must carry a valid AWS Signature Version 4 by one of the keys,
+// within 15 minutes of the server's clock, or it is answered DynamoDB's
+// authentication errors (auth.go). Tables are shared by every client unless
+// WithTenancy separates them by access key id and region, as DynamoDB Local
+// does without -sharedDb (tenant.go).
 //
 // Tables and indexes are ACTIVE as soon as CreateTable or UpdateTable
 // returns: nothing is provisioned, and a new GSI is backfilled inside the

@@ -42,7 +42,7 @@ func (e *Error) namespace() string {
 		return "com.amazon.coral.validate#"
 	case "SerializationException", "UnknownOperationException", "MissingAuthenticationTokenException",
 		"UnrecognizedClientException", "InvalidSignatureException", "AccessDeniedException",
-		"IncompleteSignatureException", "ThrottlingException", "ServiceUnavailableException":
+		"IncompleteSignatureException", "ThrottlingException", "ServiceUnavailableException", "RequestEntityTooLargeException":
 		return "com.amazon.coral.service#"
 	}
 	return "com.amazonaws.dynamodb.v20120810#"

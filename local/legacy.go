@@ -42,6 +42,7 @@ type legacyBuilder struct {
 	prefix string
 	names  map[string]string
 	values map[string]types.AttributeValue
+	placed map[string]string // attribute → its generated name: one map lookup keeps a request of n attributes linear
 }
 
 func newLegacyBuilder(prefix string, names map[string]string, values map[string]types.AttributeValue) *legacyBuilder {
@@ -52,14 +53,27 @@ func (b *legacyBuilder) path(attr string) expr.Path {
 	if b.names == nil {
 		b.names = map[string]string{}
 	}
-	ph := "#__" + b.prefix + strconv.Itoa(len(b.names))
-	for n, a := range b.names {
-		if a == attr && strings.HasPrefix(n, "#__"+b.prefix) {
-			return expr.Path{{Name: n}}
-		}
+	if ph, ok := b.placed[attr]; ok {
+		return expr.Path{{Name: ph}}
 	}
+	if b.placed == nil {
+		b.placed = map[string]string{}
+	}
+	ph := "#__" + b.prefix + strconv.Itoa(len(b.names))
 	b.names[ph] = attr
+	b.placed[attr] = ph
 	return expr.Path{{Name: ph}}
+}
+
+// grow makes room for n attribute names (values stay nil until one is
+// placed: an empty ExpressionAttributeValues is an error).
+func (b *legacyBuilder) grow(n int) {
+	if b.names == nil {
+		b.names = make(map[string]string, n)
+	}
+	if b.placed == nil {
+		b.placed = make(map[string]string, n)
+	}
 }
 
 func (b *legacyBuilder) value(av types.AttributeValue) *expr.Value {
@@ -280,6 +294,7 @@ func (b *legacyBuilder) expectedCond(raw, opRaw json.RawMessage) (expr.Cond, err
 	if err != nil {
 		return nil, err
 	}
+	b.grow(len(exp))
 	var conds []expr.Cond
 	for _, attr := range sortedKeys(exp) {
 		c := exp[attr]
@@ -342,6 +357,7 @@ func (b *legacyBuilder) filterCond(raw, opRaw json.RawMessage, member string) (e
 	if err != nil {
 		return nil, err
 	}
+	b.grow(len(conds))
 	var out []expr.Cond
 	for _, attr := range sortedKeys(conds) {
 		c := conds[attr]
@@ -370,7 +386,8 @@ func (b *legacyBuilder) projection(raw json.RawMessage) (*string, error) {
 		cs.add("[]", "attributesToGet", "Member must have length greater than or equal to 1")
 		return nil, cs.err()
 	}
-	seen := map[string]bool{}
+	b.grow(len(attrs))
+	seen := make(map[string]bool, len(attrs))
 	paths := make([]expr.Path, 0, len(attrs))
 	for _, a := range attrs {
 		if seen[a] {
@@ -458,6 +475,7 @@ func (in *updateItemInput) translateLegacy() error {
 		if err := decodeLegacy(in.AttributeUpdates, &ups); err != nil {
 			return err
 		}
+		b.grow(len(ups))
 		u := &expr.UpdateAST{}
 		for _, attr := range sortedKeys(ups) {
 			up := ups[attr]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -157,7 +158,9 @@ func (s *Server) loadTables() error {
 	}
 	names := make([]string, 0, len(metas))
 	for k := range metas {
-		names = append(names, k)
+		if strings.HasPrefix(k, metaKey("")) { // other entries are the accounts' (tenant.go)
+			names = append(names, k)
+		}
 	}
 	sort.Strings(names)
 	for _, k := range names {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -26,12 +25,17 @@ type Server struct {
 	account   string
 	now       func() time.Time
 	faults    FaultFunc
+	hosts     *hostCheck  // nil: any Host (hostcheck.go)
+	cors      *corsPolicy // nil: no CORS headers (cors.go)
 
 	mu     sync.RWMutex // guards tables (the map; each table has its own lock)
 	tables map[string]*table
 
 	tokens tokenStore // TransactWriteItems ClientRequestTokens (transact.go)
 	sweep  sweeper    // the TTL sweeper (ttl.go)
+
+	auth    authConfig // WithAccessKeys (auth.go)
+	tenants tenants    // WithTenancy: the accounts (tenant.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
@@ -80,6 +84,9 @@ func New(opts ...Option) (*Server, error) {
 		s.idPrefix[i] = alphabet[int(b)%len(alphabet)]
 	}
 	if err := s.loadTables(); err != nil {
+		return nil, err
+	}
+	if err := s.openAccounts(); err != nil {
 		return nil, err
 	}
 	s.startSweeper()
@@ -145,7 +152,7 @@ var actions = map[string]handler{
 // call is one request being served.
 type call struct {
 	action string
-	host   string // the request's Host, for DescribeEndpoints
+	host   string // the request's Host once checked (else ""), for DescribeEndpoints
 	body   []byte
 	now    time.Time
 	fault  Fault
@@ -207,27 +214,54 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // ServeHTTP implements the awsJson1.0 protocol: POST, X-Amz-Target, JSON in
 // and out, and on every response x-amzn-RequestId and X-Amz-Crc32 (the CRC32
 // of the body; the Go SDK verifies it).
+//
+// The front door comes first, in this order: the Host header names this
+// server, CORS headers (and preflights) for allowed origins, the server is
+// open, only POST / is an API call, the body is bounded, the caller is
+// authenticated (when keys are configured), and the body is decompressed
+// and UTF-8.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := s.requestID()
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	body, err := readBody(r, (*bp)[:0])
-	*bp = body[:0]
-	if err != nil {
-		s.writeError(w, id, serialization("Unable to read request body"))
+	if !s.hosts.allows(r.Host) {
+		s.writeError(w, id, errHostNotAllowed)
+		return
+	}
+	if s.cors.apply(w, r) {
 		return
 	}
 	if s.closed.Load() {
 		s.writeError(w, id, &Error{Type: "ServiceUnavailableException", Message: "The server is closed", Status: http.StatusServiceUnavailable})
 		return
 	}
-	if r.Method != http.MethodPost {
+	if r.Method != http.MethodPost || r.URL.Path != "/" {
 		// DynamoDB answers a GET on / with a health line.
 		if r.Method == http.MethodGet && r.URL.Path == "/" {
-			s.write(w, id, http.StatusOK, []byte("healthy: dynamodb."+s.region+".amazonaws.com "), "text/plain")
+			s.serveHealth(w, id)
 			return
 		}
-		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unsupported method " + r.Method})
+		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Only POST / is an API call", Status: http.StatusNotFound})
+		return
+	}
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	body, rerr := readBody(r, (*bp)[:0])
+	*bp = body[:0]
+	if rerr != nil {
+		s.writeError(w, id, rerr)
+		return
+	}
+	// Authentication and per-account separation (auth.go, tenant.go): srv
+	// is the server whose tables answer the call. The signature covers the
+	// body as sent, so it is checked before the body is decompressed.
+	srv, aerr := s.authenticate(r, body)
+	if aerr != nil {
+		s.writeError(w, id, aerr)
+		return
+	}
+	body, rerr = decodeBody(r, body)
+	*bp = body[:0]
+	if rerr != nil {
+		s.writeError(w, id, rerr)
 		return
 	}
 	target := r.Header.Get("X-Amz-Target")
@@ -237,7 +271,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
 		return
 	}
-	c := &call{action: action, host: r.Host, body: body, now: s.now()}
+	c := &call{action: action, host: s.hosts.checked(r.Host), body: body, now: s.now()}
 	if s.faults != nil {
 		c.fault = s.faults(action)
 		if c.fault.Delay > 0 {
@@ -256,7 +290,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, serialization("Request body is empty"))
 		return
 	}
-	out, err := s.run(h, c)
+	out, err := srv.run(h, c)
 	if err != nil {
 		var ae *Error
 		if !errors.As(err, &ae) {
@@ -294,28 +328,6 @@ func (s *Server) run(h handler, c *call) (out any, err error) {
 
 const contentType = "application/x-amz-json-1.0"
 
-func readBody(r *http.Request, buf []byte) ([]byte, error) {
-	if r.Body == nil {
-		return buf, nil
-	}
-	if n := r.ContentLength; n > 0 && n < 32<<20 && int64(cap(buf)) < n {
-		buf = make([]byte, 0, n)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
-}
-
 func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
 	h := w.Header()
 	vals := make([]string, 4) // one allocation for the four header values
@@ -326,6 +338,11 @@ func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte
 	h["X-Amzn-Requestid"] = vals[1:2:2]
 	h["X-Amz-Crc32"] = vals[2:3:3]
 	h["Content-Length"] = vals[3:4:4]
+	if s.auth.keys != nil {
+		// The SDKs correct their clock skew from Date: it must be this
+		// server's clock (WithClock), not the host's.
+		h["Date"] = []string{s.now().UTC().Format(http.TimeFormat)}
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }

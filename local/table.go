@@ -1028,6 +1028,9 @@ func (s *Server) describeLimits(c *call) (any, error) {
 	}, nil
 }
 
+// describeEndpoints answers the Host the request was sent to when
+// WithHostCheck vouched for it, the region's public name otherwise: an
+// unchecked Host could send an SDK's endpoint discovery anywhere.
 func (s *Server) describeEndpoints(c *call) (any, error) {
 	addr := c.host
 	if addr == "" {

@@ -146,7 +146,7 @@ func (s *Server) SweepExpired() int {
 		total += t.deleteExpired(attr, keys, now)
 		t.mu.Unlock()
 	}
-	return total
+	return total + s.sweepTenants()
 }
 
 // expiredKeys lists the storage keys of the expired items; the caller

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -24,7 +25,8 @@ func ExampleServer_SweepExpired() {
 	defer hs.Close()
 	ctx := context.Background()
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(hs.URL),
-		Credentials: credentials.NewStaticCredentialsProvider("any", "thing", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("any", "thing", ""),
+		HTTPClient:  dynamotest.HTTPClient()}) // see dynamotest.HTTPClient
 	c.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("sessions"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},

@@ -46,7 +46,7 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 	vec := make([]types.AttributeValue, len(vector))
 	for i, f := range vector {
 		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, errorf(op, "vector element %d is %v; DynamoDB takes finite numbers only", i, f)
+			return nil, errorf(op, "vector element %d is not finite; DynamoDB takes finite numbers only", i)
 		}
 		vec[i] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(float64(f), 'g', -1, 32)}
 	}

@@ -243,7 +243,7 @@ func (s *Schema[T]) recoverFrom(key types.AttributeValue, ks []keyField, pk bool
 		p := parts[i]
 		if s.prefixSK && !pk {
 			if parts[2*i] != k.f.Name {
-				return s.errf(name, "sort-key part %d is labelled %q, want %q", i+1, parts[2*i], k.f.Name)
+				return s.errf(name, "sort-key part %d is not labelled %q", i+1, k.f.Name)
 			}
 			p = parts[2*i+1]
 		}
@@ -274,7 +274,7 @@ func partValue(k codec.Kind, p string) (types.AttributeValue, error) {
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case codec.KindBOOL:
 		if p != "true" && p != "false" {
-			return nil, fmt.Errorf("part %q is not true or false", p)
+			return nil, fmt.Errorf("part is not true or false")
 		}
 		return &types.AttributeValueMemberBOOL{Value: p == "true"}, nil
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -182,19 +181,20 @@ func runDemo(ctx context.Context, env *Env, args []string) error {
 	return d.run(o.keep)
 }
 
-// startEmbedded serves the local server on a free port of 127.0.0.1.
+// startEmbedded serves the local server on a free port of 127.0.0.1, with
+// dynamo local's Host check and HTTP limits.
 func startEmbedded() (string, func(), error) {
-	srv, err := local.New()
-	if err != nil {
-		return "", nil, err
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		srv.Close()
 		return "", nil, err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
+	srv, err := local.New(local.WithHostCheck(ln.Addr()))
+	if err != nil {
+		ln.Close()
+		return "", nil, err
+	}
+	hs, hln := local.NewHTTPServer(srv, ln, local.DefaultHTTPLimits())
+	go hs.Serve(hln)
 	return "http://" + ln.Addr().String(), func() { hs.Close(); srv.Close() }, nil
 }
 

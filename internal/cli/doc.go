@@ -4,7 +4,7 @@
 // # Commands
 //
 //	dynamo local [--host 127.0.0.1] [--port 8000] [--region R] [--account ID]
-//	        [--data-dir DIR] [--ttl-sweep 1m]
+//	        [--data-dir DIR [--truncate-damaged-log]] [--ttl-sweep 1m]
 //	dynamo create-table --schema ./path/to/pkg.Name [--schema …] [flags]
 //	dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key]
 //	        [--key-type S|N|B] [--billing-mode PAY_PER_REQUEST|PROVISIONED]

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
+	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -35,7 +39,8 @@ func TestLocalServesUntilCancelled(t *testing.T) {
 		t.Fatalf("ready line = %q", line)
 	}
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
 	if _, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +69,24 @@ func TestUnknownCommand(t *testing.T) {
 // client for it and a stop function that cancels it and returns its error.
 func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 	t.Helper()
+	endpoint, stop := serveLocal(t, io.Discard, args...)
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
+	return c, stop
+}
+
+// serveLocal runs "dynamo local" with args (on 127.0.0.1 and a free port
+// unless args say otherwise), its stderr going to stderr, and returns its
+// endpoint and a stop function that cancels it and returns its error. Once it returns, all that was written to stderr
+// before the listening line is there.
+func serveLocal(t *testing.T, stderr io.Writer, args ...string) (string, func() error) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		err := runLocal(ctx, &Env{Stdout: pw, Stderr: io.Discard}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
+		err := runLocal(ctx, &Env{Stdout: pw, Stderr: stderr}, append([]string{"--host", "127.0.0.1", "--port", "0"}, args...))
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -78,8 +96,6 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 		t.Fatalf("dynamo local did not start: %v", <-done)
 	}
 	endpoint, _ := strings.CutPrefix(strings.TrimSpace(line), "dynamo local listening on ")
-	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-		Credentials: credentials.NewStaticCredentialsProvider("x", "y", "")})
 	stop := func() error {
 		cancel()
 		select {
@@ -90,7 +106,8 @@ func startLocal(t *testing.T, args ...string) (*dynamodb.Client, func() error) {
 			return nil
 		}
 	}
-	return c, stop
+	t.Cleanup(func() { cancel() })
+	return endpoint, stop
 }
 
 // With --data-dir the table and its items outlive the server: a second
@@ -191,5 +208,153 @@ func TestLocalTTLSweep(t *testing.T) {
 		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// --credentials FILE: requests must be signed by a key of the file;
+// --per-account: each key has its own tables. Both modes are printed at
+// start.
+func TestLocalCredentialsAndPerAccount(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(file, []byte("# the team\nAKIDALICE alice-secret\nAKIDBOB bob-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	endpoint, stop := serveLocal(t, &stderr, "--credentials", file, "--per-account")
+	defer stop()
+	for _, want := range []string{
+		"dynamo local: authentication on: requests must be signed by one of the 2 access keys of " + file + "\n",
+		"dynamo local: tables separated by access key id and region\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr = %q, want %q", stderr.String(), want)
+		}
+	}
+	if strings.Contains(stderr.String(), "secret") {
+		t.Errorf("stderr shows a secret: %q", stderr.String())
+	}
+	client := func(id, secret string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint), Retryer: aws.NopRetryer{},
+			Credentials: credentials.NewStaticCredentialsProvider(id, secret, ""), HTTPClient: dynamotest.HTTPClient()})
+	}
+	alice := client("AKIDALICE", "alice-secret")
+	if _, err := alice.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("mine"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if lt, err := client("AKIDBOB", "bob-secret").ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != 0 {
+		t.Fatalf("bob lists %v, %v", lt, err)
+	}
+	var ae smithy.APIError
+	if _, err := client("AKIDBOB", "alice-secret").ListTables(ctx, &dynamodb.ListTablesInput{}); !errors.As(err, &ae) || ae.ErrorCode() != "InvalidSignatureException" {
+		t.Fatalf("wrong secret: %v", err)
+	}
+
+	// Without the flags: the modes say so.
+	stderr.Reset()
+	_, stopOpen := serveLocal(t, &stderr)
+	defer stopOpen()
+	if want := "dynamo local: authentication off: credentials are not checked (--credentials FILE turns it on)\n" +
+		"dynamo local: tables shared by every access key and region (--per-account separates them)\n"; stderr.String() != want {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+}
+
+// A data directory written with --per-account keeps each account's tables
+// across a restart, and does not open without the flag.
+func TestLocalPerAccountDataDir(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	client := func(endpoint, id string) *dynamodb.Client {
+		return dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+			Credentials: credentials.NewStaticCredentialsProvider(id, "any", ""), HTTPClient: dynamotest.HTTPClient()})
+	}
+	endpoint, stop := serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
+	if _, err := client(endpoint, "alice").CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("mine"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	err := runLocal(ctx, &Env{Stdout: io.Discard, Stderr: io.Discard}, []string{"--port", "0", "--data-dir", dir})
+	if err == nil || !strings.Contains(err.Error(), "--per-account") {
+		t.Fatalf("without --per-account: %v", err)
+	}
+	endpoint, stop = serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
+	defer stop()
+	for id, want := range map[string]int{"alice": 1, "bob": 0} {
+		if lt, err := client(endpoint, id).ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != want {
+			t.Fatalf("%s lists %v, %v", id, lt, err)
+		}
+	}
+}
+
+// A log damaged in the middle stops "dynamo local --data-dir" before it
+// listens, naming the file, the offset and --truncate-damaged-log; with the
+// flag it cuts the log at the damage, keeps a copy and serves the writes
+// before it.
+func TestLocalDamagedLog(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	ctx := context.Background()
+	c, stop := startLocal(t, "--data-dir", dir)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("kept"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	for i := range n {
+		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("item-%02d", i)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "wal.1")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(b, []byte("item-30")) // inside the record of the 31st put
+	b[at] ^= 0x20
+	if err := os.WriteFile(log, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var stderr bytes.Buffer
+	code := Main([]string{"local", "--port", "0", "--data-dir", dir}, &Env{Stdout: io.Discard, Stderr: &stderr})
+	if code != 1 || !strings.Contains(stderr.String(), "dynamo local: disk: data directory is damaged: log "+log) ||
+		!strings.Contains(stderr.String(), "--truncate-damaged-log") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+
+	c, stop = startLocal(t, "--data-dir", dir, "--truncate-damaged-log")
+	defer stop()
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("kept")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Count != 30 {
+		t.Fatalf("served %d items after truncating, want the 30 before the damage", out.Count)
+	}
+	if saved, _ := filepath.Glob(log + ".damaged-*"); len(saved) != 1 {
+		t.Fatalf("copies of the damaged log: %v", saved)
 	}
 }

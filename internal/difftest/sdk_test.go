@@ -259,7 +259,8 @@ func TestDiffSDK(t *testing.T) {
 			access := fmt.Sprintf("difftestsdk%d%d", time.Now().UnixNano()%1e9, i)
 			noRetry := func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }
 			local := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
-				Credentials: credentials.NewStaticCredentialsProvider(access, "difftest", "")}, noRetry)
+				Credentials: credentials.NewStaticCredentialsProvider(access, "difftest", ""),
+				HTTPClient:  dynamotest.HTTPClient()}, noRetry)
 			ours := srv.Client(noRetry)
 			t.Cleanup(func() {
 				dropTables(t, &target{name: "ddb-local", endpoint: endpoint, client: defaultHTTP, access: access})

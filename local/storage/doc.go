@@ -8,6 +8,10 @@
 // transaction, as one batch, so a durable engine's crash never leaves an
 // index out of step with its table or half a transaction.
 //
+// An engine that can lose the ability to write while open (a durable one
+// on a full or failing disk) implements HealthChecker; the server answers
+// GET / with 503 while Health reports an error.
+//
 // NewMemory is the in-memory engine (one B-tree per collection). Every engine
 // must pass the conformance suite in package storagetest.
 package storage

@@ -42,6 +42,13 @@ type Engine interface {
 	Close() error
 }
 
+// HealthChecker is implemented by engines that can lose the ability to
+// write while open (a durable engine whose disk failed or filled up). The
+// server answers GET / with 503 while Health returns an error.
+type HealthChecker interface {
+	Health() error
+}
+
 // Op is one write of a batch (Engine.Apply): store Item under Key in Coll,
 // or delete Key if Item is nil (deleting an absent key is not an error).
 type Op struct {

@@ -1,11 +1,14 @@
 package disk_test
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dynamogo/dynamo/local/storage"
@@ -36,12 +39,40 @@ func writeLog(t *testing.T, n int) (string, []byte, []int64) {
 	return dir, b, offsets
 }
 
+var oneLogManifest struct {
+	sync.Mutex
+	b []byte
+}
+
+// manifestOfOneLog is the MANIFEST of a directory holding only wal.1.
+func manifestOfOneLog(t *testing.T) []byte {
+	t.Helper()
+	oneLogManifest.Lock()
+	defer oneLogManifest.Unlock()
+	if oneLogManifest.b == nil {
+		dir := t.TempDir()
+		must(t, open(t, dir).Close())
+		b, err := os.ReadFile(filepath.Join(dir, "MANIFEST"))
+		must(t, err)
+		oneLogManifest.b = b
+	}
+	return oneLogManifest.b
+}
+
+// logDir returns a new data directory holding log as wal.1.
+func logDir(t *testing.T, log []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "wal.1"), log, 0o600))
+	must(t, os.WriteFile(filepath.Join(dir, "MANIFEST"), manifestOfOneLog(t), 0o600))
+	return dir
+}
+
 // recovered opens a directory holding log and returns how many of the
 // writeLog records came back, checking they are a prefix (records 0..k-1).
 func recovered(t *testing.T, log []byte, opts ...disk.Option) (int, error) {
 	t.Helper()
-	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, "wal.1"), log, 0o644))
+	dir := logDir(t, log)
 	e, err := disk.Open(dir, append([]disk.Option{quiet}, opts...)...)
 	if err != nil {
 		return 0, err
@@ -84,7 +115,7 @@ func TestTornTailAtEveryOffset(t *testing.T) {
 		if got != want {
 			t.Fatalf("cut at %d of %d: recovered %d records, want %d", cut, off[n], got, want)
 		}
-		if torn := cut != off[n-1] && cut != off[n]; torn != strings.Contains(msgs.String(), "incomplete record") {
+		if torn := cut != off[n-1] && cut != off[n]; torn != strings.Contains(msgs.String(), "level=WARN msg=\"disk: dropped a torn record") {
 			t.Fatalf("cut at %d: log message %q", cut, msgs.String())
 		}
 	}
@@ -96,44 +127,71 @@ func TestTornTailAtEveryOffset(t *testing.T) {
 	}
 }
 
-// A flipped byte inside a record fails its checksum: that record and every
-// later one are dropped, loudly, and kept aside in wal.1.corrupt-<offset>.
-func TestCorruptRecordIsDropped(t *testing.T) {
+// A flipped byte inside a record that is not the last one is damage no
+// crash causes: a valid record follows it. Open refuses, naming the log and
+// the offset and the way out, and leaves the files as they were. With
+// WithTruncateDamagedLog it keeps a copy of the whole log, cuts it at the
+// damage and recovers the records before it.
+func TestCorruptRecordRefusesOpen(t *testing.T) {
 	const n, bad = 5, 2
 	_, log, off := writeLog(t, n)
 	for at := off[bad]; at < off[bad+1]; at++ {
 		damaged := append([]byte(nil), log...)
 		damaged[at] ^= 0x40
+		dir := logDir(t, damaged)
+		_, err := disk.Open(dir, quiet)
+		if !errors.Is(err, disk.ErrDamaged) {
+			t.Fatalf("flip at %d: Open = %v, want ErrDamaged", at, err)
+		}
+		for _, want := range []string{filepath.Join(dir, "wal.1"), fmt.Sprintf("offset %d", off[bad]), "WithTruncateDamagedLog", "--truncate-damaged-log"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Fatalf("flip at %d: error does not say %q: %v", at, want, err)
+			}
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "wal.1")); !bytes.Equal(b, damaged) {
+			t.Fatalf("flip at %d: a refused Open changed the log", at)
+		}
+
 		var msgs logBuffer
-		dir := t.TempDir()
-		must(t, os.WriteFile(filepath.Join(dir, "wal.1"), damaged, 0o644))
-		e, err := disk.Open(dir, disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
+		e, err := disk.Open(dir, disk.WithTruncateDamagedLog(), disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
 		if err != nil {
-			t.Fatalf("flip at %d: %v", at, err)
+			t.Fatalf("flip at %d: with WithTruncateDamagedLog: %v", at, err)
 		}
 		if got := coll(t, e, "t").Len(); got != bad {
 			t.Fatalf("flip at %d: recovered %d records, want %d", at, got, bad)
 		}
 		e.Close()
-		out := msgs.String()
-		if !strings.Contains(out, fmt.Sprintf("offset=%d", off[bad])) {
-			t.Fatalf("flip at %d: message does not name the record's offset: %q", at, out)
-		}
-		if at-off[bad] < 4 && strings.Contains(out, "incomplete record") {
-			continue // a damaged length can read as a record running past the end
-		}
-		if !strings.Contains(out, "level=ERROR") || !strings.Contains(out, "corrupt") {
+		if out := msgs.String(); !strings.Contains(out, "level=ERROR") || !strings.Contains(out, fmt.Sprintf("offset=%d", off[bad])) {
 			t.Fatalf("flip at %d: message %q", at, out)
 		}
-		saved, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("wal.1.corrupt-%d", off[bad])))
-		if err != nil || string(saved) != string(damaged[off[bad]:]) {
-			t.Fatalf("flip at %d: the dropped bytes were not kept aside: %v", at, err)
+		saved, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("wal.1.damaged-%d", off[bad])))
+		if err != nil || !bytes.Equal(saved, damaged) {
+			t.Fatalf("flip at %d: the damaged log was not kept: %v", at, err)
 		}
 	}
 }
 
-// Damage anywhere in the log never panics and always recovers a prefix of
-// the writes (a damaged file header is an error: the file is not ours).
+// A power cut can leave zeros inside the last, unacknowledged, write with
+// records after them; so can damage. Open refuses, and says that
+// truncating then loses nothing acknowledged if the machine lost power.
+func TestZerosBeforeValidRecords(t *testing.T) {
+	const n, bad = 5, 3
+	_, log, off := writeLog(t, n)
+	holed := append([]byte(nil), log...)
+	clear(holed[off[bad]:off[bad+1]])
+	_, err := recovered(t, holed)
+	if !errors.Is(err, disk.ErrDamaged) || !strings.Contains(err.Error(), fmt.Sprintf("a valid record follows at offset %d after zeros", off[bad+1])) {
+		t.Fatalf("Open = %v", err)
+	}
+	if got, err := recovered(t, holed, disk.WithTruncateDamagedLog()); err != nil || got != bad {
+		t.Fatalf("with WithTruncateDamagedLog: %d records, %v", got, err)
+	}
+}
+
+// Damage anywhere in the log never panics: in the last record it is a torn
+// tail (every earlier record recovered), before it an ErrDamaged error,
+// and a prefix of the writes with WithTruncateDamagedLog (a damaged file
+// header is an error: the file is not ours).
 func TestDamageAnywhere(t *testing.T) {
 	const n = 3
 	_, log, off := writeLog(t, n)
@@ -147,12 +205,18 @@ func TestDamageAnywhere(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil {
-			t.Fatalf("flip at %d: %v", at, err)
-		}
 		want := 0
 		for want < n && off[want+1] <= at {
 			want++
+		}
+		if want < n-1 {
+			if !errors.Is(err, disk.ErrDamaged) {
+				t.Fatalf("flip at %d in record %d of %d: %v, want ErrDamaged", at, want, n, err)
+			}
+			got, err = recovered(t, damaged, disk.WithTruncateDamagedLog())
+		}
+		if err != nil {
+			t.Fatalf("flip at %d: %v", at, err)
 		}
 		if got != want {
 			t.Fatalf("flip at %d: recovered %d, want %d", at, got, want)
@@ -170,13 +234,15 @@ func TestZeroFilledTail(t *testing.T) {
 	if err != nil || got != 2 {
 		t.Fatalf("recovered %d, %v", got, err)
 	}
-	if out := msgs.String(); !strings.Contains(out, "level=WARN") || !strings.Contains(out, "incomplete record") {
+	if out := msgs.String(); !strings.Contains(out, "level=WARN") || !strings.Contains(out, "torn record") {
 		t.Fatalf("message %q", out)
 	}
 }
 
 // Damage in a log that is not the newest (one kept by a failed compaction)
-// drops the rest of it and every newer log: their records came later.
+// is never a torn write: that log was complete and fsynced before the next
+// one began. Open refuses; with WithTruncateDamagedLog it drops the rest of
+// the log and every newer log (their records came later).
 func TestDamagedOlderLogDropsNewerLogs(t *testing.T) {
 	dir := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(dir, "snapshot.tmp", "x"), 0o755)) // compactions fail
@@ -196,8 +262,11 @@ func TestDamagedOlderLogDropsNewerLogs(t *testing.T) {
 	must(t, err)
 	b[len(b)-3] ^= 1 // inside the second record of wal.2 (key 03)
 	must(t, os.WriteFile(path, b, 0o644))
+	if _, err := disk.Open(dir, quiet); !errors.Is(err, disk.ErrDamaged) || !strings.Contains(err.Error(), "wal.2") {
+		t.Fatalf("Open with a damaged older log: %v", err)
+	}
 	var msgs logBuffer
-	e, err = disk.Open(dir, disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
+	e, err = disk.Open(dir, disk.WithTruncateDamagedLog(), disk.WithLogger(slog.New(slog.NewTextHandler(&msgs, nil))))
 	must(t, err)
 	defer e.Close()
 	if got := contents(t, coll(t, e, "t")); strings.Join(got, " ") != "00=00 01=01 02=02" {

@@ -3,8 +3,10 @@ package disk
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"log/slog"
 	"os"
@@ -37,6 +39,14 @@ var (
 // another) has the directory open.
 var ErrLocked = errors.New("disk: data directory is in use by another engine")
 
+// ErrDamaged is returned by Open, wrapped in a message naming the file, the
+// offset and how to recover, when the data directory is damaged in a way a
+// crash cannot cause: a log record that fails its checksum with valid
+// records after it, a damaged snapshot or MANIFEST, a file the MANIFEST
+// lists that is missing. Open never serves less than was acknowledged
+// unless told to (WithTruncateDamagedLog).
+var ErrDamaged = errors.New("disk: data directory is damaged")
+
 // SyncMode says when the log is flushed to stable storage.
 type SyncMode int
 
@@ -60,7 +70,10 @@ type options struct {
 	interval  time.Duration
 	threshold int64
 	logger    *slog.Logger
-	noGroup   bool // fsync each write alone (benchmarks compare it)
+	truncate  bool        // WithTruncateDamagedLog
+	noGroup   bool        // fsync each write alone (benchmarks compare it)
+	fs        fileSystem  // tests inject faults
+	onCompact func(error) // tests learn that a background compaction ended
 }
 
 // WithSyncMode sets when the log is fsynced (default SyncAlways).
@@ -81,13 +94,22 @@ func WithCompactThreshold(n int64) Option { return func(o *options) { o.threshol
 // never item contents.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
+// WithTruncateDamagedLog lets Open repair a log damaged in the middle (see
+// ErrDamaged): it keeps a copy of the whole log in <log>.damaged-<offset>,
+// then cuts the log at the first bad record, dropping that record, every
+// record after it and every newer log (renamed <log>.dropped). Those
+// writes are lost: use it once, knowingly, after a damaged Open. A torn
+// tail, the only damage a crash causes, is repaired without it.
+func WithTruncateDamagedLog() Option { return func(o *options) { o.truncate = true } }
+
 // Stats are counters since Open.
 type Stats struct {
-	Writes        uint64 // records committed (puts, deletes, batches, drops, catalog changes)
-	Syncs         uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
-	Compactions   uint64 // snapshots written
-	LogBytes      int64  // size of the log, including records not yet written out
-	SnapshotBytes int64  // size of the current snapshot (0 if none)
+	Writes            uint64 // records committed (puts, deletes, batches, drops, catalog changes)
+	Syncs             uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
+	Compactions       uint64 // snapshots written
+	FailedCompactions uint64 // compactions that failed (a full disk); the logs are kept and it is retried later
+	LogBytes          int64  // size of the log, including records not yet written out
+	SnapshotBytes     int64  // size of the current snapshot (0 if none)
 }
 
 // Engine is a durable storage.Engine: the items live in memory (the
@@ -97,6 +119,7 @@ type Stats struct {
 type Engine struct {
 	dir  string
 	opts options
+	fs   fileSystem
 	log  *slog.Logger
 	mem  storage.Engine
 	lock *os.File
@@ -108,9 +131,9 @@ type Engine struct {
 	mu    sync.Mutex
 	cond  sync.Cond // signals the end of a flush (busy cleared)
 	colls map[string]*collection
-	file  *os.File // the current log, opened O_APPEND
-	gen   uint64   // the current log's generation
-	err   error    // sticky: once the log cannot be trusted, nothing is written
+	file  file   // the current log, opened O_APPEND
+	gen   uint64 // the current log's generation
+	err   error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
 	// busy is set while one goroutine writes or fsyncs the log with mu
@@ -124,7 +147,12 @@ type Engine struct {
 	dirty          bool   // records written but not fsynced (SyncPeriodic)
 	logSize        int64
 	snapSize       int64
-	stats          Stats
+	// retryAt is the log size before which no compaction is retried after
+	// one failed (0: none failed), so a full disk is not hit on every write.
+	retryAt int64
+	stats   Stats
+
+	snapGen uint64 // the log generation the snapshot covers (0: none); guarded by compactMu
 
 	compactMu sync.Mutex // one compaction at a time; Close waits for it
 	compactCh chan struct{}
@@ -132,11 +160,13 @@ type Engine struct {
 	wg        sync.WaitGroup
 }
 
-// Open opens (creating if needed) the data directory dir: it takes the
-// directory's lock, loads the snapshot, replays the log and truncates a torn
-// or corrupt tail (logging what was dropped). The caller must Close it.
+// Open opens (creating if needed, owner-only) the data directory dir: it
+// takes the directory's lock, checks that every file the MANIFEST lists is
+// there, loads the snapshot, replays the logs and cuts off a torn tail (the
+// trace of a crash, logged as a warning). Damage a crash cannot cause is an
+// error wrapping ErrDamaged. The caller must Close the engine.
 func Open(dir string, opts ...Option) (*Engine, error) {
-	o := options{interval: 100 * time.Millisecond, threshold: 64 << 20, logger: slog.Default()}
+	o := options{interval: 100 * time.Millisecond, threshold: 64 << 20, logger: slog.Default(), fs: osFS{}}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -149,7 +179,7 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 	if o.interval <= 0 {
 		return nil, fmt.Errorf("disk: sync interval %v is not positive", o.interval)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, fmt.Errorf("disk: %w", err)
 	}
 	lock, err := lockDir(filepath.Join(dir, lockName))
@@ -162,6 +192,7 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 	e := &Engine{
 		dir:       dir,
 		opts:      o,
+		fs:        o.fs,
 		log:       o.logger,
 		mem:       storage.NewMemory(),
 		lock:      lock,
@@ -190,19 +221,25 @@ func logPath(dir string, gen uint64) string {
 	return filepath.Join(dir, logPrefix+strconv.FormatUint(gen, 10))
 }
 
+// logGen parses a log file name; ok is false for any other name.
+func logGen(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, logPrefix)
+	if !ok {
+		return 0, false
+	}
+	g, err := strconv.ParseUint(rest, 10, 64)
+	return g, err == nil && g > 0 && strconv.FormatUint(g, 10) == rest
+}
+
 // logGens lists the generations of the log files in dir, ascending.
-func logGens(dir string) ([]uint64, error) {
-	ents, err := os.ReadDir(dir)
+func (e *Engine) logGens() ([]uint64, error) {
+	ents, err := e.fs.ReadDir(e.dir)
 	if err != nil {
 		return nil, fmt.Errorf("disk: %w", err)
 	}
 	var gens []uint64
 	for _, ent := range ents {
-		rest, ok := strings.CutPrefix(ent.Name(), logPrefix)
-		if !ok {
-			continue
-		}
-		if g, err := strconv.ParseUint(rest, 10, 64); err == nil && g > 0 && strconv.FormatUint(g, 10) == rest {
+		if g, ok := logGen(ent.Name()); ok {
 			gens = append(gens, g)
 		}
 	}
@@ -210,37 +247,95 @@ func logGens(dir string) ([]uint64, error) {
 	return gens, nil
 }
 
-// load loads the snapshot and replays the logs written since, oldest first.
-// Logs the snapshot covers are leftovers of a compaction that crashed before
+// load checks the directory's files against its MANIFEST, loads the
+// snapshot and replays the logs written since, oldest first. Logs the
+// snapshot covers are leftovers of a compaction that crashed before
 // removing them, and are removed now.
 func (e *Engine) load() error {
-	os.Remove(filepath.Join(e.dir, snapshotTmp)) // a compaction cut short
+	e.fs.Remove(filepath.Join(e.dir, snapshotTmp)) // a compaction cut short
+	e.fs.Remove(filepath.Join(e.dir, manifestTmp))
+	man, hasMan, err := e.readManifest()
+	if err != nil {
+		return err
+	}
+	ents, err := e.fs.ReadDir(e.dir)
+	if err != nil {
+		return fmt.Errorf("disk: %w", err)
+	}
+	hasSnap, hasLog, foreign := false, false, ""
+	for _, ent := range ents {
+		switch name := ent.Name(); {
+		case name == snapshotName:
+			hasSnap = true
+		case name == lockName || name == manifestName || name == snapshotTmp || name == "lost+found":
+		default:
+			if _, ok := logGen(name); ok {
+				hasLog = true
+			} else if foreign == "" {
+				foreign = name
+			}
+		}
+	}
+	if !hasMan {
+		if !hasSnap && !hasLog {
+			if foreign != "" {
+				return fmt.Errorf("disk: %s holds %q but no %s: it is not a data directory (pass a new or empty one)", e.dir, foreign, manifestName)
+			}
+			return e.initDir()
+		}
+		e.log.Warn("disk: the data directory has no MANIFEST (written by an earlier version, or deleted); checking its files and writing one", "dir", e.dir)
+	}
+	if hasMan && man.snap > 0 && !hasSnap {
+		return e.missing(snapshotName, "")
+	}
 	covered, err := e.loadSnapshot()
 	if err != nil {
 		return err
 	}
-	gens, err := logGens(e.dir)
+	if hasMan && covered < man.snap {
+		return fmt.Errorf("%w: %s covers the logs up to wal.%d but %s lists one up to wal.%d: it is an older copy (restore the whole directory from one backup)",
+			ErrDamaged, filepath.Join(e.dir, snapshotName), covered, manifestName, man.snap)
+	}
+	gens, err := e.logGens()
 	if err != nil {
 		return err
 	}
 	var live []uint64
 	for _, g := range gens {
 		if g <= covered {
-			os.Remove(logPath(e.dir, g))
+			e.fs.Remove(logPath(e.dir, g))
 		} else {
 			live = append(live, g)
 		}
 	}
+	// The logs after the snapshot run without a gap up to the newest one
+	// the MANIFEST lists (a compaction creates the next log before it
+	// writes the snapshot, so there is always one).
+	newest := man.newest
+	if len(live) > 0 {
+		newest = max(newest, live[len(live)-1])
+	}
+	for g, i := covered+1, 0; g <= max(newest, covered+1); g++ {
+		if i < len(live) && live[i] == g {
+			i++
+			continue
+		}
+		hint := ""
+		if covered == 0 && len(live) > 0 {
+			hint = fmt.Sprintf(" (or the snapshot covering the logs before wal.%d)", live[0])
+		}
+		return e.missing(filepath.Base(logPath(e.dir, g)), hint)
+	}
 	for i := 0; i < len(live); i++ {
-		f, end, damaged, err := e.replayLog(logPath(e.dir, live[i]))
+		f, end, cut, err := e.replayLog(logPath(e.dir, live[i]), i == len(live)-1)
 		if err != nil {
 			return err
 		}
-		if damaged && i < len(live)-1 {
+		if cut && i < len(live)-1 {
 			// The records of later logs came after the dropped ones.
 			for _, g := range live[i+1:] {
 				from := logPath(e.dir, g)
-				if err := os.Rename(from, from+".dropped"); err != nil {
+				if err := e.fs.Rename(from, from+".dropped"); err != nil {
 					f.Close()
 					return fmt.Errorf("disk: %w", err)
 				}
@@ -254,24 +349,34 @@ func (e *Engine) load() error {
 		}
 		e.file, e.gen, e.logSize = f, live[i], end
 	}
-	if e.file == nil {
-		next := covered + 1
-		if len(gens) > 0 {
-			next = max(next, gens[len(gens)-1]+1)
-		}
-		f, err := createLog(e.dir, next)
-		if err != nil {
-			return err
-		}
-		e.file, e.gen, e.logSize = f, next, int64(len(logMagic))
+	e.snapGen = covered
+	if want := (manifest{snap: covered, newest: e.gen}); !hasMan || man != want {
+		return e.writeManifest(want)
 	}
 	return nil
 }
 
+// missing is the error for a file the directory should hold and does not.
+func (e *Engine) missing(name, hint string) error {
+	return fmt.Errorf("%w: %s is missing%s, though the directory's MANIFEST or other files say it holds data (deleted by hand, or the wrong directory?): restore it from a backup, or move the directory aside to start empty",
+		ErrDamaged, filepath.Join(e.dir, name), hint)
+}
+
+// initDir makes an empty directory a data directory: the first log, then
+// the MANIFEST that lists it.
+func (e *Engine) initDir() error {
+	f, err := e.createLog(1)
+	if err != nil {
+		return err
+	}
+	e.file, e.gen, e.logSize = f, 1, int64(len(logMagic))
+	return e.writeManifest(manifest{newest: 1})
+}
+
 // createLog creates log generation gen, durably, with its header.
-func createLog(dir string, gen uint64) (*os.File, error) {
-	path := logPath(dir, gen)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+func (e *Engine) createLog(gen uint64) (file, error) {
+	path := logPath(e.dir, gen)
+	f, err := e.fs.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, filePerm)
 	if err != nil {
 		return nil, fmt.Errorf("disk: %w", err)
 	}
@@ -280,29 +385,30 @@ func createLog(dir string, gen uint64) (*os.File, error) {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = syncDir(dir)
+		err = e.fs.SyncDir(e.dir)
 	}
 	if err != nil {
 		f.Close()
-		os.Remove(path)
+		e.fs.Remove(path)
 		return nil, fmt.Errorf("disk: create %s: %w", path, err)
 	}
 	return f, nil
 }
 
-// replayLog applies the records of one log and truncates a bad tail. It
-// returns the open log, its size after recovery, and whether it had to drop
-// records.
-func (e *Engine) replayLog(path string) (f *os.File, end int64, damaged bool, err error) {
-	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644)
+// replayLog applies the records of one log and repairs a torn tail (see
+// repairLog). It returns the open log, its size after recovery, and whether
+// records were cut off.
+func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut bool, err error) {
+	opened, err := e.fs.OpenFile(path, os.O_RDWR|os.O_APPEND, filePerm)
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("disk: %w", err)
 	}
 	defer func() {
 		if err != nil {
-			f.Close()
+			opened.Close()
 		}
 	}()
+	f = opened
 	st, err := f.Stat()
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("disk: %w", err)
@@ -313,10 +419,13 @@ func (e *Engine) replayLog(path string) (f *os.File, end int64, damaged bool, er
 		return nil, 0, false, fmt.Errorf("disk: read %s: %w", path, err)
 	}
 	if size < int64(len(logMagic)) {
-		// A crash cut short the creation of a log: it holds no records.
 		if !bytes.HasPrefix(logMagic, head) {
 			return nil, 0, false, fmt.Errorf("disk: %s is not a log file", path)
 		}
+		if !newest {
+			return nil, 0, false, fmt.Errorf("%w: %s is cut short inside its header, but a newer log follows it", ErrDamaged, path)
+		}
+		// A crash cut short the creation of a log: it holds no records.
 		if err := resetLog(f); err != nil {
 			return nil, 0, false, err
 		}
@@ -328,46 +437,83 @@ func (e *Engine) replayLog(path string) (f *os.File, end int64, damaged bool, er
 	base := int64(len(logMagic))
 	r := bufio.NewReaderSize(io.NewSectionReader(f, base, size-base), 1<<20)
 	end, rerr := readRecords(r, base, size, e.replay)
-	if rerr != nil {
-		var fe *frameError
-		if !errors.As(rerr, &fe) {
-			return nil, 0, false, fmt.Errorf("disk: replay %s: %w", path, rerr)
-		}
-		if err := e.dropTail(f, fe, size); err != nil {
-			return nil, 0, false, err
-		}
-		return f, end, true, nil
+	if rerr == nil {
+		return f, end, false, nil
 	}
-	return f, end, false, nil
+	var fe *frameError
+	if !errors.As(rerr, &fe) {
+		return nil, 0, false, fmt.Errorf("disk: replay %s: %w", path, rerr)
+	}
+	if err := e.repairLog(f, fe, size, newest); err != nil {
+		return nil, 0, false, err
+	}
+	return f, end, true, nil
 }
 
-// dropTail truncates the log at the first bad record. A torn record is the
-// expected trace of a crash mid-write; a complete record that fails its
-// checksum is damage, so its bytes and all after them are kept aside in
-// <log>.corrupt-<offset> for inspection before the log is cut.
-func (e *Engine) dropTail(f *os.File, fe *frameError, size int64) error {
+// repairLog handles a log that stops being readable at fe.offset. A crash
+// can tear only the end of the newest log (older ones were complete and
+// fsynced before the next was created): an incomplete last record, or one
+// whose checksum fails because only part of it reached the disk, with
+// nothing valid after it. That tail was never acknowledged; it is cut off
+// with a warning. Anything else is damage to acknowledged writes, and an
+// ErrDamaged error unless the options say to truncate: a record that
+// passes its checksum after the bad one means the bad one is not the end of
+// what was written.
+func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool) error {
 	dropped := size - fe.offset
-	if !fe.torn {
-		// A crash can leave the file longer than the data that reached the
-		// disk, the rest reading as zeros: that is a torn write too.
-		zero, err := allZero(f, fe.offset, size)
-		if err != nil {
-			return fmt.Errorf("disk: read log: %w", err)
+	next := int64(-1)
+	if newest {
+		var err error
+		if next, err = nextRecord(f, fe.offset, size); err != nil {
+			return fmt.Errorf("disk: read %s: %w", f.Name(), err)
 		}
-		fe.torn = zero
-	}
-	if fe.torn {
-		e.log.Warn("disk: dropped an incomplete record at the end of the log (a write cut short by a crash)",
-			"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error())
-	} else {
-		saved := fmt.Sprintf("%s.corrupt-%d", f.Name(), fe.offset)
-		if err := copyTail(f, fe.offset, size, saved); err != nil {
-			return fmt.Errorf("disk: log record at offset %d is corrupt (%v) and saving the tail failed: %w", fe.offset, fe.err, err)
+		if next < 0 {
+			saved := ""
+			if !fe.torn {
+				// A crash can also leave the file longer than the data that
+				// reached the disk, the rest reading as zeros: keep anything
+				// else for inspection.
+				zero, err := allZero(f, fe.offset, size)
+				if err != nil {
+					return fmt.Errorf("disk: read %s: %w", f.Name(), err)
+				}
+				if !zero {
+					saved = fmt.Sprintf("%s.torn-%d", f.Name(), fe.offset)
+					if err := e.copyRange(f, fe.offset, size, saved); err != nil {
+						return fmt.Errorf("disk: save the torn tail of %s: %w", f.Name(), err)
+					}
+				}
+			}
+			e.log.Warn("disk: dropped a torn record at the end of the log (a write cut short by a crash or a full disk, never acknowledged)",
+				"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
+			return truncateLog(f, fe.offset)
 		}
-		e.log.Error("disk: log record is corrupt; dropped it and every record after it",
-			"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
 	}
-	if err := f.Truncate(fe.offset); err != nil {
+	why := "a newer log follows it, and a log is complete and fsynced before the next one starts"
+	if next >= 0 {
+		why = fmt.Sprintf("a valid record follows at offset %d", next)
+		// A power cut (not a process crash) can leave a hole of zeros inside
+		// the last write, which was then never acknowledged.
+		if zero, err := allZero(f, fe.offset, next); err == nil && zero {
+			why += " after zeros (if the machine lost power, that can be the last write, never acknowledged: truncating then loses nothing acknowledged)"
+		}
+	}
+	saved := fmt.Sprintf("%s.damaged-%d", f.Name(), fe.offset)
+	if !e.opts.truncate {
+		return fmt.Errorf("%w: log %s: %v; %s, so this is not a write cut short by a crash, and the acknowledged writes after offset %d would be lost. "+
+			"To cut the log there anyway, keeping a copy of the whole file in %s, open it with disk.WithTruncateDamagedLog (dynamo local --truncate-damaged-log)",
+			ErrDamaged, f.Name(), fe, why, fe.offset, saved)
+	}
+	if err := e.copyRange(f, 0, size, saved); err != nil {
+		return fmt.Errorf("disk: save a copy of the damaged log %s: %w", f.Name(), err)
+	}
+	e.log.Error("disk: log is damaged; cut it at the damage as asked, dropping every record after it",
+		"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
+	return truncateLog(f, fe.offset)
+}
+
+func truncateLog(f file, size int64) error {
+	if err := f.Truncate(size); err != nil {
 		return fmt.Errorf("disk: truncate log: %w", err)
 	}
 	if err := f.Sync(); err != nil {
@@ -376,7 +522,34 @@ func (e *Engine) dropTail(f *os.File, fe *frameError, size int64) error {
 	return nil
 }
 
-func allZero(f *os.File, from, to int64) (bool, error) {
+// nextRecord returns the offset of the first record after the one at from
+// that is complete, passes its checksum and decodes, or -1 if there is
+// none: bytes that a crash left behind do not form one. (An item value
+// holding the bytes of a whole record would pass too, inside a torn last
+// record: that errs on the side of refusing to open.)
+func nextRecord(f file, from, size int64) (int64, error) {
+	b := make([]byte, size-from)
+	if _, err := f.ReadAt(b, from); err != nil && err != io.EOF {
+		return 0, err
+	}
+	for i := 1; i+frameHeader <= len(b); i++ {
+		n := int(binary.LittleEndian.Uint32(b[i:]))
+		if n == 0 || n > maxPayload || n > len(b)-i-frameHeader {
+			continue
+		}
+		payload := b[i+frameHeader : i+frameHeader+n]
+		crc := crc32.Update(0, castagnoli, b[i:i+4])
+		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(b[i+4:]) {
+			continue
+		}
+		if _, err := decodeRecord(payload); err == nil {
+			return from + int64(i), nil
+		}
+	}
+	return -1, nil
+}
+
+func allZero(f file, from, to int64) (bool, error) {
 	buf := make([]byte, 64<<10)
 	for off := from; off < to; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), to-off)], off)
@@ -396,8 +569,9 @@ func allZero(f *os.File, from, to int64) (bool, error) {
 	return true, nil
 }
 
-func copyTail(f *os.File, from, to int64, path string) error {
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// copyRange copies bytes [from, to) of f to a new file at path, fsynced.
+func (e *Engine) copyRange(f file, from, to int64, path string) error {
+	out, err := e.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, filePerm)
 	if err != nil {
 		return err
 	}
@@ -450,7 +624,7 @@ func (e *Engine) replay(r record) error {
 // the last log it covers.
 func (e *Engine) loadSnapshot() (uint64, error) {
 	path := filepath.Join(e.dir, snapshotName)
-	f, err := os.Open(path)
+	f, err := e.fs.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -463,7 +637,7 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 		return 0, fmt.Errorf("disk: %w", err)
 	}
 	damaged := func(err error) error {
-		return fmt.Errorf("disk: snapshot %s is damaged: %w (a snapshot is renamed into place only once complete and fsynced, so this is not a crash: restore it from a backup, or move the directory aside to start empty)", path, err)
+		return fmt.Errorf("%w: snapshot %s: %w (a snapshot is renamed into place only once complete and fsynced, so this is not a crash: restore it from a backup, or move the directory aside to start empty)", ErrDamaged, path, err)
 	}
 	br := bufio.NewReaderSize(f, 1<<20)
 	head := make([]byte, len(snapshotMagic))
@@ -498,7 +672,7 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 
 // resetLog empties a log and writes its header, durably. O_APPEND makes
 // the next write land at the new end.
-func resetLog(f *os.File) error {
+func resetLog(f file) error {
 	if err := f.Truncate(0); err != nil {
 		return fmt.Errorf("disk: truncate log: %w", err)
 	}
@@ -511,7 +685,7 @@ func resetLog(f *os.File) error {
 	return nil
 }
 
-func writeAll(f *os.File, b []byte) error {
+func writeAll(f file, b []byte) error {
 	_, err := f.Write(b) // os.File.Write loops until done or an error
 	return err
 }
@@ -608,7 +782,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 			return err
 		}
 	}
-	if e.logSize > max(e.opts.threshold, e.snapSize) {
+	if e.compactDueLocked() {
 		select {
 		case e.compactCh <- struct{}{}:
 		default:
@@ -702,7 +876,14 @@ func (e *Engine) syncer() {
 	}
 }
 
-// compactor runs the compactions that commits ask for.
+// compactDueLocked reports whether the log has grown enough to compact.
+func (e *Engine) compactDueLocked() bool {
+	return e.logSize > max(e.opts.threshold, e.snapSize, e.retryAt)
+}
+
+// compactor runs the compactions that commits ask for. After one fails (a
+// full disk) the logs are kept, writes go on, and the next try waits until
+// the log has grown by another threshold.
 func (e *Engine) compactor() {
 	defer e.wg.Done()
 	for {
@@ -712,11 +893,15 @@ func (e *Engine) compactor() {
 		case <-e.compactCh:
 			e.compactMu.Lock()
 			e.mu.Lock()
-			due := e.writableLocked() == nil && e.logSize > max(e.opts.threshold, e.snapSize)
+			due := e.writableLocked() == nil && e.compactDueLocked()
 			e.mu.Unlock()
 			if due {
-				if err := e.compact(); err != nil {
-					e.log.Error("disk: compaction failed; the logs are kept and replayed on open", "dir", e.dir, "err", err.Error())
+				err := e.compact()
+				if err != nil {
+					e.log.Error("disk: compaction failed; the logs are kept (replayed on open) and it is retried later", "dir", e.dir, "err", err.Error())
+				}
+				if e.opts.onCompact != nil {
+					e.opts.onCompact(err)
 				}
 			}
 			e.compactMu.Unlock()
@@ -737,11 +922,21 @@ func (e *Engine) Compact() error {
 // generation and take pointers to the current items (stored items are never
 // modified, only replaced); the snapshot is written with writes flowing
 // into the new log. It goes to a temporary file, is fsynced and renamed into
-// place and the rename made durable, and only then are the logs it covers
-// removed. A crash at any point leaves a snapshot plus every log written
-// since it, or a new snapshot plus logs it covers, which Open removes.
+// place and the rename made durable, the MANIFEST is updated, and only then
+// are the logs it covers removed. A crash at any point leaves a snapshot
+// plus every log written since it, or a new snapshot plus logs it covers,
+// which Open removes. A failure (a full disk) leaves the same, and the
+// engine writing: only a failed write or fsync of the log itself breaks it.
 // The caller holds compactMu.
-func (e *Engine) compact() error {
+func (e *Engine) compact() (err error) {
+	defer func() {
+		e.mu.Lock()
+		if err != nil && e.writableLocked() == nil {
+			e.stats.FailedCompactions++
+			e.retryAt = e.logSize + e.opts.threshold
+		}
+		e.mu.Unlock()
+	}()
 	e.mu.Lock()
 	for e.busy && e.writableLocked() == nil {
 		e.cond.Wait()
@@ -766,39 +961,49 @@ func (e *Engine) compact() error {
 		e.cond.Broadcast()
 	}
 	covered := e.gen
-	f, err := createLog(e.dir, covered+1)
+	f, err := e.createLog(covered + 1)
 	if err != nil {
 		e.mu.Unlock()
 		return err // nothing changed: writes carry on in the current log
 	}
 	e.file.Close()
 	e.file, e.gen, e.logSize = f, covered+1, int64(len(logMagic))
+	// The MANIFEST's newest log is a lower bound (Open replays newer ones),
+	// so the new log is in use whether or not this update reaches the disk.
+	if err := e.writeManifest(manifest{snap: e.snapGen, newest: covered + 1}); err != nil {
+		e.mu.Unlock()
+		return err
+	}
 	state, err := e.captureLocked()
 	e.mu.Unlock()
 	if err != nil {
 		return err
 	}
 
-	size, err := writeSnapshot(e.dir, state, covered)
+	size, err := e.writeSnapshot(state, covered)
 	if err != nil {
-		os.Remove(filepath.Join(e.dir, snapshotTmp))
+		e.fs.Remove(filepath.Join(e.dir, snapshotTmp))
 		return err // the logs are intact: nothing is lost
 	}
-	gens, err := logGens(e.dir)
+	e.snapGen = covered
+	e.mu.Lock()
+	e.snapSize, e.retryAt = size, 0
+	e.stats.Compactions++
+	e.mu.Unlock()
+	if err := e.writeManifest(manifest{snap: covered, newest: covered + 1}); err != nil {
+		return err // the snapshot is in place; Open removes the logs it covers
+	}
+	gens, err := e.logGens()
 	if err != nil {
 		return err
 	}
 	for _, g := range gens {
 		if g <= covered {
-			if err := os.Remove(logPath(e.dir, g)); err != nil {
+			if err := e.fs.Remove(logPath(e.dir, g)); err != nil {
 				return fmt.Errorf("disk: remove covered log: %w", err) // Open removes it
 			}
 		}
 	}
-	e.mu.Lock()
-	e.snapSize = size
-	e.stats.Compactions++
-	e.mu.Unlock()
 	return nil
 }
 
@@ -842,9 +1047,9 @@ func (e *Engine) captureLocked() (*snapState, error) {
 }
 
 // writeSnapshot writes st as the snapshot covering logs up to gen.
-func writeSnapshot(dir string, st *snapState, gen uint64) (int64, error) {
-	tmp := filepath.Join(dir, snapshotTmp)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+func (e *Engine) writeSnapshot(st *snapState, gen uint64) (int64, error) {
+	tmp := filepath.Join(e.dir, snapshotTmp)
+	f, err := e.fs.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, filePerm)
 	if err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
@@ -881,10 +1086,10 @@ func writeSnapshot(dir string, st *snapState, gen uint64) (int64, error) {
 	if err := f.Close(); err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, snapshotName)); err != nil {
+	if err := e.fs.Rename(tmp, filepath.Join(e.dir, snapshotName)); err != nil {
 		return 0, fmt.Errorf("disk: snapshot: %w", err)
 	}
-	return cw.n, syncDir(dir)
+	return cw.n, e.fs.SyncDir(e.dir)
 }
 
 type countWriter struct {
@@ -918,6 +1123,12 @@ func (e *Engine) Stats() Stats {
 
 // Dir is the data directory.
 func (e *Engine) Dir() string { return e.dir }
+
+// Health reports why the engine cannot take writes: nil while it can,
+// storage.ErrClosed once closed, or the log write or fsync failure (a full
+// or failing disk) that broke it; reopening the directory recovers every
+// acknowledged write. A failed compaction leaves the engine healthy.
+func (e *Engine) Health() error { return e.readErr() }
 
 // Close writes out and fsyncs every pending record, whatever the sync mode,
 // then releases the directory. Later calls return storage.ErrClosed; a
@@ -1050,7 +1261,10 @@ func (e *Engine) Apply(ops []storage.Op) error {
 	})
 }
 
-var _ storage.Engine = (*Engine)(nil)
+var (
+	_ storage.Engine        = (*Engine)(nil)
+	_ storage.HealthChecker = (*Engine)(nil)
+)
 
 // collection is a handle on one collection: reads go straight to memory,
 // writes through the log.

@@ -11,17 +11,36 @@
 // acknowledged write is lost to a crash or power cut. Concurrent writers
 // share one fsync (group commit). A batch (Engine.Apply: an item with its
 // index entries, a whole transaction) is one record, so a crash leaves all
-// of it or none. Each log record is length-prefixed and
-// CRC-32C checksummed; Open replays the log, and a torn or corrupt tail is
-// truncated (a corrupt record is logged as an error and its bytes kept in
-// wal.N.corrupt-<offset>), never a panic. When the log outgrows a threshold
-// the engine starts a new log and, while writes go on into it, writes a
-// snapshot of every item to a temporary file, fsyncs and renames it, and
-// then removes the logs the snapshot covers.
+// of it or none. Each log record is length-prefixed and CRC-32C
+// checksummed. When the log outgrows a threshold the engine starts a new
+// log and, while writes go on into it, writes a snapshot of every item to a
+// temporary file, fsyncs and renames it, and then removes the logs the
+// snapshot covers.
 //
-// A data directory holds:
+// # Recovery fails loud
+//
+// Open replays the log. A crash can only tear the end of the newest log:
+// an incomplete last record, or a last record whose checksum fails with
+// nothing valid after it. That tail was never acknowledged; it is cut off
+// with a warning (a complete but bad record is kept in wal.N.torn-OFFSET).
+// Anything else would drop acknowledged writes, so Open fails with an error
+// wrapping ErrDamaged that names the file and the offset: a bad record with
+// a valid record after it, damage in an older log, a damaged snapshot or
+// MANIFEST, a file the MANIFEST lists that is missing. For a damaged log,
+// WithTruncateDamagedLog (dynamo local --truncate-damaged-log) keeps a copy
+// of the whole log in wal.N.damaged-OFFSET and cuts it at the damage.
+//
+// A failed compaction (a full disk) keeps the logs and the engine writing,
+// and is retried once the log has grown by another threshold. A failed
+// write or fsync of the log breaks the engine: every later call fails, and
+// Health (the server's GET /) says why, until the directory is reopened.
+//
+// A data directory, created owner-only (0700, files 0600), holds:
 //
 //	LOCK       flock'd while an Engine has the directory open
+//	MANIFEST   the files that must be there: the snapshot (if any) and the
+//	           newest log, with a checksum; Open initialises only a new or
+//	           empty directory
 //	wal.N      log generation N: "dynwal01", then records (normally one;
 //	           more if a compaction failed, all replayed in order)
 //	snapshot   the last compaction: "dynsnp01", then records and an end

@@ -10,7 +10,7 @@ import (
 // lockDir creates dir/LOCK exclusively. Without flock the lock outlives a
 // crashed process: remove the file by hand once no process uses the dir.
 func lockDir(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, filePerm)
 	if errors.Is(err, os.ErrExist) {
 		return nil, ErrLocked
 	}

@@ -14,7 +14,7 @@ import (
 // flock locks belong to the open file, so a second Open in the same process
 // is refused too.
 func lockDir(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, filePerm)
 	if err != nil {
 		return nil, err
 	}
