@@ -283,7 +283,7 @@ func TestTransportFailuresAreRetried(t *testing.T) {
 		}
 	})
 	t.Run("receive timeout exhausts retries", func(t *testing.T) {
-		srv := newCanned(t, func(string, int, []byte) reply { return reply{delay: time.Second, body: `{}`} })
+		srv := newCanned(t, func(string, int, []byte) reply { return reply{delay: time.Hour, body: `{}`} }) // until the client gives up
 		r := fastRepo(t, srv.URL, dynamo.WithTimeouts(time.Second, 50*time.Millisecond), dynamo.WithMaxRetries(1))
 		_, err := r.Request(context.Background(), "ListTables", nil)
 		var e *dynamo.Error
@@ -314,10 +314,12 @@ func TestTransportFailuresAreRetried(t *testing.T) {
 
 func TestCanceledContextIsNotRetried(t *testing.T) {
 	var calls atomic.Int32
-	srv := newCanned(t, func(string, int, []byte) reply { calls.Add(1); return reply{delay: 2 * time.Second, body: `{}`} })
-	r := fastRepo(t, srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	defer cancel()
+	// The server cancels the caller's context once the request arrives,
+	// and answers only after the client gave up.
+	srv := newCanned(t, func(string, int, []byte) reply { calls.Add(1); cancel(); return reply{delay: time.Hour, body: `{}`} })
+	r := fastRepo(t, srv.URL)
 	_, err := r.Request(ctx, "ListTables", nil)
 	if !errors.Is(err, dynamo.ErrCanceled) || !errors.Is(err, context.Canceled) || retryable(err) {
 		t.Fatalf("err = %v", err)

@@ -56,6 +56,12 @@ func newTestRepo(t testing.TB, opts ...dynamo.Option) (*dynamotest.Server, *dyna
 		t.Fatal(err)
 	}
 	srv.CreateTable(t, in)
+	return srv, newRepoFor(t, srv, opts...)
+}
+
+// newRepoFor opens a repo on srv with fast backoff.
+func newRepoFor(t testing.TB, srv *dynamotest.Server, opts ...dynamo.Option) *dynamo.Repo {
+	t.Helper()
 	base := []dynamo.Option{
 		dynamo.WithEndpoint(srv.URL),
 		dynamo.WithRegion("us-east-1"),
@@ -66,7 +72,7 @@ func newTestRepo(t testing.TB, opts ...dynamo.Option) (*dynamotest.Server, *dyna
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, repo
+	return repo
 }
 
 func TestPutGetDelete(t *testing.T) {

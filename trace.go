@@ -14,7 +14,9 @@ import (
 // Tracer observes every HTTP attempt of every request, retries included.
 // TraceRequestStart runs before the attempt is signed and sent; the context it
 // returns is used for the attempt and passed to TraceRequestEnd. Both run on
-// the caller's goroutine and must be safe for concurrent use.
+// the goroutine that sends the attempt: the caller's for a single call, a
+// worker's for each segment of a parallel scan, so calls overlap and a
+// Tracer must be safe for concurrent use.
 //
 // A Tracer that also implements [OperationTracer] sees the operations the
 // attempts belong to. The data never contains item contents, keys or

@@ -10,26 +10,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/internal/avtest"
 	"github.com/shopspring/decimal"
 )
 
-func S(s string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: s} }
-func N(s string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: s} }
-func B(b []byte) types.AttributeValue  { return &types.AttributeValueMemberB{Value: b} }
-func BOOL(b bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: b} }
-func NULL() types.AttributeValue       { return &types.AttributeValueMemberNULL{Value: true} }
-func L(vs ...types.AttributeValue) types.AttributeValue {
-	return &types.AttributeValueMemberL{Value: vs}
-}
-func M(kv ...any) types.AttributeValue {
-	m := map[string]types.AttributeValue{}
-	for i := 0; i < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1].(types.AttributeValue)
-	}
-	return &types.AttributeValueMemberM{Value: m}
-}
-func SS(s ...string) types.AttributeValue { return &types.AttributeValueMemberSS{Value: s} }
-func NS(s ...string) types.AttributeValue { return &types.AttributeValueMemberNS{Value: s} }
+var (
+	S, N, B, BOOL, NULL = avtest.S, avtest.N, avtest.B, avtest.BOOL, avtest.NULL
+	L, M, SS, NS        = avtest.L, avtest.M, avtest.SS, avtest.NS
+)
 
 // load decodes av into a new value of out's type and returns it.
 func load(t *testing.T, av types.AttributeValue, out any) any {
@@ -57,7 +45,7 @@ func TestUnmarshal(t *testing.T) {
 		{N("3"), float32(0), float32(3)},
 		{N("12345678901234567890123456789.123456789"), codec.Number(""), codec.Number("12345678901234567890123456789.123456789")},
 		{BOOL(true), false, true},
-		{B([]byte{1}), []byte(nil), []byte{1}},
+		{B(1), []byte(nil), []byte{1}},
 		{S("2024-01-15T11:00:00.123+01:00"), time.Time{}, tm},
 		{S("2024-01-15T10:00:00.123Z"), time.Time{}, tm},
 		{S("2024-02-29"), codec.Date{}, codec.Date{Year: 2024, Month: 2, Day: 29}},
@@ -111,7 +99,7 @@ func TestUnmarshalAny(t *testing.T) {
 		{N("123456789012345678901"), codec.Number("123456789012345678901")},
 		{BOOL(false), false},
 		{NULL(), nil},
-		{B([]byte("z")), []byte("z")},
+		{B([]byte("z")...), []byte("z")},
 		{L(S("a"), N("1")), []any{"a", int64(1)}},
 		{M("S", S("not an AV")), map[string]any{"S": "not an AV"}},
 		{SS("a"), codec.NewSet("a")},

@@ -137,10 +137,10 @@ func TestInterfaces(t *testing.T) {
 
 func TestArraysAndText(t *testing.T) {
 	var id [4]byte
-	if err := codec.Unmarshal(B([]byte{1, 2, 3, 4}), &id); err != nil || id != [4]byte{1, 2, 3, 4} {
+	if err := codec.Unmarshal(B(1, 2, 3, 4), &id); err != nil || id != [4]byte{1, 2, 3, 4} {
 		t.Errorf("B into [4]byte = %v, %v", id, err)
 	}
-	if err := codec.Unmarshal(B([]byte{1}), &id); err == nil || err.Error() != "dynamo: cannot load 1 bytes into [4]uint8" {
+	if err := codec.Unmarshal(B(1), &id); err == nil || err.Error() != "dynamo: cannot load 1 bytes into [4]uint8" {
 		t.Errorf("short B = %v", err)
 	}
 	// A formatted number longer than the text slab's minimum still encodes.

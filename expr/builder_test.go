@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtest"
 )
 
 // show renders an attribute value compactly for assertions: S:x, N:1, …
@@ -362,7 +363,7 @@ func TestProjection(t *testing.T) {
 
 func TestKeyCondition(t *testing.T) {
 	pk := &types.AttributeValueMemberS{Value: "order#u"}
-	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	s := avtest.S
 	tests := []struct {
 		op   expr.KeyOp
 		sk   []types.AttributeValue

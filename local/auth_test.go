@@ -256,6 +256,7 @@ func TestAuthClockSkew(t *testing.T) {
 		now.Store(&t)
 		return t
 	}
+	setClock(0) // the server reads its clock as it starts
 	srv := authServer(t, &now)
 	f := func(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 	for _, tc := range []struct {

@@ -224,11 +224,49 @@ type batchWriteInput struct {
 	ReturnItemCollectionMetrics *string
 }
 
+// batchWriteItem runs in four phases: validate the request as a whole,
+// plan each write against its locked table (the per-item checks, duplicate
+// keys), apply the planned writes as one engine batch, and describe the
+// outcome.
 func (s *Server) batchWriteItem(c *call) (any, error) {
 	var in batchWriteInput
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	names, err := validateBatchWrite(&in)
+	if err != nil {
+		return nil, err
+	}
+	tables, unlock, err := s.writeTables(names)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	ops, err := planBatchWrite(&in, names, tables)
+	if err != nil {
+		return nil, err
+	}
+	// A fault may leave the last requests unprocessed.
+	done := ops[:len(ops)-min(max(c.fault.Unprocessed, 0), len(ops))]
+	meters, err := s.applyBatchWrite(&in, done, tables)
+	if err != nil {
+		return nil, err
+	}
+	return batchWriteOutput(&in, tables, done, ops[len(done):], meters), nil
+}
+
+// batchWriteOp is one planned write of a BatchWriteItem.
+type batchWriteOp struct {
+	table string
+	key   []byte
+	item  Item // nil: delete
+	keyAV Item
+	req   *writeRequest
+}
+
+// validateBatchWrite checks the request's shape (constraint messages, then
+// the total number of requests) and returns its table names, sorted.
+func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 	var cs constraints
 	names := checkRequestItems(&cs, in.RequestItems)
 	for _, n := range names {
@@ -254,20 +292,14 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	if total > limits.MaxBatchWrite {
 		return nil, validation(tooManyWriteItems)
 	}
-	tables, unlock, err := s.writeTables(names)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
+	return names, nil
+}
 
-	type op struct {
-		table string
-		key   []byte
-		item  Item // nil: delete
-		keyAV Item
-		req   *writeRequest
-	}
-	var ops []op
+// planBatchWrite checks every request against its table, in table-name
+// order and then request order, and returns the writes; two requests for
+// one key are an error.
+func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table) ([]batchWriteOp, error) {
+	var ops []batchWriteOp
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
@@ -278,8 +310,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				// message of its union check, so we do too.
 				return nil, validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 			}
-			var o op
-			o.table, o.req = n, wr
+			o := batchWriteOp{table: n, req: wr}
 			if wr.PutRequest != nil {
 				it := Item(wr.PutRequest.Item)
 				if it == nil {
@@ -288,17 +319,8 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 				if err := checkValues(it); err != nil {
 					return nil, err
 				}
-				if err := m.checkKey(it, keyOfItem); err != nil {
+				if _, err := t.checkPut(it); err != nil {
 					return nil, err
-				}
-				if err := m.checkIndexKeys(it); err != nil {
-					return nil, err
-				}
-				if err := t.checkVectors(it); err != nil {
-					return nil, err
-				}
-				if itemsize.Item(it) > limits.MaxItemBytes {
-					return nil, validation("Item size has exceeded the maximum allowed size")
 				}
 				o.item = compactItem(it)
 				o.keyAV = keyOf(m, o.item)
@@ -327,20 +349,17 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 			ops = append(ops, o)
 		}
 	}
+	return ops, nil
+}
 
-	// The writes go to the engine as one batch: one fsync on a durable
-	// engine rather than one per item. (Keys are distinct, checked above,
-	// so each write's old item is read before any of the batch applies.)
-	skipFrom := len(ops) - c.fault.Unprocessed
-	unproc := map[string][]*writeRequest{}
+// applyBatchWrite stages the writes and commits them to the engine as one
+// batch: one fsync on a durable engine rather than one per item. (Keys are
+// distinct, checked by planBatchWrite, so each write's old item is read
+// before any of the batch applies.) It returns each table's meter.
+func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables map[string]*table) (map[string]*meter, error) {
 	meters := map[string]*meter{}
-	metrics := map[string][]itemCollectionMetrics{}
 	var batch writeBatch
-	for i, o := range ops {
-		if i >= skipFrom {
-			unproc[o.table] = append(unproc[o.table], o.req)
-			continue
-		}
+	for _, o := range ops {
 		t := tables[o.table]
 		mt := meters[o.table]
 		if mt == nil {
@@ -360,19 +379,19 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	if err := batch.commit(s.engine); err != nil {
 		return nil, err
 	}
-	for _, o := range ops[:max(skipFrom, 0)] {
-		if t := tables[o.table]; str(in.ReturnItemCollectionMetrics) == "SIZE" && t.hasLSI() {
-			metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
-		}
-	}
+	return meters, nil
+}
+
+// batchWriteOutput is the response: the unprocessed requests as sent, and
+// the consumed capacity and item collection metrics when asked for.
+func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unprocessed []batchWriteOp, meters map[string]*meter) map[string]any {
 	outUnproc := map[string][]map[string]any{}
-	for n, reqs := range unproc {
-		for _, wr := range reqs {
-			if wr.PutRequest != nil {
-				outUnproc[n] = append(outUnproc[n], map[string]any{"PutRequest": map[string]any{"Item": itemJSONOut(wr.PutRequest.Item)}})
-			} else {
-				outUnproc[n] = append(outUnproc[n], map[string]any{"DeleteRequest": map[string]any{"Key": itemJSONOut(wr.DeleteRequest.Key)}})
-			}
+	for _, o := range unprocessed {
+		wr := o.req
+		if wr.PutRequest != nil {
+			outUnproc[o.table] = append(outUnproc[o.table], map[string]any{"PutRequest": map[string]any{"Item": itemJSONOut(wr.PutRequest.Item)}})
+		} else {
+			outUnproc[o.table] = append(outUnproc[o.table], map[string]any{"DeleteRequest": map[string]any{"Key": itemJSONOut(wr.DeleteRequest.Key)}})
 		}
 	}
 	out := map[string]any{"UnprocessedItems": outUnproc}
@@ -384,7 +403,13 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		out["ConsumedCapacity"] = caps
 	}
 	if str(in.ReturnItemCollectionMetrics) == "SIZE" {
+		metrics := map[string][]itemCollectionMetrics{}
+		for _, o := range done {
+			if t := tables[o.table]; t.hasLSI() {
+				metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
+			}
+		}
 		out["ItemCollectionMetrics"] = metrics
 	}
-	return out, nil
+	return out
 }

@@ -86,6 +86,22 @@ func BenchmarkPutItem(b *testing.B) {
 	}
 }
 
+// BenchmarkPutItemStream is BenchmarkPutItem on a table with a
+// NEW_AND_OLD_IMAGES stream: the cost of recording each change.
+func BenchmarkPutItemStream(b *testing.B) {
+	srv, err := local.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	c.call(b, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST","StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i%10000), "s", i))
+	}
+}
+
 func BenchmarkGetItem(b *testing.B) {
 	_, c := benchServer(b)
 	for i := 0; i < 10000; i++ {

@@ -39,16 +39,20 @@
 // items), query.go (Query, Scan), batch.go (batches), transact.go
 // (TransactWriteItems, TransactGetItems), ttl.go (time to live and its
 // sweeper), tags.go (tagging), search.go (vector indexes and
-// SearchVectors, over package local/vector) and legacy.go (the
-// pre-expression parameters, translated into expressions). Each action is one line
-// in the actions table of server.go and one handler method; handlers decode
+// SearchVectors, over package local/vector), stream.go (DynamoDB Streams,
+// over package local/streams: the DynamoDBStreams_20120810 actions, with
+// their own actions table), legacy.go (the pre-expression parameters,
+// translated into expressions) and partiql.go (ExecuteStatement,
+// BatchExecuteStatement, ExecuteTransaction, over the parser of package
+// local/partiql, run through the JSON operations' code). Each action is one
+// line in the actions table of server.go and one handler method; handlers decode
 // with call.decode (or a hand-written decoder on hot paths, decode.go),
 // return a value for encoding/json or a rawJSON, or an *Error.
 //
 // All writes to a table go through (*table).apply in write.go with the table
 // locked (writeTable, or writeTables for several tables in name order — what
 // TransactWriteItems needs to be atomic across tables). An item's write with
-// its index entries, and a whole transaction, reach the engine as one
+// its index entries and stream record, and a whole transaction, reach the engine as one
 // storage.Engine.Apply batch, all or nothing even across a crash of a
 // durable engine. Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for

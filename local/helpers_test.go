@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/internal/avtest"
 )
 
 var ctx = context.Background()
@@ -23,9 +24,7 @@ func newServer(t *testing.T) (*dynamotest.Server, *dynamodb.Client) {
 	return srv, srv.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
 }
 
-func S(v string) types.AttributeValue  { return &types.AttributeValueMemberS{Value: v} }
-func N(v string) types.AttributeValue  { return &types.AttributeValueMemberN{Value: v} }
-func B(v ...byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} }
+var S, N, B = avtest.S, avtest.N, avtest.B
 
 type item = map[string]types.AttributeValue
 

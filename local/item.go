@@ -193,6 +193,27 @@ func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key
 
 // --- PutItem ---
 
+// checkPut validates an item about to be stored whole, in the one order
+// PutItem, BatchWriteItem and TransactWriteItems share: the table's key,
+// the index keys, the vector attributes, then the item size. It returns
+// the item's size.
+func (t *table) checkPut(item Item) (int, error) {
+	if err := t.meta.checkKey(item, keyOfItem); err != nil {
+		return 0, err
+	}
+	if err := t.meta.checkIndexKeys(item); err != nil {
+		return 0, err
+	}
+	if err := t.checkVectors(item); err != nil {
+		return 0, err
+	}
+	size := itemsize.Item(item)
+	if size > limits.MaxItemBytes {
+		return 0, validation("Item size has exceeded the maximum allowed size")
+	}
+	return size, nil
+}
+
 type putItemInput struct {
 	writeOptions
 	Item itemJSON
@@ -213,19 +234,9 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.Unlock()
-	m := t.meta
-	if err := m.checkKey(item, keyOfItem); err != nil {
+	size, err := t.checkPut(item)
+	if err != nil {
 		return nil, err
-	}
-	if err := m.checkIndexKeys(item); err != nil {
-		return nil, err
-	}
-	if err := t.checkVectors(item); err != nil {
-		return nil, err
-	}
-	size := itemsize.Item(item)
-	if size > limits.MaxItemBytes {
-		return nil, validation("Item size has exceeded the maximum allowed size")
 	}
 	key, old, err := in.writeOptions.current(t, item, cond)
 	if err != nil {

@@ -90,6 +90,10 @@ type table struct {
 	size    int64      // TableSizeBytes
 	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
 	vectors vector.Set // aligned with meta.Vectors (search.go)
+	stream  *stream    // the enabled stream, nil if none (stream.go)
+	// lastStream is the label of the table's disabled stream, which
+	// DescribeTable still reports as the latest.
+	lastStream string
 }
 
 type index struct {
@@ -164,6 +168,9 @@ func (s *Server) loadTables() error {
 	}
 	sort.Strings(names)
 	for _, k := range names {
+		if !strings.HasPrefix(k, "table/") {
+			continue // another feature's entry (streams)
+		}
 		var m tableMeta
 		if err := json.Unmarshal(metas[k], &m); err != nil {
 			return err
@@ -178,7 +185,7 @@ func (s *Server) loadTables() error {
 		}
 		s.tables[m.Name] = t
 	}
-	return nil
+	return s.loadStreams(metas)
 }
 
 // openTable opens the collections of a table definition.

@@ -45,9 +45,11 @@ func TestProtocol(t *testing.T) {
 		{"untyped value in batch", "DynamoDB_20120810.BatchWriteItem", `{"RequestItems":{"abc":[{"PutRequest":{"Item":{"a":{"Q":"x"}}}}]}}`, 400, `Supplied AttributeValue is empty, must contain exactly one of the supported datatypes`},
 		{"wrong member type", "DynamoDB_20120810.GetItem", `{"TableName":"abc","ConsistentRead":"yes"}`, 400, `STRING_VALUE cannot be converted to Boolean`},
 		{"trailing garbage", "DynamoDB_20120810.GetItem", `{"TableName":"abc"} x`, 400, `SerializationException`},
-		{"unknown action", "DynamoDB_20120810.Frobnicate", `{}`, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`},
+		{"unknown action", "DynamoDB_20120810.Frobnicate", `{}`, 400, `{"__type":"com.amazon.coral.service#UnknownOperationException","message":"Unknown operation \"DynamoDB_20120810.Frobnicate\""}`},
 		{"missing target", "", `{}`, 400, `UnknownOperationException`},
-		{"other service", "DynamoDBStreams_20120810.ListStreams", `{}`, 400, `UnknownOperationException`},
+		{"other service", "Kinesis_20131202.ListStreams", `{}`, 400, `UnknownOperationException`},
+		{"streams", "DynamoDBStreams_20120810.ListStreams", `{}`, 200, `{"Streams":[]}`},
+		{"streams action on DynamoDB", "DynamoDB_20120810.GetRecords", `{}`, 400, `UnknownOperationException`},
 		{"validation", "DynamoDB_20120810.DescribeTable", `{}`, 400, `{"__type":"com.amazon.coral.validate#ValidationException","message":"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"}`},
 		{"not found", "DynamoDB_20120810.DescribeTable", `{"TableName":"abc"}`, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found: Table: abc not found"}`},
 	}

@@ -91,6 +91,7 @@ type source struct {
 	rng   keyAttr
 	coll  storage.Collection
 	fetch bool // LSI read that needs the table's item (non-projected attributes)
+	spent int  // bytes the page already read elsewhere (a PartiQL read of several partitions)
 }
 
 // source is the table or index a Query (query) or a Scan reads; a vector
@@ -204,7 +205,7 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				p.items = append(p.items, ex.Project(full))
 			}
 		}
-		if (limit > 0 && p.scanned >= limit) || p.size >= limits.MaxPageBytes {
+		if (limit > 0 && p.scanned >= limit) || src.spent+p.size >= limits.MaxPageBytes {
 			p.lastItem = it
 			return false
 		}
@@ -292,20 +293,27 @@ func (s *Server) readResponse(src *source, p *page, count bool, mode string, con
 			return nil, err
 		}
 	}
-	mt := meter{mode: mode, table: readUnits(p.size, consistent)}
-	if src.ix != nil {
-		mt.table = 0
-		mt.addIndex(src.ix.meta.Name, readUnits(p.size, consistent))
-		if src.fetch {
-			mt.table = readUnits(p.size, consistent)
-		}
-	}
+	mt := src.readMeter(p.size, mode, consistent)
 	if cc := mt.result(src.t.meta); cc != nil {
 		if err := r.json("ConsumedCapacity", cc); err != nil {
 			return nil, err
 		}
 	}
 	return r.done(), nil
+}
+
+// readMeter charges a read of size bytes of the source: to the index read,
+// and to the table too when an LSI fetched attributes from it.
+func (src *source) readMeter(size int, mode string, consistent bool) meter {
+	mt := meter{mode: mode, table: readUnits(size, consistent)}
+	if src.ix != nil {
+		mt.table = 0
+		mt.addIndex(src.ix.meta.Name, readUnits(size, consistent))
+		if src.fetch {
+			mt.table = readUnits(size, consistent)
+		}
+	}
+	return mt
 }
 
 // readPage walks [start, end) of src for a Query (query) or a Scan and

@@ -1,6 +1,8 @@
 package local_test
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -12,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
 	"github.com/dynamogo/dynamo/local/storage"
@@ -485,5 +488,32 @@ func TestVectorIndexLifecycleRules(t *testing.T) {
 	}
 	if strings.Join(defs, ",") != "pk,tenant,kind,lang" || len(d.Table.VectorIndexes) != 4 {
 		t.Fatalf("definitions %v, %d vector indexes", defs, len(d.Table.VectorIndexes))
+	}
+}
+
+// An item that breaks several rules gets the same error from PutItem,
+// BatchWriteItem and TransactWriteItems: they check a new item in one
+// order (key, index keys, vectors, size).
+func TestPutValidationOrderIsShared(t *testing.T) {
+	srv, c := newServer(t)
+	docsTable(t, srv)
+	bad := item{"pk": S("a"), "tenant": S("acme"), "emb": vecAV([]float32{1, 2}), "blob": B(make([]byte, 400*1024)...)}
+	_, putErr := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("docs"), Item: bad})
+	_, batchErr := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		"docs": {{PutRequest: &types.PutRequest{Item: bad}}}}})
+	_, txErr := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: aws.String("docs"), Item: bad}}}})
+	if putErr == nil || strings.Contains(putErr.Error(), "Item size") {
+		t.Fatalf("PutItem: %v, want the vector's error", putErr)
+	}
+	msg := func(err error) string {
+		var ae smithy.APIError
+		if !errors.As(err, &ae) {
+			return fmt.Sprint(err)
+		}
+		return ae.ErrorCode() + ": " + ae.ErrorMessage()
+	}
+	if msg(batchErr) != msg(putErr) || msg(txErr) != msg(putErr) {
+		t.Fatalf("PutItem: %s\nBatchWriteItem: %s\nTransactWriteItems: %s", msg(putErr), msg(batchErr), msg(txErr))
 	}
 }

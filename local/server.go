@@ -36,6 +36,7 @@ type Server struct {
 
 	auth    authConfig // WithAccessKeys (auth.go)
 	tenants tenants    // WithTenancy: the accounts (tenant.go)
+	streams streamSet  // DynamoDB Streams (stream.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
@@ -147,6 +148,10 @@ var actions = map[string]handler{
 	"ListTagsOfResource": (*Server).listTagsOfResource,
 	// vector search (search.go)
 	"SearchVectors": (*Server).searchVectors,
+	// PartiQL (partiql.go)
+	"ExecuteStatement":      (*Server).executeStatement,
+	"BatchExecuteStatement": (*Server).batchExecuteStatement,
+	"ExecuteTransaction":    (*Server).executeTransaction,
 }
 
 // call is one request being served.
@@ -265,10 +270,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	target := r.Header.Get("X-Amz-Target")
-	action, ok := strings.CutPrefix(target, targetPrefix)
-	h := actions[action]
-	if !ok || h == nil {
-		s.writeError(w, id, &Error{Type: "UnknownOperationException"})
+	action, h := route(target)
+	if h == nil {
+		s.writeError(w, id, &Error{Type: "UnknownOperationException", Message: "Unknown operation " + strconv.Quote(target)})
 		return
 	}
 	c := &call{action: action, host: s.hosts.checked(r.Host), body: body, now: s.now()}

@@ -164,6 +164,10 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 		d.LatestStreamLabel = m.Stream.Label
 		d.LatestStreamArn = d.TableArn + "/stream/" + m.Stream.Label
+	} else if t.lastStream != "" {
+		// A disabled stream stays the latest, without a specification.
+		d.LatestStreamLabel = t.lastStream
+		d.LatestStreamArn = d.TableArn + "/stream/" + t.lastStream
 	}
 	return d
 }
@@ -218,12 +222,85 @@ func (s *Server) createTable(c *call) (any, error) {
 		return nil, err
 	}
 	s.tables[m.Name] = t
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
 	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
 }
 
-// validateCreate checks a CreateTable request and returns the table's
-// definition.
+// validateCreate checks a CreateTable request in DynamoDB's order and
+// builds the table's description: the request's constraints, the attribute
+// definitions and key schema, the secondary and vector indexes, that every
+// definition is used, billing and throughput, then streams, protection,
+// class and tags.
 func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*tableMeta, error) {
+	if err := createConstraints(in); err != nil {
+		return nil, err
+	}
+	defs := map[string]string{}
+	var defNames []string
+	for _, a := range in.AttributeDefinitions {
+		n := *a.AttributeName
+		if _, dup := defs[n]; dup {
+			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
+		}
+		defs[n] = string(a.AttributeType)
+		defNames = append(defNames, n)
+	}
+	m := &tableMeta{
+		Name:    *in.TableName,
+		ID:      newUUID(),
+		Created: epoch(now),
+		Billing: string(types.BillingModeProvisioned),
+	}
+	for _, a := range in.AttributeDefinitions {
+		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})
+	}
+	h, r, err := checkKeySchema(in.KeySchema, defs, defNames)
+	if err != nil {
+		return nil, err
+	}
+	m.Hash, m.Range = h, r
+	used := map[string]bool{h.Name: true, r.Name: true}
+	if err := createSecondaryIndexes(in, m, defs, defNames, used); err != nil {
+		return nil, err
+	}
+	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
+	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
+		return nil, err
+	}
+	markVectorAttrs(used, in)
+	if err := checkDefinitionsUsed(in, used, defNames); err != nil {
+		return nil, err
+	}
+	if err := checkNonKeyTotal(m.Indexes); err != nil {
+		return nil, err
+	}
+	if err := createBilling(in, m); err != nil {
+		return nil, err
+	}
+	if ss := in.StreamSpecification; ss != nil {
+		stream, err := streamFromSpec(ss, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Stream = stream
+	}
+	if in.DeletionProtectionEnabled != nil {
+		m.DeletionProtection = *in.DeletionProtectionEnabled
+	}
+	if in.TableClass != "" {
+		m.TableClass = string(in.TableClass)
+	}
+	if m.Tags, err = createTags(in.Tags); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// createConstraints checks the request's member constraints (the
+// "N validation errors detected" message, all of them at once).
+func createConstraints(in *dynamodb.CreateTableInput) error {
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if in.AttributeDefinitions == nil {
@@ -274,61 +351,41 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 		}
 	}
 	vectorConstraints(&cs, in.VectorIndexes, "vectorIndexes")
-	if err := cs.err(); err != nil {
-		return nil, err
+	if err := cs.err(); err != nil { // a *Error: return no typed nil
+		return err
 	}
+	return nil
+}
 
-	defs := map[string]string{}
-	var defNames []string
-	for _, a := range in.AttributeDefinitions {
-		n := *a.AttributeName
-		if _, dup := defs[n]; dup {
-			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
-		}
-		defs[n] = string(a.AttributeType)
-		defNames = append(defNames, n)
-	}
-	m := &tableMeta{
-		Name:    *in.TableName,
-		ID:      newUUID(),
-		Created: epoch(now),
-		Billing: string(types.BillingModeProvisioned),
-	}
-	for _, a := range in.AttributeDefinitions {
-		m.AttrDefs = append(m.AttrDefs, keyAttr{*a.AttributeName, string(a.AttributeType)})
-	}
-	h, r, err := checkKeySchema(in.KeySchema, defs, defNames)
-	if err != nil {
-		return nil, err
-	}
-	m.Hash, m.Range = h, r
-	used := map[string]bool{h.Name: true, r.Name: true}
-
+// createSecondaryIndexes checks and adds the local, then the global
+// secondary indexes, marking the key attributes they use.
+func createSecondaryIndexes(in *dynamodb.CreateTableInput, m *tableMeta, defs map[string]string, defNames []string, used map[string]bool) error {
+	h, r := m.Hash, m.Range
 	names := map[string]bool{}
 	if in.LocalSecondaryIndexes != nil {
 		if len(in.LocalSecondaryIndexes) == 0 {
-			return nil, invalidParam("List of LocalSecondaryIndexes is empty")
+			return invalidParam("List of LocalSecondaryIndexes is empty")
 		}
 		if r.Name == "" {
-			return nil, invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+			return invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
 		}
 		for _, l := range in.LocalSecondaryIndexes {
 			ih, ir, err := checkKeySchema(l.KeySchema, defs, defNames)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if ir.Name == "" {
-				return nil, invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
+				return invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
 			}
 			if ih.Name != h.Name {
-				return nil, invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", *l.IndexName, ih.Name, h.Name)
+				return invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s", *l.IndexName, ih.Name, h.Name)
 			}
 			im, err := indexFromProjection(*l.IndexName, ih, ir, l.Projection)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if names[im.Name] {
-				return nil, invalidParam("Duplicate index name: %s", im.Name)
+				return invalidParam("Duplicate index name: %s", im.Name)
 			}
 			names[im.Name] = true
 			im.Local = true
@@ -336,103 +393,90 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 			m.Indexes = append(m.Indexes, im)
 		}
 		if len(in.LocalSecondaryIndexes) > limits.MaxLSIs {
-			return nil, invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", limits.MaxLSIs)
+			return invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", limits.MaxLSIs)
 		}
 	}
-	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
 	if in.GlobalSecondaryIndexes != nil {
 		if len(in.GlobalSecondaryIndexes) == 0 {
-			return nil, invalidParam("List of GlobalSecondaryIndexes is empty")
+			return invalidParam("List of GlobalSecondaryIndexes is empty")
 		}
 		for _, g := range in.GlobalSecondaryIndexes {
 			ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if names[im.Name] {
-				return nil, invalidParam("Duplicate index name: %s", im.Name)
+				return invalidParam("Duplicate index name: %s", im.Name)
 			}
 			names[im.Name] = true
 			used[ih.Name], used[ir.Name] = true, true
 			m.Indexes = append(m.Indexes, im)
 		}
 		if len(in.GlobalSecondaryIndexes) > limits.MaxGSIs {
-			return nil, invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)
+			return invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)
 		}
 	}
-	if m.Vectors, err = createVectors(in.VectorIndexes, m, in.AttributeDefinitions, payPerRequest); err != nil {
-		return nil, err
-	}
-	markVectorAttrs(used, in)
+	return nil
+}
+
+// checkDefinitionsUsed checks that every attribute definition is a key
+// attribute of the table or an index.
+func checkDefinitionsUsed(in *dynamodb.CreateTableInput, used map[string]bool, defNames []string) error {
 	delete(used, "")
-	if len(used) != len(defs) {
+	if len(used) != len(defNames) {
 		if in.GlobalSecondaryIndexes == nil && in.LocalSecondaryIndexes == nil {
-			return nil, invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+			return invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 		}
 		keys := make([]string, 0, len(used))
 		for k := range used {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		return nil, invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]", strings.Join(defNames, ", "), strings.Join(keys, ", "))
+		return invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]", strings.Join(defNames, ", "), strings.Join(keys, ", "))
 	}
-	if err := checkNonKeyTotal(m.Indexes); err != nil {
-		return nil, err
-	}
+	return nil
+}
 
-	// Billing mode and throughput (API_CreateTable.html, BillingMode).
+// createBilling checks the billing mode and throughput of the table and
+// its global indexes (API_CreateTable.html, BillingMode).
+func createBilling(in *dynamodb.CreateTableInput, m *tableMeta) error {
+	payPerRequest := in.BillingMode == types.BillingModePayPerRequest
 	if payPerRequest {
 		m.Billing = string(types.BillingModePayPerRequest)
 		m.BillingChanged = m.Created
 		if in.ProvisionedThroughput != nil {
-			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		for _, g := range in.GlobalSecondaryIndexes {
 			if g.ProvisionedThroughput != nil {
-				return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", *g.IndexName)
+				return invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", *g.IndexName)
 			}
 		}
 	} else {
 		pt := in.ProvisionedThroughput
 		if pt == nil {
-			return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+			return invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 		}
 		if err := checkThroughputBounds(pt); err != nil {
-			return nil, err
+			return err
 		}
 		m.Read, m.Write = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 		for _, g := range in.GlobalSecondaryIndexes {
 			if g.ProvisionedThroughput == nil {
-				return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
+				return invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
 			}
 			if err := checkThroughputBounds(g.ProvisionedThroughput); err != nil {
-				return nil, err
+				return err
 			}
 			im := findIndex(m.Indexes, *g.IndexName)
 			im.Read, im.Write = *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits
 		}
 	}
-	if ss := in.StreamSpecification; ss != nil {
-		stream, err := streamFromSpec(ss, now)
-		if err != nil {
-			return nil, err
-		}
-		m.Stream = stream
-	}
-	if in.DeletionProtectionEnabled != nil {
-		m.DeletionProtection = *in.DeletionProtectionEnabled
-	}
-	if in.TableClass != "" {
-		m.TableClass = string(in.TableClass)
-	}
-	if m.Tags, err = createTags(in.Tags); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return nil
 }
 
 func findIndex(ixs []*indexMeta, name string) *indexMeta {
@@ -454,7 +498,7 @@ func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, 
 	if ss.StreamViewType == "" {
 		return nil, invalidParam("Stream Specification: StreamViewType must be specified when StreamEnabled is true")
 	}
-	return &streamMeta{ViewType: string(ss.StreamViewType), Label: now.UTC().Format("2006-01-02T15:04:05.000")}, nil
+	return &streamMeta{ViewType: string(ss.StreamViewType), Label: streamLabel(now)}, nil
 }
 
 func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, path string) {
@@ -651,6 +695,9 @@ func (s *Server) deleteTable(c *call) (any, error) {
 	}
 	t.deleted = true
 	delete(s.tables, t.meta.Name)
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
 	return map[string]any{"TableDescription": desc}, nil
 }
 
@@ -700,11 +747,48 @@ func (s *Server) listTables(c *call) (any, error) {
 
 // --- UpdateTable ---
 
+// updateTable runs in phases: the request's constraints, then, under the
+// table lock on a copy of its description, the table's own settings
+// (billing, throughput, protection, class, stream), the GSI updates, the
+// vector index updates, and the commit of the new index set.
 func (s *Server) updateTable(c *call) (any, error) {
 	var in dynamodb.UpdateTableInput
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	if err := updateConstraints(&in); err != nil {
+		return nil, err
+	}
+	t, err := s.writeTable(*in.TableName)
+	if err != nil {
+		return nil, tableNotFound(*in.TableName)
+	}
+	defer t.mu.Unlock()
+	m := t.meta.clone()
+	if err := s.updateSettings(&in, t, m, c.now); err != nil {
+		return nil, err
+	}
+	created, deleted, err := updateGSIs(&in, t, m)
+	if err != nil {
+		return nil, err
+	}
+	vu, err := t.updateVectors(in.VectorIndexUpdates, m, in.AttributeDefinitions)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.commitIndexes(t, m, created, deleted); err != nil {
+		return nil, err
+	}
+	t.commitVectors(vu)
+	if err := s.syncStream(t, c.now); err != nil {
+		return nil, err
+	}
+	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
+}
+
+// updateConstraints checks an UpdateTable request's member constraints and
+// that it asks for something.
+func updateConstraints(in *dynamodb.UpdateTableInput) error {
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
@@ -728,22 +812,21 @@ func (s *Server) updateTable(c *call) (any, error) {
 			cs.name(g.IndexName, p+".delete.indexName", true)
 		}
 	}
-	if err := cs.err(); err != nil {
-		return nil, err
+	if err := cs.err(); err != nil { // a *Error: return no typed nil
+		return err
 	}
 	if in.ProvisionedThroughput == nil && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
-		return nil, validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+		return validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
 	}
-	t, err := s.writeTable(*in.TableName)
-	if err != nil {
-		return nil, tableNotFound(*in.TableName)
-	}
-	defer t.mu.Unlock()
-	m := t.meta.clone()
-	now := epoch(c.now)
+	return nil
+}
 
+// updateSettings applies billing mode, throughput, deletion protection,
+// table class and stream changes to m, the copy of t's description.
+func (s *Server) updateSettings(in *dynamodb.UpdateTableInput, t *table, m *tableMeta, at time.Time) error {
+	now := epoch(at)
 	if in.BillingMode != "" && string(in.BillingMode) != m.Billing {
 		m.Billing = string(in.BillingMode)
 		if in.BillingMode == types.BillingModePayPerRequest {
@@ -756,14 +839,14 @@ func (s *Server) updateTable(c *call) (any, error) {
 	}
 	if pt := in.ProvisionedThroughput; pt != nil {
 		if m.Billing == string(types.BillingModePayPerRequest) {
-			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		if err := checkThroughputBounds(pt); err != nil {
-			return nil, err
+			return err
 		}
 		r, w := *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 		if r == t.meta.Read && w == t.meta.Write && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil {
-			return nil, validationf("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.meta.Read, r, t.meta.Write, w)
+			return validationf("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", t.meta.Read, r, t.meta.Write, w)
 		}
 		if r > m.Read || w > m.Write {
 			m.LastIncrease = now
@@ -774,7 +857,7 @@ func (s *Server) updateTable(c *call) (any, error) {
 		}
 		m.Read, m.Write = r, w
 	} else if m.Billing == string(types.BillingModeProvisioned) && t.meta.Billing != m.Billing {
-		return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+		return invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 	}
 	if in.DeletionProtectionEnabled != nil {
 		m.DeletionProtection = *in.DeletionProtectionEnabled
@@ -786,21 +869,24 @@ func (s *Server) updateTable(c *call) (any, error) {
 		enabled := aws.ToBool(ss.StreamEnabled)
 		switch {
 		case enabled && m.Stream != nil:
-			return nil, validationf("Table already has an enabled stream: %s", s.tableArn(m.Name)+"/stream/"+m.Stream.Label)
+			return validationf("Table already has an enabled stream: %s", s.tableArn(m.Name)+"/stream/"+m.Stream.Label)
 		case !enabled && m.Stream == nil:
-			return nil, validation("Table already has no stream enabled")
+			return validation("Table already has no stream enabled")
 		}
-		stream, err := streamFromSpec(ss, c.now)
+		stream, err := streamFromSpec(ss, at)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.Stream = stream
 	}
+	return nil
+}
 
-	// GSI updates (API_GlobalSecondaryIndexUpdate.html). Creation backfills
-	// the new index from the table's items under the table lock.
-	var created []*indexMeta
-	var deleted []string
+// updateGSIs applies the GSI updates to m and returns the indexes created
+// and the names of those deleted; without updates it checks that a switch
+// to PROVISIONED left every GSI with throughput.
+func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created []*indexMeta, deleted []string, err error) {
+	// API_GlobalSecondaryIndexUpdate.html
 	if in.GlobalSecondaryIndexUpdates != nil {
 		defs := map[string]string{}
 		var defNames []string
@@ -810,7 +896,7 @@ func (s *Server) updateTable(c *call) (any, error) {
 		for _, a := range in.AttributeDefinitions {
 			n := aws.ToString(a.AttributeName)
 			if old, ok := defs[n]; ok && old != string(a.AttributeType) {
-				return nil, invalidParam("Cannot change the type of attribute %s", n)
+				return nil, nil, invalidParam("Cannot change the type of attribute %s", n)
 			}
 			if _, ok := defs[n]; !ok {
 				m.AttrDefs = append(m.AttrDefs, keyAttr{n, string(a.AttributeType)})
@@ -833,37 +919,37 @@ func (s *Server) updateTable(c *call) (any, error) {
 				n++
 			}
 			if n != 1 {
-				return nil, invalidParam("One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified")
+				return nil, nil, invalidParam("One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified")
 			}
 			if u.Create != nil || u.Delete != nil {
 				changes++
 			}
 		}
 		if changes > 1 {
-			return nil, &Error{Type: "LimitExceededException", Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
+			return nil, nil, &Error{Type: "LimitExceededException", Message: "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table"}
 		}
 		for _, u := range in.GlobalSecondaryIndexUpdates {
 			switch {
 			case u.Create != nil:
 				g := u.Create
 				if findIndex(m.Indexes, *g.IndexName) != nil {
-					return nil, validationf("One or more parameter values were invalid: Index with name %s already exists", *g.IndexName)
+					return nil, nil, validationf("One or more parameter values were invalid: Index with name %s already exists", *g.IndexName)
 				}
 				ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if m.Billing == string(types.BillingModeProvisioned) {
 					if g.ProvisionedThroughput == nil {
-						return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
+						return nil, nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
 					}
 					im.Read, im.Write = *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits
 				} else if g.ProvisionedThroughput != nil {
-					return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
+					return nil, nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
 				}
 				gsis := 0
 				for _, ix := range m.Indexes {
@@ -872,29 +958,29 @@ func (s *Server) updateTable(c *call) (any, error) {
 					}
 				}
 				if gsis >= limits.MaxGSIs {
-					return nil, &Error{Type: "LimitExceededException", Message: fmt.Sprintf("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)}
+					return nil, nil, &Error{Type: "LimitExceededException", Message: fmt.Sprintf("GlobalSecondaryIndex count exceeds the per-table limit of %d", limits.MaxGSIs)}
 				}
 				m.Indexes = append(m.Indexes, im)
 				created = append(created, im)
 			case u.Update != nil:
 				im := findIndex(m.Indexes, *u.Update.IndexName)
 				if im == nil || im.Local {
-					return nil, notFound("Requested resource not found: Index: " + *u.Update.IndexName + " not found")
+					return nil, nil, notFound("Requested resource not found: Index: " + *u.Update.IndexName + " not found")
 				}
 				if m.Billing == string(types.BillingModePayPerRequest) {
 					if u.Update.ProvisionedThroughput != nil {
-						return nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
+						return nil, nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
 					}
 					continue
 				}
 				if u.Update.ProvisionedThroughput == nil {
-					return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
+					return nil, nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
 				}
 				im.Read, im.Write = *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
 			case u.Delete != nil:
 				im := findIndex(m.Indexes, *u.Delete.IndexName)
 				if im == nil || im.Local {
-					return nil, notFound("Requested resource not found: Index: " + *u.Delete.IndexName + " not found")
+					return nil, nil, notFound("Requested resource not found: Index: " + *u.Delete.IndexName + " not found")
 				}
 				deleted = append(deleted, im.Name)
 				for i, ix := range m.Indexes {
@@ -906,21 +992,22 @@ func (s *Server) updateTable(c *call) (any, error) {
 			}
 		}
 		if err := checkNonKeyTotal(m.Indexes); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else if m.Billing == string(types.BillingModeProvisioned) && t.meta.Billing != m.Billing {
 		for _, ix := range m.Indexes {
 			if !ix.Local && ix.Read == 0 {
-				return nil, invalidParam("ProvisionedThroughput must be specified for index: %s", ix.Name)
+				return nil, nil, invalidParam("ProvisionedThroughput must be specified for index: %s", ix.Name)
 			}
 		}
 	}
 
-	vu, err := t.updateVectors(in.VectorIndexUpdates, m, in.AttributeDefinitions)
-	if err != nil {
-		return nil, err
-	}
+	return created, deleted, nil
+}
 
+// commitIndexes builds the new index set (a created index backfilled from
+// the table's items under the table lock), saves m and makes it t's.
+func (s *Server) commitIndexes(t *table, m *tableMeta, created []*indexMeta, deleted []string) error {
 	// Build the new index set, then commit.
 	var indexes []*index
 	for _, im := range m.Indexes {
@@ -931,27 +1018,26 @@ func (s *Server) updateTable(c *call) (any, error) {
 		// Start from an empty collection: an UpdateTable that crashed while
 		// filling this index left entries but no catalog entry naming them.
 		if err := s.engine.Drop(indexCollection(m.Name, im.Name)); err != nil {
-			return nil, err
+			return err
 		}
 		coll, err := s.engine.Collection(indexCollection(m.Name, im.Name))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ix := &index{meta: im, coll: coll}
 		if err := t.backfill(ix, m); err != nil {
-			return nil, err
+			return err
 		}
 		indexes = append(indexes, ix)
 	}
 	if err := s.saveMeta(m); err != nil {
-		return nil, err
+		return err
 	}
 	for _, n := range deleted {
 		s.engine.Drop(indexCollection(m.Name, n))
 	}
 	t.meta, t.indexes = m, indexes
-	t.commitVectors(vu)
-	return map[string]any{"TableDescription": s.describe(t, "ACTIVE")}, nil
+	return nil
 }
 
 func containsIndex(ixs []*indexMeta, im *indexMeta) bool {

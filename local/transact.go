@@ -47,6 +47,10 @@ type txOp struct {
 	ExpressionAttributeNames            map[string]string
 	ExpressionAttributeValues           itemJSON
 	ReturnValuesOnConditionCheckFailure *string
+
+	// insert marks a PartiQL INSERT, whose failed condition (the key is
+	// taken) is a DuplicateItem rather than a ConditionalCheckFailed.
+	insert bool
 }
 
 type transactWriteItem struct {
@@ -103,15 +107,28 @@ func transactionCanceled(reasons []cancellationReason) *Error {
 }
 
 // checkTransactItems adds the constraints on the length of TransactItems
-// that TransactWriteItems and TransactGetItems share.
-func checkTransactItems[T any](cs *constraints, items []T) {
+// that TransactWriteItems and TransactGetItems share (and ExecuteTransaction,
+// for its statements, under path).
+func checkTransactItems[T any](cs *constraints, path string, items []T) {
 	switch {
 	case items == nil:
-		cs.add(nil, "transactItems", ruleNotNull)
+		cs.add(nil, path, ruleNotNull)
 	case len(items) == 0:
-		cs.add("[]", "transactItems", "Member must have length greater than or equal to 1")
+		cs.add("[]", path, "Member must have length greater than or equal to 1")
 	case len(items) > limits.MaxTransactItems:
-		cs.add(fmt.Sprintf("%d items", len(items)), "transactItems", "Member must have length less than or equal to 100")
+		cs.add(fmt.Sprintf("%d items", len(items)), path, "Member must have length less than or equal to 100")
+	}
+}
+
+// checkClientToken adds the constraints on a ClientRequestToken.
+func checkClientToken(cs *constraints, tok *string) {
+	if tok == nil {
+		return
+	}
+	if len(*tok) < 1 {
+		cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
+	} else if len(*tok) > limits.MaxClientTokenLen {
+		cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
 	}
 }
 
@@ -120,8 +137,15 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	return s.transactWrite(c, &in)
+}
+
+// transactWrite runs a decoded TransactWriteItems request (or the
+// translation of an ExecuteTransaction); c.body is what a
+// ClientRequestToken's fingerprint covers.
+func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	var cs constraints
-	checkTransactItems(&cs, in.TransactItems)
+	checkTransactItems(&cs, "transactItems", in.TransactItems)
 	for i, ti := range in.TransactItems {
 		if ti == nil {
 			continue
@@ -151,13 +175,7 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
-	if tok := in.ClientRequestToken; tok != nil {
-		if len(*tok) < 1 {
-			cs.add(*tok, "clientRequestToken", "Member must have length greater than or equal to 1")
-		} else if len(*tok) > limits.MaxClientTokenLen {
-			cs.add(*tok, "clientRequestToken", "Member must have length less than or equal to 36")
-		}
-	}
+	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
@@ -194,10 +212,10 @@ func (s *Server) transactWriteItems(c *call) (any, error) {
 			return nil, err
 		}
 		if done {
-			return s.replayTransaction(writes, &in)
+			return s.replayTransaction(writes, in)
 		}
 	}
-	out, err := s.runTransaction(writes, &in)
+	out, err := s.runTransaction(writes, in)
 	if tok != "" {
 		s.tokens.end(tok, err == nil, s.now())
 	}
@@ -267,16 +285,7 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 		m := w.t.meta
 		if w.kind == "Put" {
 			it := Item(w.op.Item)
-			err = m.checkKey(it, keyOfItem)
-			if err == nil {
-				err = m.checkIndexKeys(it)
-			}
-			if err == nil && itemsize.Item(it) > limits.MaxItemBytes {
-				err = validation("Item size has exceeded the maximum allowed size")
-			}
-			if err == nil {
-				err = w.t.checkVectors(it)
-			}
+			_, err = w.t.checkPut(it)
 			w.keyItem = keyOf(m, it)
 		} else {
 			err = m.checkKey(Item(w.op.Key), keyOfRequest)
@@ -374,6 +383,9 @@ func (w *txWrite) evaluate() cancellationReason {
 	ok, err := w.ex.Condition(old)
 	if err != nil {
 		return validationReason(evalError(err))
+	}
+	if !ok && w.op.insert {
+		return cancellationReason{Code: "DuplicateItem", Message: msgDuplicateItem}
 	}
 	if !ok {
 		r := cancellationReason{Code: "ConditionalCheckFailed", Message: "The conditional request failed"}
@@ -584,7 +596,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	checkTransactItems(&cs, in.TransactItems)
+	checkTransactItems(&cs, "transactItems", in.TransactItems)
 	for i, ti := range in.TransactItems {
 		p := fmt.Sprintf("transactItems.%d.member.get", i+1)
 		if ti == nil || ti.Get == nil {

@@ -176,12 +176,12 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 	// of up to ttlBatch items: each batch is all or nothing (one fsync on a
 	// durable engine) and its record stays small.
 	n, staged := 0, 0
-	var b writeBatch
+	b := writeBatch{ttl: true}
 	flush := func() {
 		if b.commit(t.engine) == nil {
 			n += staged
 		}
-		b, staged = writeBatch{}, 0
+		b, staged = writeBatch{ttl: true}, 0
 	}
 	for _, k := range keys {
 		it, _, err := t.items.Get(k)
@@ -209,6 +209,7 @@ type sweeper struct {
 	period time.Duration
 	stop   chan struct{}
 	done   sync.WaitGroup
+	swept  func(n int) // called after each periodic sweep (tests synchronise on it)
 }
 
 // WithTTLSweep makes the server delete expired items every period (the
@@ -234,7 +235,10 @@ func (s *Server) startSweeper() {
 			case <-s.sweep.stop:
 				return
 			case <-tick.C:
-				s.SweepExpired()
+				n := s.SweepExpired()
+				if s.sweep.swept != nil {
+					s.sweep.swept(n)
+				}
 			}
 		}
 	}()

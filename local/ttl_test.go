@@ -2,6 +2,7 @@ package local_test
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -59,9 +60,10 @@ func TestTimeToLiveSweeperDeletesExpiredItems(t *testing.T) {
 	base := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	var now atomic.Int64
 	now.Store(base.UnixNano())
+	var sweeps sweepWatch
 	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(
 		local.WithClock(func() time.Time { return time.Unix(0, now.Load()) }),
-		local.WithTTLSweep(5*time.Millisecond)))
+		local.WithTTLSweep(time.Millisecond), sweeps.option()))
 	c := srv.Client()
 	srv.CreateTable(t, &dynamodb.CreateTableInput{
 		TableName: aws.String("sess"),
@@ -102,16 +104,9 @@ func TestTimeToLiveSweeperDeletesExpiredItems(t *testing.T) {
 		}
 		return got
 	}
-	waitFor := func(want int) map[string]bool {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			got := remaining()
-			if len(got) == want || time.Now().After(deadline) {
-				return got
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+	waitFor := func() map[string]bool {
+		sweeps.waitNext()
+		return remaining()
 	}
 	// TTL not enabled yet: nothing goes.
 	srv.Local.SweepExpired()
@@ -121,12 +116,12 @@ func TestTimeToLiveSweeperDeletesExpiredItems(t *testing.T) {
 	if err := updateTTL(c, "sess", "exp", true); err != nil {
 		t.Fatal(err)
 	}
-	got := waitFor(len(items) - 2)
+	got := waitFor()
 	if got["past"] || got["fraction"] || !got["soon"] || !got["ancient"] || !got["future"] || !got["string"] || !got["none"] || !got["later"] {
 		t.Fatalf("after the first sweep: %v", got)
 	}
 	now.Add(int64(time.Minute))
-	got = waitFor(len(items) - 3)
+	got = waitFor()
 	if got["soon"] || !got["later"] {
 		t.Fatalf("after a minute: %v", got)
 	}
@@ -147,5 +142,33 @@ func TestTimeToLiveSweeperDeletesExpiredItems(t *testing.T) {
 	now.Add(int64(2 * time.Hour))
 	if n := srv.Local.SweepExpired(); n != 0 {
 		t.Fatalf("swept %d items with TTL disabled", n)
+	}
+}
+
+// sweepWatch lets a test wait for the server's periodic TTL sweeper.
+type sweepWatch struct {
+	mu   sync.Mutex
+	done chan struct{} // closed when the running sweep finishes
+}
+
+// option installs the watch on a server.
+func (w *sweepWatch) option() local.Option {
+	w.done = make(chan struct{})
+	return local.WithSweepHook(func(int) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		close(w.done)
+		w.done = make(chan struct{})
+	})
+}
+
+// waitNext returns once a sweep that began after the call has finished:
+// the first sweep to finish may have begun before, the second cannot.
+func (w *sweepWatch) waitNext() {
+	for range 2 {
+		w.mu.Lock()
+		done := w.done
+		w.mu.Unlock()
+		<-done
 	}
 }

@@ -175,7 +175,7 @@ func canonicalNumber(s string) (string, error) {
 
 // isCanonical is a fast path for plain integers without leading zeros.
 func isCanonical(s string) bool {
-	if s == "" || len(s) > 38 {
+	if s == "" || len(s) > numbers.MaxDigits {
 		return false
 	}
 	i := 0

@@ -11,11 +11,12 @@ import (
 
 // This file is the one place where items change: every write to a table
 // goes through (*table).apply, or stage and (*writeBatch).commit for several
-// items at once, with the table locked exclusively. The item and every
-// index entry reach the engine as one batch (storage.Engine.Apply, all or
-// nothing, one log record on a durable engine), so a crash never leaves an
-// index out of step with its table; the size counters and vector indexes
-// change only once the batch is applied.
+// items at once, with the table locked exclusively. The item, every index
+// entry and the stream record (stream.go) reach the engine as one batch
+// (storage.Engine.Apply, all or nothing, one log record on a durable
+// engine), so a crash never leaves an index or a stream out of step with
+// its table; the size counters, vector indexes and stream positions change
+// only once the batch is applied.
 
 // apply replaces the item stored under key (old, nil if absent) with nu (nil
 // deletes), maintaining every index, and charges the index writes to mt (the
@@ -45,7 +46,8 @@ func (b *writeBatch) release() {
 	clear(b.ops)
 	clear(b.items)
 	clear(b.deltas)
-	b.ops, b.items, b.deltas = b.ops[:0], b.items[:0], b.deltas[:0]
+	clear(b.records)
+	b.ops, b.items, b.deltas, b.records = b.ops[:0], b.items[:0], b.deltas[:0], b.records[:0]
 	batchPool.Put(b)
 }
 
@@ -55,6 +57,9 @@ type writeBatch struct {
 	ops    []storage.Op
 	items  []stagedItem
 	deltas []indexDelta
+
+	records []pendingRecord // stream records (stream.go)
+	ttl     bool            // the deletes are time to live's (their records say so)
 }
 
 // stagedItem is one item write of a batch.
@@ -87,6 +92,9 @@ func (b *writeBatch) commit(e storage.Engine) error {
 	for _, d := range b.deltas {
 		d.ix.size += d.size
 	}
+	for _, r := range b.records {
+		r.committed()
+	}
 	return nil
 }
 
@@ -98,10 +106,10 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	if nu == nil && old == nil {
 		return nil
 	}
-	nops, nitems, ndeltas := len(b.ops), len(b.items), len(b.deltas)
+	nops, nitems, ndeltas, nrecs := len(b.ops), len(b.items), len(b.deltas), len(b.records)
 	defer func() {
 		if err != nil {
-			b.ops, b.items, b.deltas = b.ops[:nops], b.items[:nitems], b.deltas[:ndeltas]
+			b.ops, b.items, b.deltas, b.records = b.ops[:nops], b.items[:nitems], b.deltas[:ndeltas], b.records[:nrecs]
 		}
 	}()
 	m := t.meta
@@ -110,6 +118,11 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	}
 	b.ops = append(b.ops, storage.Op{Coll: t.items, Key: key, Item: nu})
 	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
+	if t.stream != nil {
+		if err = t.stream.stageRecord(b, old, nu); err != nil {
+			return err
+		}
+	}
 	for _, ix := range t.indexes {
 		var oldKey, newKey []byte
 		var oldIn, newIn bool

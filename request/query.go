@@ -1,8 +1,6 @@
 package request
 
 import (
-	"slices"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -328,39 +326,19 @@ func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop 
 // mentions reports whether c refers to the top-level attribute name, by a
 // path in the tree or through the names of a raw condition.
 func mentions(c expr.Cond, name string) bool {
-	inOperand := func(o expr.Operand) bool { return operandMentions(o, name) }
-	inCond := func(c expr.Cond) bool { return mentions(c, name) }
-	switch c := c.(type) {
-	case *expr.Compare:
-		return inOperand(c.L) || inOperand(c.R)
-	case *expr.Between:
-		return inOperand(c.X) || inOperand(c.Lo) || inOperand(c.Hi)
-	case *expr.In:
-		return inOperand(c.X) || slices.ContainsFunc(c.List, inOperand)
-	case *expr.CondFunc:
-		return slices.ContainsFunc(c.Args, inOperand)
-	case *expr.And:
-		return slices.ContainsFunc(c.Conds, inCond)
-	case *expr.Or:
-		return slices.ContainsFunc(c.Conds, inCond)
-	case *expr.Not:
-		return mentions(c.Cond, name)
-	case *expr.Raw:
-		for _, n := range c.Names {
-			if n == name {
+	for n := range expr.Nodes(c) {
+		switch n := n.(type) {
+		case expr.Path:
+			if len(n) > 0 && !n[0].IsIndex && n[0].Name == name {
 				return true
 			}
+		case *expr.Raw:
+			for _, v := range n.Names {
+				if v == name {
+					return true
+				}
+			}
 		}
-	}
-	return false
-}
-
-func operandMentions(o expr.Operand, name string) bool {
-	switch o := o.(type) {
-	case expr.Path:
-		return len(o) > 0 && !o[0].IsIndex && o[0].Name == name
-	case *expr.Func:
-		return slices.ContainsFunc(o.Args, func(a expr.Operand) bool { return operandMentions(a, name) })
 	}
 	return false
 }

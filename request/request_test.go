@@ -226,6 +226,14 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3}, request.Filter(expr.AllOf(expr.Eq("tenant", "t"), expr.Eq(expr.Attr("lang", "x"), "y"))))
 			return err
 		}, "cannot use nested attributes (lang.x)"},
+		{"search filter outside the search schema in BETWEEN bounds", func() error {
+			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3}, request.Filter(expr.AllOf(expr.Eq("tenant", "t"), expr.InRange("lang", expr.Attr("title"), "z"))))
+			return err
+		}, "field title: index Semantic can filter only on its partition attribute and inline filters"},
+		{"search filter nested in an IN list", func() error {
+			_, err := request.SearchVectors(Docs, "Semantic", []float32{1, 2, 3}, request.Filter(expr.AllOf(expr.Eq("tenant", "t"), expr.OneOf("lang", "en", expr.Attr("lang", "x")))))
+			return err
+		}, "cannot use nested attributes (lang.x)"},
 		{"search unknown index", func() error {
 			_, err := request.SearchVectors(Docs, "Nope", []float32{1, 2, 3})
 			return err

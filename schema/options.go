@@ -121,8 +121,12 @@ func EntityFrom(parent Entity) Option {
 	}
 }
 
+// DefaultSeparator is the string between the parts of generated keys unless
+// Separator sets another.
+const DefaultSeparator = "#"
+
 // Separator sets the string between the parts of generated keys; the default
-// is "#". It must not be empty and no key value may contain it (that keeps
+// is DefaultSeparator. It must not be empty and no key value may contain it (that keeps
 // keys splittable, see Schema.Load).
 func Separator(sep string) Option {
 	return func(c *config) { c.once("Separator"); c.sep = sep }

@@ -220,7 +220,32 @@ func (s *Schema[T]) validateEmbedded(c *config) error {
 	return nil
 }
 
+// validate checks a declaration and fills in the schema, phase by phase:
+// the table name, the separator and entity name, the key fields, the key
+// attribute names, the key builders, then throughput and indexes.
 func (s *Schema[T]) validate(c *config) error {
+	if err := s.validateTable(); err != nil {
+		return err
+	}
+	if err := s.validateEntity(c); err != nil {
+		return err
+	}
+	pk, sk, err := s.validateKeyFields(c)
+	if err != nil {
+		return err
+	}
+	if err := s.validateKeyNames(c, pk, sk); err != nil {
+		return err
+	}
+	defaults, err := s.buildKeys(pk, sk)
+	if err != nil {
+		return err
+	}
+	return s.validateIndexes(c, defaults)
+}
+
+// validateTable checks the table name.
+func (s *Schema[T]) validateTable() error {
 	if s.table == "" {
 		return s.errf("", "table name is empty")
 	}
@@ -228,8 +253,12 @@ func (s *Schema[T]) validate(c *config) error {
 		return s.errf("", "table name %q is invalid: DynamoDB needs 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'", s.table)
 	}
 
-	// Separator and entity name.
-	s.sep = "#"
+	return nil
+}
+
+// validateEntity sets the separator, the entity name and the key prefix.
+func (s *Schema[T]) validateEntity(c *config) error {
+	s.sep = DefaultSeparator
 	if c.has("Separator") {
 		if c.sep == "" {
 			return s.errf("", "Separator must not be empty")
@@ -262,23 +291,27 @@ func (s *Schema[T]) validate(c *config) error {
 		return s.errf("", "entity name %q contains the key separator %q", s.entity, s.sep)
 	}
 	s.prefix = s.entity + s.sep
+	return nil
+}
 
-	// Key fields.
-	pk, err := s.keyFields(c.pkFields, c.has("PartitionKey"), true)
+// validateKeyFields resolves the partition-key and sort-key fields and
+// checks them against the key options (RawKeys, PrefixSortKey).
+func (s *Schema[T]) validateKeyFields(c *config) (pk, sk []*codec.Field, err error) {
+	pk, err = s.keyFields(c.pkFields, c.has("PartitionKey"), true)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	sk, err := s.keyFields(c.skFields, c.has("SortKey"), false)
+	sk, err = s.keyFields(c.skFields, c.has("SortKey"), false)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(pk) == 0 {
-		return s.errf("", "no partition key: tag a field with pk or use the PartitionKey option")
+		return nil, nil, s.errf("", "no partition key: tag a field with pk or use the PartitionKey option")
 	}
 	for _, a := range pk {
 		for _, b := range sk {
 			if a == b {
-				return s.errf(a.Name, "in both the partition key and the sort key")
+				return nil, nil, s.errf(a.Name, "in both the partition key and the sort key")
 			}
 		}
 	}
@@ -286,36 +319,39 @@ func (s *Schema[T]) validate(c *config) error {
 	s.prefixSK = c.prefixSK
 	if s.raw {
 		if len(pk) > 1 {
-			return s.errf(pk[1].Name, "RawKeys allows one partition-key field, got %d (%s)", len(pk), attrList(pk))
+			return nil, nil, s.errf(pk[1].Name, "RawKeys allows one partition-key field, got %d (%s)", len(pk), attrList(pk))
 		}
 		if len(sk) > 1 {
-			return s.errf(sk[1].Name, "RawKeys allows one sort-key field, got %d (%s)", len(sk), attrList(sk))
+			return nil, nil, s.errf(sk[1].Name, "RawKeys allows one sort-key field, got %d (%s)", len(sk), attrList(sk))
 		}
 		if s.prefixSK {
-			return s.errf("", "PrefixSortKey has no effect with RawKeys")
+			return nil, nil, s.errf("", "PrefixSortKey has no effect with RawKeys")
 		}
 		if c.has("Separator") {
-			return s.errf("", "Separator has no effect with RawKeys")
+			return nil, nil, s.errf("", "Separator has no effect with RawKeys")
 		}
 	}
 	if s.prefixSK && len(sk) == 0 {
-		return s.errf("", "PrefixSortKey given but the schema has no sort key")
+		return nil, nil, s.errf("", "PrefixSortKey given but the schema has no sort key")
 	}
 	for _, f := range pk {
 		if err := s.checkKeyKind(f, "partition-key"); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	for _, f := range sk {
 		if err := s.checkKeyKind(f, "sort-key"); err != nil {
-			return err
+			return nil, nil, err
 		}
 		if s.prefixSK && strings.Contains(f.Name, s.sep) {
-			return s.errf(f.Name, "attribute name contains the key separator %q, which PrefixSortKey writes into the sort key", s.sep)
+			return nil, nil, s.errf(f.Name, "attribute name contains the key separator %q, which PrefixSortKey writes into the sort key", s.sep)
 		}
 	}
+	return pk, sk, nil
+}
 
-	// Key attribute names.
+// validateKeyNames sets and checks the key attribute names.
+func (s *Schema[T]) validateKeyNames(c *config, pk, sk []*codec.Field) error {
 	s.pkName, s.skName = "pk", ""
 	if len(sk) > 0 {
 		s.skName = "sk"
@@ -362,18 +398,23 @@ func (s *Schema[T]) validate(c *config) error {
 			}
 		}
 	}
+	return nil
+}
 
+// buildKeys makes the key builders and the set of key attributes; it
+// returns the fields' defaults, which the indexes' keys use too.
+func (s *Schema[T]) buildKeys(pk, sk []*codec.Field) (map[*codec.Field]types.AttributeValue, error) {
 	defaults, err := s.defaults()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.pk, err = s.makeKeyFields(pk, defaults, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.sk, err = s.makeKeyFields(sk, defaults, s.prefixSK)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.keyAttrs = map[string]bool{s.pkName: true}
 	if s.skName != "" {
@@ -385,7 +426,11 @@ func (s *Schema[T]) validate(c *config) error {
 	for _, k := range s.sk {
 		s.keyAttrs[k.f.Name] = true
 	}
+	return defaults, nil
+}
 
+// validateIndexes checks throughput and the secondary and vector indexes.
+func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.AttributeValue) error {
 	// Throughput.
 	if c.has("Provisioned") {
 		if c.read < 1 || c.write < 1 {

@@ -22,6 +22,55 @@ import (
 // indexes are merged, and an index defined differently by two schemas (or an
 // attribute typed differently) is an error naming both.
 func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) {
+	descs, err := describeTable(schemas)
+	if err != nil {
+		return nil, err
+	}
+	first := descs[0]
+	b := &tableBuilder{
+		in: &dynamodb.CreateTableInput{
+			TableName:   aws.String(first.Table),
+			BillingMode: types.BillingModePayPerRequest,
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(first.PK), KeyType: types.KeyTypeHash},
+			},
+		},
+		attrs:  attrDefs{types: map[string]attrOwner{}},
+		byName: map[string]owned{},
+	}
+	if first.SK != "" {
+		b.in.KeySchema = append(b.in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(first.SK), KeyType: types.KeyTypeRange})
+	}
+	if err := b.attrs.add(first.PK, first.PKType, first.Type); err != nil {
+		return nil, err
+	}
+	if first.SK != "" {
+		if err := b.attrs.add(first.SK, first.SKType, first.Type); err != nil {
+			return nil, err
+		}
+	}
+	if b.prov, err = tableBilling(descs); err != nil {
+		return nil, err
+	}
+	if err := b.secondaryIndexes(descs); err != nil {
+		return nil, err
+	}
+	if err := b.vectorIndexes(descs); err != nil {
+		return nil, err
+	}
+	in := b.in
+	in.AttributeDefinitions = b.attrs.list
+	if b.prov != nil {
+		in.BillingMode = types.BillingModeProvisioned
+		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(b.prov.Read), WriteCapacityUnits: aws.Int64(b.prov.Write)}
+	}
+	return in, nil
+}
+
+// describeTable describes the schemas of one table, checking that there is
+// at least one, that none is nil or embedded, and that they agree on the
+// table and its key layout.
+func describeTable(schemas []Described) ([]*Description, error) {
 	if len(schemas) == 0 {
 		return nil, &Error{Msg: "CreateTableInput needs at least one schema"}
 	}
@@ -46,30 +95,13 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 			return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("key layout %s differs from schema %s's %s", layout(d), first.Type, layout(first))}
 		}
 	}
+	return descs, nil
+}
 
-	in := &dynamodb.CreateTableInput{
-		TableName:   aws.String(first.Table),
-		BillingMode: types.BillingModePayPerRequest,
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(first.PK), KeyType: types.KeyTypeHash},
-		},
-	}
-	if first.SK != "" {
-		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(first.SK), KeyType: types.KeyTypeRange})
-	}
-
-	attrs := attrDefs{types: map[string]attrOwner{}}
-	if err := attrs.add(first.PK, first.PKType, first.Type); err != nil {
-		return nil, err
-	}
-	if first.SK != "" {
-		if err := attrs.add(first.SK, first.SKType, first.Type); err != nil {
-			return nil, err
-		}
-	}
-
-	// Billing: the provisioned schemas must agree, and either all or none
-	// of the schemas are provisioned.
+// tableBilling returns the provisioned schema whose capacity the table
+// takes, nil for on-demand: the provisioned schemas must agree, and either
+// all or none of the schemas are provisioned.
+func tableBilling(descs []*Description) (*Description, error) {
 	var prov *Description
 	for _, d := range descs {
 		if d.Read == 0 && d.Write == 0 {
@@ -87,40 +119,57 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 			}
 		}
 	}
+	return prov, nil
+}
 
-	// Indexes (GSI, LSI and vector share one namespace).
-	type owned struct {
-		def   any
-		owner string
-	}
-	byName := map[string]owned{}
-	claim := func(name string, def any, owner string) (dup bool, err error) {
-		if o, ok := byName[name]; ok {
-			if reflect.DeepEqual(o.def, def) {
-				return true, nil
-			}
-			return false, &Error{Type: owner, Msg: fmt.Sprintf("index %s conflicts with the definition in schema %s", name, o.owner)}
+// tableBuilder accumulates the CreateTable request of CreateTableInput.
+type tableBuilder struct {
+	in     *dynamodb.CreateTableInput
+	attrs  attrDefs
+	byName map[string]owned // GSI, LSI and vector indexes share one namespace
+	prov   *Description     // nil: on-demand
+}
+
+// owned is an index or attribute definition and the schema that made it.
+type owned struct {
+	def   any
+	owner string
+}
+
+// claim records index name for owner; dup reports that an identical index
+// is already there, and a different one is an error.
+func (b *tableBuilder) claim(name string, def any, owner string) (dup bool, err error) {
+	if o, ok := b.byName[name]; ok {
+		if reflect.DeepEqual(o.def, def) {
+			return true, nil
 		}
-		byName[name] = owned{def, owner}
-		return false, nil
+		return false, &Error{Type: owner, Msg: fmt.Sprintf("index %s conflicts with the definition in schema %s", name, o.owner)}
 	}
+	b.byName[name] = owned{def, owner}
+	return false, nil
+}
+
+// secondaryIndexes adds every schema's GSIs and LSIs, once each, with
+// their key attributes, and checks the table-wide index limits.
+func (b *tableBuilder) secondaryIndexes(descs []*Description) error {
+	in, first := b.in, descs[0]
 	nonKey, lsis := 0, 0
 	for _, d := range descs {
 		for _, ix := range d.Indexes {
-			dup, err := claim(ix.Name, *ix, d.Type)
+			dup, err := b.claim(ix.Name, *ix, d.Type)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if dup {
 				continue
 			}
-			if err := attrs.add(ix.PK, ix.PKType, d.Type); err != nil {
-				return nil, err
+			if err := b.attrs.add(ix.PK, ix.PKType, d.Type); err != nil {
+				return err
 			}
 			ks := []types.KeySchemaElement{{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash}}
 			if ix.SK != "" {
-				if err := attrs.add(ix.SK, ix.SKType, d.Type); err != nil {
-					return nil, err
+				if err := b.attrs.add(ix.SK, ix.SKType, d.Type); err != nil {
+					return err
 				}
 				ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange})
 			}
@@ -137,8 +186,8 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 				continue
 			}
 			g := types.GlobalSecondaryIndex{IndexName: aws.String(ix.Name), KeySchema: ks, Projection: proj}
-			if prov != nil {
-				r, w := prov.Read, prov.Write
+			if b.prov != nil {
+				r, w := b.prov.Read, b.prov.Write
 				if ix.Read > 0 {
 					r, w = ix.Read, ix.Write
 				}
@@ -148,27 +197,34 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 		}
 	}
 	if nonKey > limits.MaxProjectedPerTable {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("the indexes of table %s project %d non-key attributes; DynamoDB allows %d in total", first.Table, nonKey, limits.MaxProjectedPerTable)}
+		return &Error{Type: first.Type, Msg: fmt.Sprintf("the indexes of table %s project %d non-key attributes; DynamoDB allows %d in total", first.Table, nonKey, limits.MaxProjectedPerTable)}
 	}
 	if lsis > limits.MaxLSIs {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d local secondary indexes; DynamoDB allows %d", first.Table, lsis, limits.MaxLSIs)}
+		return &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d local secondary indexes; DynamoDB allows %d", first.Table, lsis, limits.MaxLSIs)}
 	}
+	return nil
+}
+
+// vectorIndexes adds every schema's vector indexes, once each, with their
+// search-schema attributes, and checks dimensions, billing and limits.
+func (b *tableBuilder) vectorIndexes(descs []*Description) error {
+	in, first, prov := b.in, descs[0], b.prov
 	dims := map[string]owned{} // vector attribute → dimensions (must agree)
 	for _, d := range descs {
 		for _, vx := range d.VectorIndexes {
-			dup, err := claim(vx.Name, *vx, d.Type)
+			dup, err := b.claim(vx.Name, *vx, d.Type)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if dup {
 				continue
 			}
 			if o, ok := dims[vx.Attribute]; ok && o.def != vx.Dimensions {
-				return nil, &Error{Type: d.Type, Field: vx.Attribute, Msg: fmt.Sprintf("vector index %s has %d dimensions, but schema %s indexes the attribute with %v; DynamoDB needs them to agree", vx.Name, vx.Dimensions, o.owner, o.def)}
+				return &Error{Type: d.Type, Field: vx.Attribute, Msg: fmt.Sprintf("vector index %s has %d dimensions, but schema %s indexes the attribute with %v; DynamoDB needs them to agree", vx.Name, vx.Dimensions, o.owner, o.def)}
 			}
 			dims[vx.Attribute] = owned{vx.Dimensions, d.Type}
 			if prov != nil {
-				return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("vector index %s needs PAY_PER_REQUEST billing, but schema %s is Provisioned", vx.Name, prov.Type)}
+				return &Error{Type: d.Type, Msg: fmt.Sprintf("vector index %s needs PAY_PER_REQUEST billing, but schema %s is Provisioned", vx.Name, prov.Type)}
 			}
 			v := types.VectorIndex{
 				IndexName:        aws.String(vx.Name),
@@ -181,16 +237,16 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 				v.Projection.NonKeyAttributes = append([]string(nil), vx.NonKeyAttributes...)
 			}
 			if vx.Partition != "" {
-				if err := attrs.add(vx.Partition, vx.PartitionType, d.Type); err != nil {
-					return nil, err
+				if err := b.attrs.add(vx.Partition, vx.PartitionType, d.Type); err != nil {
+					return err
 				}
 				v.SearchSchema = append(v.SearchSchema, types.SearchSchemaElement{
 					AttributeName: aws.String(vx.Partition), SearchSchemaElementType: types.SearchSchemaElementTypeHash,
 				})
 			}
 			for i, f := range vx.Filters {
-				if err := attrs.add(f, vx.FilterTypes[i], d.Type); err != nil {
-					return nil, err
+				if err := b.attrs.add(f, vx.FilterTypes[i], d.Type); err != nil {
+					return err
 				}
 				v.SearchSchema = append(v.SearchSchema, types.SearchSchemaElement{
 					AttributeName: aws.String(f), SearchSchemaElementType: types.SearchSchemaElementTypeInlineFilter,
@@ -200,19 +256,14 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 		}
 	}
 	if len(in.VectorIndexes) > limits.MaxVectorIndexes {
-		return nil, &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d vector indexes; DynamoDB allows %d", first.Table, len(in.VectorIndexes), limits.MaxVectorIndexes)}
+		return &Error{Type: first.Type, Msg: fmt.Sprintf("table %s has %d vector indexes; DynamoDB allows %d", first.Table, len(in.VectorIndexes), limits.MaxVectorIndexes)}
 	}
 	for _, vx := range in.VectorIndexes {
-		if o, ok := attrs.types[*vx.VectorAttribute.AttributeName]; ok {
-			return nil, &Error{Type: o.owner, Field: *vx.VectorAttribute.AttributeName, Msg: fmt.Sprintf("the vector attribute of index %s is also a key or search attribute; DynamoDB rejects that", *vx.IndexName)}
+		if o, ok := b.attrs.types[*vx.VectorAttribute.AttributeName]; ok {
+			return &Error{Type: o.owner, Field: *vx.VectorAttribute.AttributeName, Msg: fmt.Sprintf("the vector attribute of index %s is also a key or search attribute; DynamoDB rejects that", *vx.IndexName)}
 		}
 	}
-	in.AttributeDefinitions = attrs.list
-	if prov != nil {
-		in.BillingMode = types.BillingModeProvisioned
-		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(prov.Read), WriteCapacityUnits: aws.Int64(prov.Write)}
-	}
-	return in, nil
+	return nil
 }
 
 // Provision switches a CreateTable request to PROVISIONED billing with the

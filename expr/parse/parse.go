@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // MaxExpressionSize is DynamoDB's limit on the length of one expression
 // string, in bytes.
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-expression-parameters
-const MaxExpressionSize = 4096
+const MaxExpressionSize = limits.MaxExpressionBytes
 
 // MaxDepth caps the nesting of parentheses, NOT and function calls. No
 // expression within MaxExpressionSize can reach it (every level takes at

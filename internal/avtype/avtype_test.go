@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/internal/avtest"
 	"github.com/dynamogo/dynamo/internal/avtype"
 )
 
@@ -32,8 +33,7 @@ func TestOf(t *testing.T) {
 }
 
 func TestEqual(t *testing.T) {
-	n := func(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
-	s := func(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+	n, s := avtest.N, avtest.S
 	for _, tt := range []struct {
 		name string
 		a, b types.AttributeValue

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/dynamogo/dynamo/dynamotest"
 )
@@ -27,18 +27,22 @@ func TestDeletePromptCancelled(t *testing.T) {
 	}
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	env := &Env{Stdin: pr, Stdout: &out, Stderr: &errOut, IsTerminal: func() bool { return true }}
+	reading := make(chan struct{})
+	stdin := &firstRead{r: pr, started: reading}
+	env := &Env{Stdin: stdin, Stdout: &out, Stderr: &errOut, IsTerminal: func() bool { return true }}
 	done := make(chan error, 1)
 	go func() { done <- runDeleteTable(ctx, env, []string{"app", "--endpoint", srv.URL}) }()
-	time.Sleep(100 * time.Millisecond)
-	cancel()
+	// Cancel once the prompt waits for the answer; if the command ends
+	// before reading (an error), report that instead.
 	select {
+	case <-reading:
 	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the prompt did not give up on cancellation")
+		t.Fatalf("the command ended before reading the answer: %v", err)
+	}
+	cancel()
+	// A prompt that ignores cancellation hangs here until go test's -timeout.
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	if !strings.Contains(errOut.String(), "type the table name to delete it: ") {
 		t.Fatalf("stderr = %q", errOut.String())
@@ -46,6 +50,19 @@ func TestDeletePromptCancelled(t *testing.T) {
 	if srv.Calls("DeleteTable") != 0 {
 		t.Fatal("DeleteTable was called")
 	}
+}
+
+// firstRead closes started when the first Read begins (the prompt is
+// waiting for input).
+type firstRead struct {
+	r       io.Reader
+	started chan struct{}
+	once    sync.Once
+}
+
+func (f *firstRead) Read(p []byte) (int, error) {
+	f.once.Do(func() { close(f.started) })
+	return f.r.Read(p)
 }
 
 func TestParseArgs(t *testing.T) {

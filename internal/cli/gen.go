@@ -14,6 +14,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // This file is generate-schema's generator: a table description and a
@@ -29,7 +31,7 @@ type genConfig struct {
 
 // separator is the key separator the generator recognises (the schema
 // default); tables written with another Separator get raw keys.
-const separator = "#"
+const separator = schema.DefaultSeparator
 
 type item = map[string]types.AttributeValue
 

@@ -24,6 +24,7 @@ import (
 	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/internal/testdir"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -57,6 +58,10 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		// The same work directories on every run: the modules the scripts
+		// compile stay in the go build cache (their work is kept until the
+		// next run).
+		WorkdirRoot: testdir.Stable(t, "dynamo-cli-scripts"),
 		Setup: func(env *testscript.Env) error {
 			srv := dynamotest.NewServer(env.T().(testing.TB))
 			env.Values["server"] = srv

@@ -138,7 +138,7 @@ var marks = map[string]mark{
 	"number/value-placeholder-invalid":          {localDev: numText},
 	"number/whitespace":                         {localDev: numText},
 	"protocol/malformed-json":                   {localDev: "malformed JSON is a client error, 400 SerializationException (" + docSerialize + ", 4xx: the request was not well formed); DynamoDB Local answers 500 InternalFailure"},
-	"protocol/unknown-action":                   {localDev: "unknown X-Amz-Target: the service answers com.amazon.coral.service#UnknownOperationException with no message (" + docErrors + "); DynamoDB Local uses the DynamoDB namespace and a message"},
+	"protocol/unknown-action":                   {localDev: "unknown X-Amz-Target: the service answers com.amazon.coral.service#UnknownOperationException with no message (" + docErrors + "); this server adds a message naming the target, DynamoDB Local uses the DynamoDB namespace and a message"},
 	"protocol/wrong-member-type":                {localDev: "TableName given as a number is a SerializationException (" + docSerialize + "); DynamoDB Local coerces it and answers a table-name ValidationException"},
 	"put/duplicate-in-set":                      {localDev: "duplicate strings in an SS: the service's text ends with a period, \"One or more parameter values were invalid: Input collection [x, x] contains duplicates.\" (truora/minidyn#50); DynamoDB Local drops it"},
 	"put/key-wrong-type":                        {localDev: keyText},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/internal/avtest"
 )
 
 // sdkCase drives both servers through the real aws-sdk-go-v2 client, so the
@@ -39,8 +40,7 @@ func sdkTable(ctx context.Context, c *dynamodb.Client) error {
 	return err
 }
 
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+var s, n = avtest.S, avtest.N
 
 func key(i int) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"pk": s("p"), "sk": n(fmt.Sprint(i))}

@@ -18,12 +18,14 @@ import (
 	"time"
 
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/internal/testdir"
 )
 
 // TestDocs compiles every ```go block of README.md, AGENTS.md and
 // docs/*.md in one throwaway module (one go build, one link: the programs
-// become packages of one runner binary), and runs the complete programs
-// against a fresh in-process local server each (not with -short).
+// and fragments become packages of one runner binary), and runs the
+// complete programs and the statement fragments against a fresh in-process
+// local server each (not with -short).
 // Compiler errors point at the Markdown file and line.
 func TestDocs(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -46,14 +48,7 @@ func TestDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// DOCTEST_DIR keeps the generated module for inspection (it must be an
-	// empty or missing directory); by default it is a temporary one.
-	dir := os.Getenv("DOCTEST_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := moduleDir(t)
 	if err := writeModule(root, dir); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +57,7 @@ func TestDocs(t *testing.T) {
 		name  string
 	}
 	var programs []program
+	var fragments []program // name is "pkg.Func"
 	shared := &sharedPkg{dir: filepath.Join(dir, "shared"), names: map[string]bool{}}
 	n := 0
 	for _, f := range files {
@@ -115,6 +111,9 @@ func TestDocs(t *testing.T) {
 					t.Errorf("%s:%d: %v", b.File, b.Line, err)
 					continue
 				}
+				if frag.Func != "" {
+					fragments = append(fragments, program{b, name + "." + frag.Func})
+				}
 				if frag.Prelude != "" {
 					if err := os.WriteFile(filepath.Join(pkgDir, "prelude.go"), []byte(frag.Prelude), 0o644); err != nil {
 						t.Fatal(err)
@@ -127,25 +126,43 @@ func TestDocs(t *testing.T) {
 		}
 	}
 	shared.check(t)
+	for _, e := range shared.entries {
+		if e.fn != "" {
+			fragments = append(fragments, program{e.block, "shared." + e.fn})
+		}
+	}
 	if t.Failed() {
 		t.FailNow()
 	}
 	if n == 0 {
 		t.Fatal("no ```go blocks found: the doctest would check nothing")
 	}
-	t.Logf("%d go blocks in %d files, %d programs", n, len(files), len(programs))
+	t.Logf("%d go blocks in %d files, %d programs, %d statement fragments", n, len(files), len(programs), len(fragments))
 	// Under -short nothing runs: without the runner there is no main
 	// package, so go build compiles every block and links nothing.
 	if !testing.Short() {
-		var names []string
+		var progs, frags []string
 		for _, p := range programs {
-			names = append(names, p.name)
+			progs = append(progs, p.name)
 		}
-		if err := os.Mkdir(filepath.Join(dir, "run"), 0o755); err != nil {
+		for _, f := range fragments {
+			frags = append(frags, f.name)
+		}
+		seedSrc, err := withImports(SeedPackage, prelude.without(map[string]bool{}))
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "run", "main.go"), []byte(Runner(docModule, names)), 0o644); err != nil {
-			t.Fatal(err)
+		for file, src := range map[string]string{
+			filepath.Join(SeedPackage, "prelude.go"): seedSrc,
+			filepath.Join(SeedPackage, "run.go"):     SeedSource,
+			filepath.Join("run", "main.go"):          Runner(docModule, progs, frags),
+		} {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(file)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 
@@ -165,11 +182,26 @@ func TestDocs(t *testing.T) {
 		return
 	}
 
-	for _, p := range programs {
+	for _, p := range append(programs, fragments...) {
 		t.Run(fmt.Sprintf("%s:%d", p.block.File, p.block.Line), func(t *testing.T) {
 			runProgram(t, p.block, filepath.Join(dir, "bin", "run"), p.name, dir)
 		})
 	}
+}
+
+// moduleDir returns the directory for the generated module: DOCTEST_DIR
+// keeps it for inspection; by default it is the same directory on every
+// run of this checkout (emptied but for the runner binary), so go build
+// finds the generated packages, and the runner when nothing changed, in its
+// cache.
+func moduleDir(t *testing.T) string {
+	if dir := os.Getenv("DOCTEST_DIR"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	return testdir.Stable(t, "dynamo-doctest", "bin")
 }
 
 // runProgram runs a program against its own local server and checks that it
@@ -290,6 +322,7 @@ type sharedPkg struct {
 
 type sharedEntry struct {
 	block    Block
+	fn       string // Fragment.Func
 	declares []string
 	uses     map[string]bool // identifiers of the fragment's own file
 }
@@ -347,7 +380,7 @@ func (s *sharedPkg) add(t *testing.T, p *Prelude, b Block, kind Kind, lineFile s
 		}
 		return true
 	})
-	s.entries = append(s.entries, sharedEntry{block: b, declares: frag.Declares, uses: uses})
+	s.entries = append(s.entries, sharedEntry{block: b, fn: frag.Func, declares: frag.Declares, uses: uses})
 	if err := os.WriteFile(filepath.Join(s.dir, fmt.Sprintf("f%03d.go", s.n)), []byte(frag.Source), 0o644); err != nil {
 		t.Fatal(err)
 	}

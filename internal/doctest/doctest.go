@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Block is one ```go block of a Markdown file.
@@ -176,6 +177,7 @@ var Imports = map[string]string{
 	"slices":     "slices",
 	"sync":       "sync",
 	"testing":    "testing",
+	"net":        "net",
 	"http":       "net/http",
 	"httptest":   "net/http/httptest",
 	"json":       "encoding/json",
@@ -195,6 +197,21 @@ type Fragment struct {
 	FullPrelude bool
 	// Declares lists the package-level names the fragment declares.
 	Declares []string
+	// Func is the exported function whose body is a statements fragment
+	// (FuncName of the block), "" for declarations: the runner calls it.
+	Func string
+}
+
+// FuncName is the name of the function holding a statements fragment:
+// unique per block, and it names the block in a panic's trace.
+func FuncName(b Block) string {
+	name := []rune("Doc_" + b.File + "_" + strconv.Itoa(b.Line))
+	for i, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			name[i] = '_'
+		}
+	}
+	return string(name)
 }
 
 // Prelude is the parsed prelude: the package-level declarations every
@@ -340,7 +357,7 @@ func (p *Prelude) Build(b Block, kind Kind, pkg, lineFile string) (Fragment, err
 			}
 		}
 	case Statements:
-		head := "func _() {\n" + directive
+		head := "func " + FuncName(b) + "() {\n" + directive
 		src := head + b.Code + "\n}\n"
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, "", "package p\n"+src, parser.SkipObjectResolution)
@@ -363,6 +380,9 @@ func (p *Prelude) Build(b Block, kind Kind, pkg, lineFile string) (Fragment, err
 	}
 	prelude := p.without(drop)
 	frag := Fragment{Declares: declares, FullPrelude: prelude == p.without(map[string]bool{})}
+	if kind == Statements {
+		frag.Func = FuncName(b)
+	}
 	if strings.TrimSpace(prelude) != "" {
 		src, err := withImports(pkg, prelude)
 		if err != nil {
@@ -586,21 +606,61 @@ func AsPackage(code, pkg string) (string, error) {
 	return code[:pkgAt] + pkg + code[pkgAt+len("main"):], nil
 }
 
-// Runner is the main package that runs program name when invoked with it as
-// its only argument.
-func Runner(module string, names []string) string {
+// Runner is the main package that runs one program or fragment, named by
+// its only argument: a program package's name (its Main runs), or
+// "pkg.Func" for a statements fragment, which runs after seed.Run (the
+// prelude's tables created and seeded on the server in the environment).
+func Runner(module string, programs, fragments []string) string {
 	var b strings.Builder
 	b.WriteString("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n")
-	for _, n := range names {
-		fmt.Fprintf(&b, "\t%q\n", module+"/"+n)
+	imported := map[string]bool{}
+	imp := func(pkg string) {
+		if !imported[pkg] {
+			imported[pkg] = true
+			fmt.Fprintf(&b, "\t%q\n", module+"/"+pkg)
+		}
 	}
-	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) != 2 {\n\t\tfmt.Fprintln(os.Stderr, \"usage: run PROGRAM\")\n\t\tos.Exit(2)\n\t}\n\tswitch os.Args[1] {\n")
-	for _, n := range names {
+	for _, n := range programs {
+		imp(n)
+	}
+	if len(fragments) > 0 {
+		imp(SeedPackage)
+	}
+	for _, f := range fragments {
+		imp(strings.Split(f, ".")[0])
+	}
+	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) != 2 {\n\t\tfmt.Fprintln(os.Stderr, \"usage: run PROGRAM|PKG.FRAGMENT\")\n\t\tos.Exit(2)\n\t}\n\tswitch os.Args[1] {\n")
+	for _, n := range programs {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\t%s.Main()\n", n, n)
+	}
+	for _, f := range fragments {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\t%s.Run()\n\t\t%s()\n", f, SeedPackage, f)
 	}
 	b.WriteString("\tdefault:\n\t\tfmt.Fprintln(os.Stderr, \"unknown program\", os.Args[1])\n\t\tos.Exit(2)\n\t}\n}\n")
 	return b.String()
 }
+
+// SeedPackage is the generated package holding the whole prelude and Run,
+// which creates the prelude's tables and writes its seed items (SeedSource).
+const SeedPackage = "seed"
+
+// SeedSource is the file of the seed package beside the prelude: Run calls
+// the prelude's seed function and ends the process if it fails.
+const SeedSource = `package seed
+
+import (
+	"fmt"
+	"os"
+)
+
+// Run creates the prelude's tables and writes its items.
+func Run() {
+	if err := seed(); err != nil {
+		fmt.Fprintln(os.Stderr, "doctest: seeding the prelude's tables:", err)
+		os.Exit(1)
+	}
+}
+`
 
 // Gofmt reports a block that gofmt would change (format.Source accepts
 // fragments of declarations or statements as well as files), so the docs

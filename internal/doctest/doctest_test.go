@@ -100,6 +100,10 @@ func TestBuildStatements(t *testing.T) {
 	if strings.Contains(frag.Source, `"context"`) {
 		t.Errorf("ctx comes from the prelude; the fragment must not import context:\n%s", frag.Source)
 	}
+	// The runner calls the fragment by the name Build reports.
+	if frag.Func != "Doc_x_md_10" || !strings.Contains(frag.Source, "func Doc_x_md_10() {\n//line /r/x.md:10\n") {
+		t.Errorf("Func = %q; source:\n%s", frag.Func, frag.Source)
+	}
 	// The fragment's code keeps its lines after the directive.
 	after := frag.Source[strings.Index(frag.Source, "//line"):]
 	if got := strings.Count(after, "\n"); got != strings.Count(code, "\n")+3 {
@@ -203,7 +207,7 @@ func TestAsPackage(t *testing.T) {
 	if _, err := AsPackage("package main\n\nfunc helper() {}\n", "b008"); err == nil {
 		t.Error("a file without func main accepted as a program")
 	}
-	mustParse(t, Runner("m", []string{"b001", "b002"}))
+	mustParse(t, Runner("m", []string{"b001", "b002"}, []string{"shared.Doc_x_md_1", "b003.Doc_y_md_2"}))
 }
 
 func TestGofmt(t *testing.T) {

@@ -13,12 +13,14 @@ const (
 	MaxBatchWrite            = 25       // BatchWriteItem: put and delete requests
 	MaxBatchGet              = 100      // BatchGetItem: keys over all tables
 	MaxBatchGetResponseBytes = 16 << 20 // BatchGetItem: bytes returned
-	MaxTransactItems         = 100      // TransactWriteItems, TransactGetItems
+	MaxBatchStatements       = 25       // BatchExecuteStatement: statements
+	MaxTransactItems         = 100      // TransactWriteItems, TransactGetItems, ExecuteTransaction
 	MaxTransactBytes         = 4 << 20  // TransactWriteItems: aggregate item size
 	MaxClientTokenLen        = 36       // TransactWriteItems ClientRequestToken
 	MaxPageBytes             = 1 << 20  // Query, Scan: data read per page
 	MaxListTables            = 100      // ListTables Limit
-	MaxExpressionBytes       = 4096     // one expression's text (expr/parse.MaxExpressionSize is still its own copy)
+	MaxExpressionBytes       = 4096     // one expression's text
+	MaxPlaceholderLen        = 255      // an ExpressionAttributeNames or ExpressionAttributeValues key, prefix included
 	MinTopK, MaxTopK         = 1, 100   // SearchVectors TopK
 )
 

@@ -49,7 +49,7 @@ type parseKey struct {
 const (
 	maxCachedExprs     = 1024
 	maxCachedExprBytes = 1 << 20
-	maxCachedExprLen   = 4096
+	maxCachedExprLen   = parse.MaxExpressionSize
 )
 
 // exprCache is safe for concurrent use. A full cache evicts entries at
@@ -168,58 +168,51 @@ func (n *nodeCounts) add(m nodeCounts) {
 }
 
 func (n *nodeCounts) ofCond(c expr.Cond) {
-	switch c := c.(type) {
-	case *expr.And:
-		n.conds++
-		n.condPtrs += len(c.Conds)
-		for _, k := range c.Conds {
-			n.ofCond(k)
-		}
-	case *expr.Or:
-		n.conds++
-		n.condPtrs += len(c.Conds)
-		for _, k := range c.Conds {
-			n.ofCond(k)
-		}
-	case *expr.Not:
-		n.conds++
-		n.condPtrs++
-		n.ofCond(c.Cond)
-	case *expr.Compare:
-		n.conds++
-		n.ofOperands(c.L, c.R)
-	case *expr.Between:
-		n.conds++
-		n.ofOperands(c.X, c.Lo, c.Hi)
-	case *expr.In:
-		n.conds++
-		n.ofOperands(c.X)
-		n.ofOperands(c.List...)
-	case *expr.CondFunc:
-		n.conds++
-		n.ofOperands(c.Args...)
-	}
-}
-
-func (n *nodeCounts) ofOperands(list ...expr.Operand) {
-	n.opPtrs += len(list)
-	for _, o := range list {
-		n.ofOperand(o)
+	for node := range expr.Nodes(c) {
+		n.of(node)
 	}
 }
 
 func (n *nodeCounts) ofOperand(o expr.Operand) {
-	switch o := o.(type) {
+	for node := range expr.OperandNodes(o) {
+		n.of(node)
+	}
+}
+
+// of counts one node and the child slots it holds.
+func (n *nodeCounts) of(node any) {
+	switch c := node.(type) {
+	case *expr.And:
+		n.conds++
+		n.condPtrs += len(c.Conds)
+	case *expr.Or:
+		n.conds++
+		n.condPtrs += len(c.Conds)
+	case *expr.Not:
+		n.conds++
+		n.condPtrs++
+	case *expr.Compare:
+		n.conds++
+		n.opPtrs += 2
+	case *expr.Between:
+		n.conds++
+		n.opPtrs += 3
+	case *expr.In:
+		n.conds++
+		n.opPtrs += 1 + len(c.List)
+	case *expr.CondFunc:
+		n.conds++
+		n.opPtrs += len(c.Args)
 	case expr.Path:
 		n.operands++
-		n.steps += len(o)
+		n.steps += len(c)
 	case *expr.Value:
 		n.operands++
 	case *expr.Func:
 		n.operands++
-		n.ofOperands(o.Args...)
+		n.opPtrs += len(c.Args)
 	case *expr.Arith:
 		n.operands++
-		n.ofOperands(o.L, o.R)
+		n.opPtrs += 2
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr/parse"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // Item is one DynamoDB item.
@@ -212,7 +213,7 @@ func (c *Compiled) HasProjection() bool   { return c.projection != nil }
 
 // maxPlaceholder is the longest ExpressionAttributeNames or
 // ExpressionAttributeValues key DynamoDB accepts, in bytes, prefix included.
-const maxPlaceholder = 255
+const maxPlaceholder = limits.MaxPlaceholderLen
 
 func validPlaceholder(k string, prefix byte) bool {
 	if len(k) < 2 || k[0] != prefix {

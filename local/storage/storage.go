@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -13,7 +14,7 @@ import (
 // immutable: a write replaces the whole item, it never edits one in place.
 type Item = map[string]types.AttributeValue
 
-// ErrClosed is returned by every method of a closed engine.
+// ErrClosed is returned by every method of a closed engine and its collections.
 var ErrClosed = errors.New("storage: engine closed")
 
 // Engine stores named collections of items ordered by an encoded key, plus a
@@ -38,7 +39,8 @@ type Engine interface {
 	// leaves all of it or nothing. Readers must be kept out while it runs,
 	// as for single writes. An empty batch is a no-op.
 	Apply(ops []Op) error
-	// Close releases the engine; further calls return ErrClosed.
+	// Close releases the engine; every later call, of the engine or of a
+	// collection it opened, returns ErrClosed (closing again returns nil).
 	Close() error
 }
 
@@ -88,7 +90,7 @@ func NewMemory() Engine {
 
 type memEngine struct {
 	mu     sync.Mutex
-	closed bool
+	closed atomic.Bool // set under mu; collections read it without
 	colls  map[string]*memColl
 	meta   map[string][]byte
 }
@@ -96,7 +98,7 @@ type memEngine struct {
 func (e *memEngine) Collection(name string) (Collection, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed {
+	if e.closed.Load() {
 		return nil, ErrClosed
 	}
 	c, ok := e.colls[name]
@@ -110,7 +112,7 @@ func (e *memEngine) Collection(name string) (Collection, error) {
 func (e *memEngine) Drop(name string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed {
+	if e.closed.Load() {
 		return ErrClosed
 	}
 	if c, ok := e.colls[name]; ok {
@@ -123,7 +125,7 @@ func (e *memEngine) Drop(name string) error {
 func (e *memEngine) PutMeta(key string, value []byte) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed {
+	if e.closed.Load() {
 		return ErrClosed
 	}
 	if value == nil {
@@ -137,7 +139,7 @@ func (e *memEngine) PutMeta(key string, value []byte) error {
 func (e *memEngine) Meta() (map[string][]byte, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed {
+	if e.closed.Load() {
 		return nil, ErrClosed
 	}
 	out := make(map[string][]byte, len(e.meta))
@@ -157,7 +159,7 @@ func (e *memEngine) Meta() (map[string][]byte, error) {
 func (e *memEngine) Apply(ops []Op) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.closed {
+	if e.closed.Load() {
 		return ErrClosed
 	}
 	for i, op := range ops {
@@ -183,13 +185,13 @@ func (e *memEngine) Apply(ops []Op) error {
 func (e *memEngine) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.closed = true
+	e.closed.Store(true)
 	e.colls = map[string]*memColl{}
 	return nil
 }
 
-// memColl reads the closed flag without the engine lock: closing is rare, and
-// a racing reader sees either the items or ErrClosed.
+// memColl reads the engine's closed flag without the engine lock: closing is
+// rare, and a racing reader sees either the items or ErrClosed.
 type memColl struct {
 	engine  *memEngine
 	dropped bool
@@ -199,6 +201,9 @@ type memColl struct {
 var errDropped = errors.New("storage: collection dropped")
 
 func (c *memColl) check() error {
+	if c.engine.closed.Load() {
+		return ErrClosed
+	}
 	if c.dropped {
 		return errDropped
 	}

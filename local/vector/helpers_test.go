@@ -11,14 +11,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtest"
 	"github.com/dynamogo/dynamo/local/vector"
 )
 
-func s(v string) types.AttributeValue                  { return &types.AttributeValueMemberS{Value: v} }
-func n(v string) types.AttributeValue                  { return &types.AttributeValueMemberN{Value: v} }
-func b(v []byte) types.AttributeValue                  { return &types.AttributeValueMemberB{Value: v} }
-func bl(v bool) types.AttributeValue                   { return &types.AttributeValueMemberBOOL{Value: v} }
-func l(v ...types.AttributeValue) types.AttributeValue { return &types.AttributeValueMemberL{Value: v} }
+var s, n, bl, l = avtest.S, avtest.N, avtest.BOOL, avtest.L
 
 // vec is a vector attribute value with the shortest text of each float32.
 func vec(fs ...float32) types.AttributeValue {

@@ -113,74 +113,23 @@ func CheckRequest(r *Request) error {
 // checkPlaceholders reports the first undefined #name or :value, in the
 // order they appear in the expression.
 func (r *Request) checkPlaceholders(c expr.Cond) error {
-	var err error
-	walkOperands(c, func(o expr.Operand) {
-		if err != nil {
-			return
-		}
-		switch o := o.(type) {
+	for n := range expr.Nodes(c) {
+		switch n := n.(type) {
 		case expr.Path:
-			for _, e := range o {
+			for _, e := range n {
 				if strings.HasPrefix(e.Name, "#") {
 					if _, ok := r.Names[e.Name]; !ok {
-						err = validation("Invalid SearchConditionExpression: An expression attribute name used in the document path is not defined; attribute name: " + e.Name)
-						return
+						return validation("Invalid SearchConditionExpression: An expression attribute name used in the document path is not defined; attribute name: " + e.Name)
 					}
 				}
 			}
 		case *expr.Value:
-			if _, ok := r.Values[o.Placeholder]; !ok {
-				err = validation("Invalid SearchConditionExpression: An expression attribute value used in expression is not defined; attribute value: " + o.Placeholder)
+			if _, ok := r.Values[n.Placeholder]; !ok {
+				return validation("Invalid SearchConditionExpression: An expression attribute value used in expression is not defined; attribute value: " + n.Placeholder)
 			}
 		}
-	})
-	return err
-}
-
-// walkOperands visits every operand of c in written order.
-func walkOperands(c expr.Cond, visit func(expr.Operand)) {
-	var op func(o expr.Operand)
-	op = func(o expr.Operand) {
-		switch o := o.(type) {
-		case *expr.Func:
-			for _, a := range o.Args {
-				op(a)
-			}
-		case *expr.Arith:
-			op(o.L)
-			op(o.R)
-		default:
-			visit(o)
-		}
 	}
-	switch c := c.(type) {
-	case *expr.Compare:
-		op(c.L)
-		op(c.R)
-	case *expr.Between:
-		op(c.X)
-		op(c.Lo)
-		op(c.Hi)
-	case *expr.In:
-		op(c.X)
-		for _, o := range c.List {
-			op(o)
-		}
-	case *expr.CondFunc:
-		for _, a := range c.Args {
-			op(a)
-		}
-	case *expr.And:
-		for _, s := range c.Conds {
-			walkOperands(s, visit)
-		}
-	case *expr.Or:
-		for _, s := range c.Conds {
-			walkOperands(s, visit)
-		}
-	case *expr.Not:
-		walkOperands(c.Cond, visit)
-	}
+	return nil
 }
 
 // equality is one "path = :value" condition.
@@ -319,17 +268,15 @@ func (r *Request) CheckUnused(projectionNames ...string) error {
 			r.Condition = c
 		}
 	}
-	if r.Condition != nil {
-		walkOperands(r.Condition, func(o expr.Operand) {
-			switch o := o.(type) {
-			case expr.Path:
-				for _, e := range o {
-					usedN[e.Name] = true
-				}
-			case *expr.Value:
-				usedV[o.Placeholder] = true
+	for n := range expr.Nodes(r.Condition) {
+		switch n := n.(type) {
+		case expr.Path:
+			for _, e := range n {
+				usedN[e.Name] = true
 			}
-		})
+		case *expr.Value:
+			usedV[n.Placeholder] = true
+		}
 	}
 	if k := unused(r.Names, usedN); k != "" {
 		return validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" + k + "}")

@@ -3,8 +3,11 @@
 // these declarations next to each fragment, dropping those the fragment
 // declares itself and everything built from them.
 //
-// The values are never used at run time: fragments are only compiled.
-// Complete programs (package main with func main) do not get the prelude.
+// Statements fragments also run, each in a process of its own against a
+// fresh local server (reached through AWS_ENDPOINT_URL_DYNAMODB), after seed
+// has created the tables and written the items below, so that every line of
+// a fragment executes on data. Complete programs (package main with func
+// main) do not get the prelude.
 package prelude
 
 import (
@@ -71,7 +74,17 @@ var Docs = schema.Must[Doc]("app",
 
 var ctx = context.Background()
 
-var repo *dynamo.Repo
+// repo is opened from the environment: the doctest's local server when a
+// fragment runs (compiling needs no server).
+var repo = openRepo()
+
+func openRepo() *dynamo.Repo {
+	r, err := dynamo.Open(context.Background())
+	if err != nil {
+		panic("doctest prelude: " + err.Error())
+	}
+	return r
+}
 
 var err error
 
@@ -83,17 +96,45 @@ var ledgers = dynamo.Bind(repo, Ledgers)
 
 var docs = dynamo.Bind(repo, Docs)
 
-// o is an order with every key field set; key is the same order's key.
-var o Order
+// o is an order with every key field set; key is the same order's key; o1
+// and o2 are two more of user "u"'s orders. seed writes all three.
+var o = Order{UserID: "u", PlacedAt: placed, OrderID: "o", Total: decimal.NewFromInt(120), Status: "open", Tags: codec.NewSet("a")}
 
-var key Order
+var key = Order{UserID: "u", PlacedAt: placed, OrderID: "o"}
 
-var o1 Order
+var o1 = Order{UserID: "u", PlacedAt: placed.Add(time.Hour), OrderID: "o1", Total: decimal.NewFromInt(80), Status: "paid"}
 
-var o2 Order
+var o2 = Order{UserID: "u", PlacedAt: placed.Add(2 * time.Hour), OrderID: "o2", Total: decimal.NewFromInt(20), Status: "paid"}
 
-var placed time.Time
+var placed = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
 var page dynamo.Page[Order]
 
-var embedding []float32
+var embedding = []float32{1, 0, 0}
+
+// seed creates the tables of the schemas above and writes the orders,
+// accounts "a" (balance 10), "b" and "c", and documents of tenant "t".
+func seed() error {
+	if err := repo.CreateTables(ctx, Orders, Docs, Accounts, Ledgers); err != nil {
+		return err
+	}
+	for _, x := range []Order{o, o1, o2} {
+		if err := orders.Put(ctx, x); err != nil {
+			return err
+		}
+	}
+	for _, a := range []Account{{ID: "a", Balance: 10}, {ID: "b"}, {ID: "c"}} {
+		if err := accounts.Put(ctx, a); err != nil {
+			return err
+		}
+	}
+	for _, d := range []Doc{
+		{Tenant: "t", ID: "d1", Lang: "en", Title: "Near", Embedding: embedding},
+		{Tenant: "t", ID: "d2", Lang: "en", Title: "Far", Embedding: []float32{0, 1, 0}},
+	} {
+		if err := docs.Put(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}

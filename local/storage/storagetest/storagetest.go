@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -318,10 +319,36 @@ func testConcurrentReaders(t *testing.T, e storage.Engine) {
 	wg.Wait()
 }
 
+// testClose checks Close's contract: every later call, of the engine or
+// of a collection opened before, returns ErrClosed; closing again is not an
+// error.
 func testClose(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	must2(t, c, []byte("k"), "v")
 	must(t, e.Close())
-	if _, err := e.Collection("t"); err == nil {
-		t.Fatal("Collection after Close succeeded")
+	closed := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, storage.ErrClosed) {
+			t.Errorf("%s after Close: %v, want ErrClosed", what, err)
+		}
+	}
+	_, err := e.Collection("t")
+	closed("Collection", err)
+	closed("Drop", e.Drop("t"))
+	closed("PutMeta", e.PutMeta("m", []byte("x")))
+	_, err = e.Meta()
+	closed("Meta", err)
+	closed("Apply", e.Apply([]storage.Op{storage.Put(c, []byte("k"), item("w"))}))
+	_, _, err = c.Get([]byte("k"))
+	closed("Collection.Get", err)
+	_, _, err = c.Put([]byte("k"), item("w"))
+	closed("Collection.Put", err)
+	_, _, err = c.Delete([]byte("k"))
+	closed("Collection.Delete", err)
+	closed("Collection.Ascend", c.Ascend(nil, nil, func([]byte, storage.Item) bool { return true }))
+	closed("Collection.Descend", c.Descend(nil, nil, func([]byte, storage.Item) bool { return true }))
+	if err := e.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
 	}
 }
 
