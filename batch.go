@@ -11,42 +11,24 @@ import (
 	"github.com/dynamogo/dynamo/request"
 )
 
-// DynamoDB's per-request batch limits (API reference: BatchWriteItem,
-// BatchGetItem).
-const (
-	MaxBatchWrite = request.MaxBatchWrite // 25
-	MaxBatchGet   = request.MaxBatchGet   // 100
-)
-
-// WriteOp is one put or delete of a [Repo.BatchWrite], of any schema;
-// build it with [Table.PutOp] / [Table.DeleteOp] or [PutOp] / [DeleteOp].
+// WriteOp is one put or delete of a [Repo.BatchWrite], of any table; build
+// it with [Table.PutOp] or [Table.DeleteOp].
 type WriteOp = request.WriteOp
 
 // PutOp is a batch put of v (batch writes take no conditions: use a
 // transaction for conditional writes).
-func PutOp[T any](s *Schema[T], v T) WriteOp { return request.PutOp(s, v) }
-
-// DeleteOp is a batch delete of the item whose key fields are set on key.
-func DeleteOp[T any](s *Schema[T], key T) WriteOp { return request.DeleteOp(s, key) }
-
-// PutOp is a batch put of v.
 func (t *Table[T]) PutOp(v T) WriteOp { return request.PutOp(t.schema, v) }
 
 // DeleteOp is a batch delete of the item whose key fields are set on key.
 func (t *Table[T]) DeleteOp(key T) WriteOp { return request.DeleteOp(t.schema, key) }
 
-// Unprocessed is a write DynamoDB left unprocessed after every batch retry.
-type Unprocessed struct {
-	Table   string
-	Request types.WriteRequest
-}
-
 // BatchWriteResult reports what a [Repo.BatchWrite] could not write.
 type BatchWriteResult struct {
-	// Unprocessed holds the writes DynamoDB still returned as unprocessed
-	// after every batch retry (sustained throttling): back off and resubmit
-	// them. Empty on full success.
-	Unprocessed []Unprocessed
+	// Unprocessed holds the writes, per table, that DynamoDB still returned
+	// as unprocessed after every batch retry (sustained throttling), or that
+	// were not sent because the batch stopped: back off and resubmit them.
+	// Empty on full success.
+	Unprocessed map[string][]types.WriteRequest
 	// ConsumedCapacity collects what the requests reported (with
 	// ConsumedCapacity; empty otherwise).
 	ConsumedCapacity []types.ConsumedCapacity
@@ -55,11 +37,11 @@ type BatchWriteResult struct {
 // BatchWrite writes any number of puts and deletes, across schemas and
 // tables, in BatchWriteItem requests of at most 25, one after the other.
 // Every op is built and checked first (a bad item or the same item twice in
-// one chunk is a validation error before anything is sent). Unprocessed
+// one request is a validation error before anything is sent). Unprocessed
 // items are re-sent with backoff up to the repo's batch retries
 // ([WithBatchRetries]); what is left is returned in the result. A hard
 // failure (access denied, missing table, …) stops the batch and is returned,
-// with the writes of the failed chunk and of the chunks not sent in
+// with the writes of the failed request and of those not sent in
 // Unprocessed.
 func (r *Repo) BatchWrite(ctx context.Context, ops []WriteOp, opts ...BatchWriteOption) (BatchWriteResult, error) {
 	const op = "BatchWriteItem"
@@ -67,58 +49,84 @@ func (r *Repo) BatchWrite(ctx context.Context, ops []WriteOp, opts ...BatchWrite
 	if len(ops) == 0 {
 		return res, nil
 	}
-	inputs := make([]*dynamodb.BatchWriteItemInput, 0, (len(ops)+MaxBatchWrite-1)/MaxBatchWrite)
-	for start := 0; start < len(ops); start += MaxBatchWrite {
-		in, err := request.BatchWrite(ops[start:min(start+MaxBatchWrite, len(ops))], opts...)
+	var inputs []*dynamodb.BatchWriteItemInput
+	var buildErr error
+	tables := map[string]bool{}
+	for start := 0; start < len(ops); start += request.MaxBatchWrite {
+		in, err := request.BatchWrite(ops[start:min(start+request.MaxBatchWrite, len(ops))], opts...)
 		if err != nil {
-			return res, invalid(op, err)
+			buildErr = err
+			break
+		}
+		for table := range in.RequestItems {
+			tables[table] = true
 		}
 		inputs = append(inputs, in)
 	}
-	for i, in := range inputs {
-		left, caps, err := r.writeChunk(ctx, in)
-		res.ConsumedCapacity = append(res.ConsumedCapacity, caps...)
-		res.Unprocessed = append(res.Unprocessed, left...)
-		if err != nil {
-			for _, rest := range inputs[i+1:] {
-				res.Unprocessed = append(res.Unprocessed, unprocessedOf(rest.RequestItems)...)
+	err := r.run(ctx, op, sortedKeys(tables), func(ctx context.Context) error {
+		if buildErr != nil {
+			return invalid(op, buildErr)
+		}
+		for i, in := range inputs {
+			left, err := sendBatch(ctx, r, in, func(ctx context.Context, in *dynamodb.BatchWriteItemInput) (*dynamodb.BatchWriteItemInput, error) {
+				out, err := r.api.BatchWriteItem(ctx, in, r.callOpts...)
+				if err != nil {
+					return nil, mapError(op, oneTable(sortedKeys(in.RequestItems)), err)
+				}
+				res.ConsumedCapacity = append(res.ConsumedCapacity, out.ConsumedCapacity...)
+				if len(out.UnprocessedItems) == 0 {
+					return nil, nil
+				}
+				next := *in
+				next.RequestItems = out.UnprocessedItems
+				return &next, nil
+			})
+			if left != nil {
+				res.addUnprocessed(left.RequestItems)
 			}
-			return res, err
+			if err != nil {
+				for _, rest := range inputs[i+1:] {
+					res.addUnprocessed(rest.RequestItems)
+				}
+				return err
+			}
 		}
-	}
-	return res, nil
+		return nil
+	})
+	return res, err
 }
 
-func (r *Repo) writeChunk(ctx context.Context, in *dynamodb.BatchWriteItemInput) (left []Unprocessed, caps []types.ConsumedCapacity, err error) {
-	for attempt := 0; ; attempt++ {
-		out, err := r.api.BatchWriteItem(ctx, in, r.callOpts...)
+func (res *BatchWriteResult) addUnprocessed(items map[string][]types.WriteRequest) {
+	if res.Unprocessed == nil {
+		res.Unprocessed = map[string][]types.WriteRequest{}
+	}
+	for table, reqs := range items {
+		res.Unprocessed[table] = append(res.Unprocessed[table], reqs...)
+	}
+}
+
+// sendBatch is the one unprocessed-items loop of BatchWrite and BatchGet:
+// send returns the input of what DynamoDB left unprocessed (nil when
+// nothing was), which is re-sent with backoff up to the repo's batch
+// retries. It returns what is still left: the last unprocessed part, or the
+// whole input of a request that failed.
+func sendBatch[I any](ctx context.Context, r *Repo, in *I, send func(context.Context, *I) (*I, error)) (left *I, err error) {
+	for attempt := 1; ; attempt++ {
+		next, err := send(ctx, in)
 		if err != nil {
-			return unprocessedOf(in.RequestItems), caps, mapError("BatchWriteItem", joinTables(in.RequestItems), err)
+			return in, err
 		}
-		caps = append(caps, out.ConsumedCapacity...)
-		if len(out.UnprocessedItems) == 0 {
-			return nil, caps, nil
+		if next == nil {
+			return nil, nil
 		}
-		next := *in
-		next.RequestItems = out.UnprocessedItems
-		in = &next
-		if attempt >= r.cfg.batchRetries {
-			return unprocessedOf(in.RequestItems), caps, nil
+		if attempt > r.cfg.batchRetries {
+			return next, nil
 		}
-		if err := r.sleep(ctx, attempt+1); err != nil {
-			return unprocessedOf(in.RequestItems), caps, err
+		if err := r.sleep(ctx, attempt); err != nil {
+			return next, err
 		}
+		in = next
 	}
-}
-
-func unprocessedOf(m map[string][]types.WriteRequest) []Unprocessed {
-	var out []Unprocessed
-	for _, table := range slices.Sorted(maps.Keys(m)) {
-		for _, req := range m[table] {
-			out = append(out, Unprocessed{Table: table, Request: req})
-		}
-	}
-	return out
 }
 
 // sleep waits the batch backoff before retry n (1-based).
@@ -146,62 +154,62 @@ type BatchGetResult[T any] struct {
 // BatchGetItem requests of at most 100, one after the other. Unprocessed keys
 // are re-sent with backoff up to the repo's batch retries; what is left is
 // returned in Unprocessed. Consistent and Project apply to every key. The
-// same key twice in one chunk is a validation error.
+// same key twice in one request is a validation error.
 func (t *Table[T]) BatchGet(ctx context.Context, keys []T, opts ...BatchGetOption) (BatchGetResult[T], error) {
-	const op = "BatchGetItem"
 	var res BatchGetResult[T]
 	if len(keys) == 0 {
 		return res, nil
 	}
-	inputs := make([]*dynamodb.BatchGetItemInput, 0, (len(keys)+MaxBatchGet-1)/MaxBatchGet)
-	for start := 0; start < len(keys); start += MaxBatchGet {
-		chunk := keys[start:min(start+MaxBatchGet, len(keys))]
-		gk := make([]request.GetKey, len(chunk))
-		for i, k := range chunk {
-			gk[i] = request.KeyOf(t.schema, k)
-		}
-		in, err := request.BatchGet(gk, opts...)
-		if err != nil {
-			return res, invalid(op, err)
-		}
-		inputs = append(inputs, in)
-	}
 	table := t.schema.Table()
-	for _, in := range inputs {
-		for attempt := 0; ; attempt++ {
-			out, err := t.repo.api.BatchGetItem(ctx, in, t.repo.callOpts...)
+	err := t.run(ctx, "BatchGetItem", func(ctx context.Context, op string) error {
+		for start := 0; start < len(keys); start += request.MaxBatchGet {
+			chunk := keys[start:min(start+request.MaxBatchGet, len(keys))]
+			gk := make([]request.GetKey, len(chunk))
+			for i, k := range chunk {
+				gk[i] = request.KeyOf(t.schema, k)
+			}
+			in, err := request.BatchGet(gk, opts...)
 			if err != nil {
-				return res, mapError(op, table, err)
+				return invalid(op, err)
 			}
-			res.ConsumedCapacity = append(res.ConsumedCapacity, out.ConsumedCapacity...)
-			for _, item := range out.Responses[table] {
-				v, err := t.load(op, item)
+			left, err := sendBatch(ctx, t.repo, in, func(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemInput, error) {
+				out, err := t.repo.api.BatchGetItem(ctx, in, t.repo.callOpts...)
 				if err != nil {
-					return res, err
+					return nil, mapError(op, table, err)
 				}
-				res.Items = append(res.Items, v)
+				res.ConsumedCapacity = append(res.ConsumedCapacity, out.ConsumedCapacity...)
+				for _, item := range out.Responses[table] {
+					v, err := t.load(op, item)
+					if err != nil {
+						return nil, err
+					}
+					res.Items = append(res.Items, v)
+				}
+				if len(out.UnprocessedKeys[table].Keys) == 0 {
+					return nil, nil
+				}
+				next := *in
+				next.RequestItems = out.UnprocessedKeys
+				return &next, nil
+			})
+			if err != nil {
+				return err
 			}
-			left := out.UnprocessedKeys[table]
-			if len(left.Keys) == 0 {
-				break
-			}
-			if attempt >= t.repo.cfg.batchRetries {
-				for _, k := range left.Keys {
+			if left != nil {
+				for _, k := range left.RequestItems[table].Keys {
 					v, err := t.load(op, k)
 					if err != nil {
-						return res, err
+						return err
 					}
 					res.Unprocessed = append(res.Unprocessed, v)
 				}
-				break
 			}
-			if err := t.repo.sleep(ctx, attempt+1); err != nil {
-				return res, err
-			}
-			next := *in
-			next.RequestItems = out.UnprocessedKeys
-			in = &next
 		}
-	}
-	return res, nil
+		return nil
+	})
+	return res, err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

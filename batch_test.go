@@ -12,7 +12,9 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func TestBatchWriteChunksAcrossSchemas(t *testing.T) {
@@ -41,7 +43,7 @@ func TestBatchWriteChunksAcrossSchemas(t *testing.T) {
 		t.Fatalf("%d orders written", len(all))
 	}
 	// Deletes mix with puts.
-	res, err = repo.BatchWrite(ctx, []dynamo.WriteOp{orders.DeleteOp(order("u1", 0)), dynamo.DeleteOp(Orders, order("u1", 1)), dynamo.PutOp(Users, User{ID: "x"})})
+	res, err = repo.BatchWrite(ctx, []dynamo.WriteOp{orders.DeleteOp(order("u1", 0)), orders.DeleteOp(order("u1", 1)), dynamo.Bind(repo, Users).PutOp(User{ID: "x"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestBatchWriteUnprocessedRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Unprocessed) != 3 || res.Unprocessed[0].Table != "app" || res.Unprocessed[0].Request.PutRequest == nil {
+	if len(res.Unprocessed) != 1 || len(res.Unprocessed["app"]) != 3 || res.Unprocessed["app"][0].PutRequest == nil {
 		t.Fatalf("unprocessed = %+v", res.Unprocessed)
 	}
 	if got, _ := orders.QueryAll(ctx, Order{UserID: "u9"}); len(got) != 2 {
@@ -109,8 +111,8 @@ func TestBatchWriteHardFailure(t *testing.T) {
 	if !errors.Is(err, dynamo.ErrAccessDenied) {
 		t.Fatalf("err = %v", err)
 	}
-	if len(res.Unprocessed) != 30 {
-		t.Errorf("%d reported unprocessed, want all 30", len(res.Unprocessed))
+	if n := len(res.Unprocessed["app"]); n != 30 {
+		t.Errorf("%d reported unprocessed, want all 30", n)
 	}
 }
 
@@ -163,21 +165,21 @@ type Acct struct {
 	Balance int    `dynamo:"balance"`
 }
 
-var Accts = dynamo.MustSchema[Acct]("app", dynamo.EntityName("acct"))
+var Accts = schema.Must[Acct]("app", schema.EntityName("acct"))
 
 func TestTransact(t *testing.T) {
 	_, repo := newTestRepo(t)
 	accts, orders := dynamo.Bind(repo, Accts), dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	for _, a := range []Acct{{ID: "a", Balance: 10}, {ID: "b"}} {
-		if _, err := accts.Put(ctx, a); err != nil {
+		if err := accts.Put(ctx, a); err != nil {
 			t.Fatal(err)
 		}
 	}
 	err := repo.Transact(ctx, []dynamo.TxOp{
-		accts.TxUpdate(Acct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", 5)}, dynamo.If(dynamo.Ge("balance", 5))),
-		accts.TxUpdate(Acct{ID: "b"}, []dynamo.Change{dynamo.Increment("balance", 5)}),
-		orders.TxPut(order("u1", 1), dynamo.If(dynamo.NotExists("pk"))),
+		accts.TxUpdate(Acct{ID: "a"}, expr.Decrement("balance", 5), dynamo.If(expr.Ge("balance", 5))),
+		accts.TxUpdate(Acct{ID: "b"}, expr.Increment("balance", 5)),
+		orders.TxPut(order("u1", 1), dynamo.If(expr.NotExists("pk"))),
 	}, dynamo.ClientRequestToken("idem-1"))
 	if err != nil {
 		t.Fatal(err)
@@ -191,12 +193,12 @@ func TestTransact(t *testing.T) {
 	// A canceled transaction reports one reason per op, with the stored item
 	// decoded through the op's schema when asked.
 	err = repo.Transact(ctx, []dynamo.TxOp{
-		accts.TxCheck(Acct{ID: "b"}, dynamo.Exists("pk")),
-		accts.TxUpdate(Acct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", 50)}, dynamo.If(dynamo.Ge("balance", 50)), dynamo.ReturnOldOnConditionFail()),
+		accts.TxCheck(Acct{ID: "b"}, expr.Exists("pk")),
+		accts.TxUpdate(Acct{ID: "a"}, expr.Decrement("balance", 50), dynamo.If(expr.Ge("balance", 50)), dynamo.ReturnOldOnConditionFail()),
 		accts.TxDelete(Acct{ID: "zzz"}),
 	})
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeTransactionCanceled || !errors.Is(err, dynamo.ErrTransactionCanceled) {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled || !errors.Is(err, dynamo.ErrTransactionCanceled) {
 		t.Fatalf("err = %v", err)
 	}
 	if len(e.CancellationReasons) != 3 {
@@ -214,13 +216,13 @@ func TestTransact(t *testing.T) {
 	}
 
 	// Local validation: the same item twice, an empty op.
-	if err := repo.Transact(ctx, []dynamo.TxOp{accts.TxDelete(Acct{ID: "a"}), accts.TxCheck(Acct{ID: "a"}, dynamo.Exists("pk"))}); !errors.Is(err, dynamo.ErrValidation) {
+	if err := repo.Transact(ctx, []dynamo.TxOp{accts.TxDelete(Acct{ID: "a"}), accts.TxCheck(Acct{ID: "a"}, expr.Exists("pk"))}); !errors.Is(err, dynamo.ErrValidation) {
 		t.Errorf("duplicate: %v", err)
 	}
 	if err := repo.Transact(ctx, []dynamo.TxOp{{}}); !errors.Is(err, dynamo.ErrValidation) {
 		t.Errorf("empty op: %v", err)
 	}
-	if err := repo.Transact(ctx, []dynamo.TxOp{dynamo.TxPut(Accts, Acct{})}); !errors.Is(err, dynamo.ErrValidation) {
+	if err := repo.Transact(ctx, []dynamo.TxOp{accts.TxPut(Acct{})}); !errors.Is(err, dynamo.ErrValidation) {
 		t.Errorf("bad item: %v", err)
 	}
 }
@@ -237,16 +239,16 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			user := fmt.Sprintf("c%d", g)
 			for i := range 10 {
-				if _, err := orders.Put(ctx, order(user, i)); err != nil {
+				if err := orders.Put(ctx, order(user, i)); err != nil {
 					errs <- err
 					return
 				}
-				if _, err := orders.Update(ctx, order(user, i), []dynamo.Change{dynamo.Increment("version", 1)}); err != nil {
+				if _, err := orders.Update(ctx, order(user, i), expr.Increment("version", 1)); err != nil {
 					errs <- err
 					return
 				}
 			}
-			got, err := orders.QueryAll(ctx, Order{UserID: user}, dynamo.PageSize(3))
+			got, err := orders.QueryAll(ctx, Order{UserID: user}, dynamo.Limit(3))
 			if err != nil || len(got) != 10 {
 				errs <- fmt.Errorf("%s: %d items, %v", user, len(got), err)
 			}
@@ -257,7 +259,7 @@ func TestConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	all, err := orders.ScanAll(ctx, dynamo.Segments(3))
+	all, err := orders.ScanAll(ctx, dynamo.Parallel(3, 0))
 	if err != nil || len(all) != 80 {
 		t.Errorf("scan: %d, %v", len(all), err)
 	}
@@ -274,11 +276,11 @@ func TestTransactCanned(t *testing.T) {
 	repo := fastRepo(t, srv.URL)
 	accts := dynamo.Bind(repo, Accts)
 	err := repo.Transact(context.Background(), []dynamo.TxOp{
-		accts.TxCheck(Acct{ID: "b"}, dynamo.Exists("pk")),
-		accts.TxUpdate(Acct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", 50)}, dynamo.If(dynamo.Ge("balance", 50)), dynamo.ReturnOldOnConditionFail()),
+		accts.TxCheck(Acct{ID: "b"}, expr.Exists("pk")),
+		accts.TxUpdate(Acct{ID: "a"}, expr.Decrement("balance", 50), dynamo.If(expr.Ge("balance", 50)), dynamo.ReturnOldOnConditionFail()),
 	}, dynamo.ClientRequestToken("idem-2"))
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeTransactionCanceled || e.Op != "TransactWriteItems" || e.Table != "app" {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled || e.Op != "TransactWriteItems" || e.Table != "app" {
 		t.Fatalf("err = %v", err)
 	}
 	if len(e.CancellationReasons) != 2 || e.CancellationReasons[1].Code != "ConditionalCheckFailed" {

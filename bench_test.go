@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
 )
 
 // The benchmarks compare one call through the Repo with the same call made
@@ -22,12 +23,12 @@ func benchSetup(b *testing.B) (*dynamo.Table[Order], *dynamodb.Client, Order) {
 	_, repo := newTestRepo(b)
 	orders := dynamo.Bind(repo, Orders)
 	o := order("u1", 1)
-	o.Tags = dynamo.NewSet("a", "b")
-	if _, err := orders.Put(context.Background(), o); err != nil {
+	o.Tags = codec.NewSet("a", "b")
+	if err := orders.Put(context.Background(), o); err != nil {
 		b.Fatal(err)
 	}
 	for i := 2; i < 12; i++ {
-		if _, err := orders.Put(context.Background(), order("u1", i)); err != nil {
+		if err := orders.Put(context.Background(), order("u1", i)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -39,7 +40,7 @@ func BenchmarkRepoPut(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := orders.Put(ctx, o); err != nil {
+		if err := orders.Put(ctx, o); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -135,7 +136,7 @@ func (c *cannedAPI) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamo
 
 func BenchmarkLayer(b *testing.B) {
 	o := order("u1", 1)
-	o.Tags = dynamo.NewSet("a", "b")
+	o.Tags = codec.NewSet("a", "b")
 	item, _ := Orders.Dump(o)
 	items := make([]map[string]types.AttributeValue, 11)
 	for i := range items {
@@ -147,7 +148,7 @@ func BenchmarkLayer(b *testing.B) {
 	b.Run("Put", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := orders.Put(ctx, o); err != nil {
+			if err := orders.Put(ctx, o); err != nil {
 				b.Fatal(err)
 			}
 		}

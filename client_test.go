@@ -109,41 +109,41 @@ var capturedErrors = []struct {
 	sentinel  error
 }{
 	{"conditional", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}`,
-		dynamo.TypeConditionalCheckFailed, "ConditionalCheckFailedException", "The conditional request failed", false, dynamo.ErrConditionalCheckFailed},
+		dynamo.ErrConditionalCheckFailed, "ConditionalCheckFailedException", "The conditional request failed", false, dynamo.ErrConditionalCheckFailed},
 	{"not found", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}`,
-		dynamo.TypeResourceNotFound, "ResourceNotFoundException", "Requested resource not found", false, dynamo.ErrResourceNotFound},
+		dynamo.ErrResourceNotFound, "ResourceNotFoundException", "Requested resource not found", false, dynamo.ErrResourceNotFound},
 	{"validation", 400, `{"__type":"com.amazon.coral.validate#ValidationException","message":"One or more parameter values were invalid: Missing the key pk in the item"}`,
-		dynamo.TypeValidation, "ValidationException", "One or more parameter values were invalid: Missing the key pk in the item", false, dynamo.ErrValidation},
+		dynamo.ErrValidation, "ValidationException", "One or more parameter values were invalid: Missing the key pk in the item", false, dynamo.ErrValidation},
 	{"serialization", 400, `{"__type":"com.amazon.coral.service#SerializationException","Message":"Start of structure or map found where not expected."}`,
-		dynamo.TypeValidation, "SerializationException", "Start of structure or map found where not expected.", false, dynamo.ErrValidation},
+		dynamo.ErrValidation, "SerializationException", "Start of structure or map found where not expected.", false, dynamo.ErrValidation},
 	{"access denied", 400, `{"__type":"com.amazon.coral.service#AccessDeniedException","Message":"User: arn:aws:iam::123456789012:user/dev is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:eu-central-1:123456789012:table/app"}`,
-		dynamo.TypeAccessDenied, "AccessDeniedException", "User: arn:aws:iam::123456789012:user/dev is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:eu-central-1:123456789012:table/app", false, dynamo.ErrAccessDenied},
+		dynamo.ErrAccessDenied, "AccessDeniedException", "User: arn:aws:iam::123456789012:user/dev is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:eu-central-1:123456789012:table/app", false, dynamo.ErrAccessDenied},
 	{"unrecognized client", 400, `{"__type":"com.amazon.coral.service#UnrecognizedClientException","message":"The security token included in the request is invalid."}`,
-		dynamo.TypeAuthentication, "UnrecognizedClientException", "The security token included in the request is invalid.", false, dynamo.ErrAuthentication},
+		dynamo.ErrAuthentication, "UnrecognizedClientException", "The security token included in the request is invalid.", false, dynamo.ErrAuthentication},
 	{"missing token", 400, `{"__type":"com.amazon.coral.service#MissingAuthenticationTokenException","message":"Request is missing Authentication Token"}`,
-		dynamo.TypeAuthentication, "MissingAuthenticationTokenException", "Request is missing Authentication Token", false, dynamo.ErrAuthentication},
+		dynamo.ErrAuthentication, "MissingAuthenticationTokenException", "Request is missing Authentication Token", false, dynamo.ErrAuthentication},
 	{"transaction conflict", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionConflictException","message":"Transaction is ongoing for the item"}`,
-		dynamo.TypeTransactionConflict, "TransactionConflictException", "Transaction is ongoing for the item", false, dynamo.ErrTransactionConflict},
+		dynamo.ErrTransactionConflict, "TransactionConflictException", "Transaction is ongoing for the item", false, dynamo.ErrTransactionConflict},
 	{"item collection", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException","message":"Collection size exceeded."}`,
-		dynamo.TypeItemCollectionSizeExceeded, "ItemCollectionSizeLimitExceededException", "Collection size exceeded.", false, dynamo.ErrItemCollectionSizeExceeded},
+		dynamo.ErrItemCollectionSizeExceeded, "ItemCollectionSizeLimitExceededException", "Collection size exceeded.", false, dynamo.ErrItemCollectionSizeExceeded},
 	{"resource in use", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceInUseException","message":"Table already exists: app"}`,
-		dynamo.TypeResourceInUse, "ResourceInUseException", "Table already exists: app", false, dynamo.ErrResourceInUse},
+		dynamo.ErrResourceInUse, "ResourceInUseException", "Table already exists: app", false, dynamo.ErrResourceInUse},
 	{"limit exceeded", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#LimitExceededException","message":"Subscriber limit exceeded: Only 10 tables can be created, updated, or deleted simultaneously"}`,
-		dynamo.TypeLimitExceeded, "LimitExceededException", "Subscriber limit exceeded: Only 10 tables can be created, updated, or deleted simultaneously", false, dynamo.ErrLimitExceeded},
+		dynamo.ErrLimitExceeded, "LimitExceededException", "Subscriber limit exceeded: Only 10 tables can be created, updated, or deleted simultaneously", false, dynamo.ErrLimitExceeded},
 	{"unknown operation", 400, `{"__type":"com.amazon.coral.service#UnknownOperationException"}`,
-		dynamo.TypeValidation, "UnknownOperationException", "UnknownOperationException", false, dynamo.ErrValidation},
+		dynamo.ErrValidation, "UnknownOperationException", "UnknownOperationException", false, dynamo.ErrValidation},
 	{"throttling", 400, `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`,
-		dynamo.TypeThrottled, "ThrottlingException", "Rate of requests exceeds the allowed throughput.", true, dynamo.ErrThrottled},
+		dynamo.ErrThrottled, "ThrottlingException", "Rate of requests exceeds the allowed throughput.", true, dynamo.ErrThrottled},
 	{"provisioned", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."}`,
-		dynamo.TypeProvisionedThroughputExceeded, "ProvisionedThroughputExceededException", "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.", true, dynamo.ErrProvisionedThroughputExceeded},
+		dynamo.ErrProvisionedThroughputExceeded, "ProvisionedThroughputExceededException", "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.", true, dynamo.ErrProvisionedThroughputExceeded},
 	{"request limit", 400, `{"__type":"com.amazonaws.dynamodb.v20120810#RequestLimitExceeded","message":"Throughput exceeds the current throughput limit for your account. Please contact AWS Support at https://aws.amazon.com/support request a limit increase"}`,
-		dynamo.TypeThrottled, "RequestLimitExceeded", "Throughput exceeds the current throughput limit for your account. Please contact AWS Support at https://aws.amazon.com/support request a limit increase", true, dynamo.ErrThrottled},
+		dynamo.ErrThrottled, "RequestLimitExceeded", "Throughput exceeds the current throughput limit for your account. Please contact AWS Support at https://aws.amazon.com/support request a limit increase", true, dynamo.ErrThrottled},
 	{"internal", 500, `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`,
-		dynamo.TypeInternalServer, "InternalServerError", "Internal server error", true, dynamo.ErrInternalServer},
+		dynamo.ErrInternalServer, "InternalServerError", "Internal server error", true, dynamo.ErrInternalServer},
 	{"503 unmodeled", 503, `{"__type":"com.amazon.coral.availability#ServiceUnavailableException","message":"Service unavailable"}`,
-		dynamo.TypeInternalServer, "ServiceUnavailableException", "Service unavailable", true, dynamo.ErrInternalServer},
+		dynamo.ErrInternalServer, "ServiceUnavailableException", "Service unavailable", true, dynamo.ErrInternalServer},
 	{"502 no body type", 502, `{}`,
-		dynamo.TypeInternalServer, "UnknownError", "UnknownError", true, dynamo.ErrInternalServer},
+		dynamo.ErrInternalServer, "UnknownError", "UnknownError", true, dynamo.ErrInternalServer},
 }
 
 func TestErrorMappingCapturedBodies(t *testing.T) {
@@ -171,15 +171,16 @@ func TestErrorMappingCapturedBodies(t *testing.T) {
 			if e.Unwrap() == nil {
 				t.Errorf("no cause")
 			}
-			if api, ok := e.Details.(interface{ ErrorCode() string }); !ok || !strings.HasSuffix(api.ErrorCode(), tc.code) {
-				t.Errorf("Details = %#v", e.Details)
+			var api interface{ ErrorCode() string }
+			if !errors.As(err, &api) || !strings.HasSuffix(api.ErrorCode(), tc.code) {
+				t.Errorf("cause = %#v", e.Unwrap())
 			}
 			if e.RequestID == "" {
 				t.Errorf("no request id")
 			}
 			want := 1
 			if tc.retryable {
-				want = dynamo.DefaultMaxRetries + 1
+				want = 3 + 1 // the default retries
 			}
 			if got := srv.count("PutItem"); got != want {
 				t.Errorf("attempts = %d, want %d", got, want)
@@ -206,7 +207,7 @@ func TestTransactionCanceledReasons(t *testing.T) {
 	check := func(t *testing.T, err error) {
 		t.Helper()
 		var e *dynamo.Error
-		if !errors.As(err, &e) || e.Type != dynamo.TypeTransactionCanceled {
+		if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled {
 			t.Fatalf("err = %v", err)
 		}
 		if len(e.CancellationReasons) != 2 {
@@ -257,7 +258,7 @@ func TestMaxRetriesZeroDisablesRetries(t *testing.T) {
 	})
 	r := fastRepo(t, srv.URL, dynamo.WithMaxRetries(0))
 	_, err := r.Request(context.Background(), "GetItem", map[string]any{"TableName": "app"})
-	if !errors.Is(err, dynamo.ErrInternalServer) || !dynamo.IsRetryable(err) {
+	if !errors.Is(err, dynamo.ErrInternalServer) || !retryable(err) {
 		t.Fatalf("err = %v", err)
 	}
 	if got := srv.count("GetItem"); got != 1 {
@@ -286,7 +287,7 @@ func TestTransportFailuresAreRetried(t *testing.T) {
 		r := fastRepo(t, srv.URL, dynamo.WithTimeouts(time.Second, 50*time.Millisecond), dynamo.WithMaxRetries(1))
 		_, err := r.Request(context.Background(), "ListTables", nil)
 		var e *dynamo.Error
-		if !errors.As(err, &e) || e.Type != dynamo.TypeTransport || !e.Retryable || e.Status != 0 {
+		if !errors.As(err, &e) || e.Type != dynamo.ErrTransport || !e.Retryable || e.Status != 0 {
 			t.Fatalf("err = %#v", err)
 		}
 		if got := srv.count("ListTables"); got != 2 {
@@ -320,7 +321,7 @@ func TestCanceledContextIsNotRetried(t *testing.T) {
 	srv := newCanned(t, func(string, int, []byte) reply { calls.Add(1); cancel(); return reply{delay: time.Hour, body: `{}`} })
 	r := fastRepo(t, srv.URL)
 	_, err := r.Request(ctx, "ListTables", nil)
-	if !errors.Is(err, dynamo.ErrCanceled) || !errors.Is(err, context.Canceled) || dynamo.IsRetryable(err) {
+	if !errors.Is(err, dynamo.ErrCanceled) || !errors.Is(err, context.Canceled) || retryable(err) {
 		t.Fatalf("err = %v", err)
 	}
 	if calls.Load() != 1 {
@@ -407,3 +408,9 @@ func TestSearchEndpointRoutesSearchVectorsOnly(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// retryable reports whether err is an *Error the client retries.
+func retryable(err error) bool {
+	var e *dynamo.Error
+	return errors.As(err, &e) && e.Retryable
+}

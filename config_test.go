@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -81,7 +82,7 @@ func TestNoCredentials(t *testing.T) {
 	}
 	_, err = r.Request(context.Background(), "ListTables", nil)
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeNoCredentials || e.Retryable {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrNoCredentials || e.Retryable {
 		t.Fatalf("err = %v (%#v)", err, e)
 	}
 	if len(srv.headers) != 0 {
@@ -136,7 +137,7 @@ func TestOptionValidation(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, err := dynamo.New(aws.Config{Region: "eu-west-1"}, opt)
 			var e *dynamo.Error
-			if !errors.As(err, &e) || e.Type != dynamo.TypeValidation {
+			if !errors.As(err, &e) || e.Type != dynamo.ErrValidation {
 				t.Fatalf("err = %v", err)
 			}
 		})
@@ -206,14 +207,14 @@ func TestTracerSeesEveryAttempt(t *testing.T) {
 		t.Fatalf("starts=%d ends=%d", len(tr.starts), len(tr.ends))
 	}
 	for i, e := range tr.ends {
-		if e.Action != "DescribeTable" || e.Table != "app" || e.Attempt != i+1 || e.Duration <= 0 {
+		if e.Action != "DescribeTable" || !slices.Equal(e.Tables, []string{"app"}) || e.Attempt != i+1 || e.Duration <= 0 {
 			t.Errorf("end %d = %+v", i, e)
 		}
 	}
-	if e := tr.ends[0]; e.Status != 500 || e.Err == nil || e.Err.Type != dynamo.TypeInternalServer {
+	if e := tr.ends[0]; e.Status != 500 || e.Err == nil || e.Err.Type != dynamo.ErrInternalServer {
 		t.Errorf("attempt 1 = %+v", e)
 	}
-	if e := tr.ends[1]; e.Status != 0 || e.Err == nil || e.Err.Type != dynamo.TypeTransport {
+	if e := tr.ends[1]; e.Status != 0 || e.Err == nil || e.Err.Type != dynamo.ErrTransport {
 		t.Errorf("attempt 2 = %+v", e)
 	}
 	if e := tr.ends[2]; e.Status != 200 || e.Err != nil {

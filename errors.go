@@ -17,76 +17,61 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// ErrorType classifies every failure the library reports. Branch on it with
-// errors.Is and the Err… sentinels, or read [Error.Type] after errors.As.
+// ErrorType classifies every failure the library reports. Each type is
+// also the value to test for: errors.Is(err, dynamo.ErrConditionalCheckFailed)
+// holds when err is an [*Error] of that type. The string values are stable
+// and safe to log or use as metric labels.
 type ErrorType string
 
-// The error types. The string values are stable and safe to log or use as
-// metric labels.
+// The error types.
 const (
-	TypeValidation                    ErrorType = "validation_error"
-	TypeNotFound                      ErrorType = "not_found" // Get found no item: not an AWS error
-	TypeResourceNotFound              ErrorType = "resource_not_found"
-	TypeConditionalCheckFailed        ErrorType = "conditional_check_failed"
-	TypeProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded"
-	TypeThrottled                     ErrorType = "throttled"
-	TypeAccessDenied                  ErrorType = "access_denied"
-	TypeAuthentication                ErrorType = "authentication_error"
-	TypeTransactionCanceled           ErrorType = "transaction_canceled"
-	TypeTransactionConflict           ErrorType = "transaction_conflict"
-	TypeItemCollectionSizeExceeded    ErrorType = "item_collection_size_exceeded"
-	TypeResourceInUse                 ErrorType = "resource_in_use"
-	TypeLimitExceeded                 ErrorType = "limit_exceeded"
-	TypeInternalServer                ErrorType = "internal_server_error"
-	TypeTransport                     ErrorType = "transport_error"
-	TypeDecode                        ErrorType = "decode_error"
-	TypeNoCredentials                 ErrorType = "no_credentials"
-	TypeCanceled                      ErrorType = "canceled" // the caller's context was canceled
-	// TypeOutcomeUnknown: a write that is not safe to repeat failed after it
+	ErrValidation                    ErrorType = "validation_error"                // refused, by this library before sending or by DynamoDB
+	ErrNotFound                      ErrorType = "not_found"                       // Get found no item (not an AWS error)
+	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table or index
+	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition did not hold
+	ErrProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded" // over the table's provisioned capacity (retried)
+	ErrThrottled                     ErrorType = "throttled"                       // throttled by DynamoDB (retried)
+	ErrAccessDenied                  ErrorType = "access_denied"                   // the credentials may not do this
+	ErrAuthentication                ErrorType = "authentication_error"            // the signature or credentials were rejected
+	ErrTransactionCanceled           ErrorType = "transaction_canceled"            // see Error.CancellationReasons
+	ErrTransactionConflict           ErrorType = "transaction_conflict"            // another transaction holds an item
+	ErrItemCollectionSizeExceeded    ErrorType = "item_collection_size_exceeded"   // an LSI's item collection is over 10 GB
+	ErrResourceInUse                 ErrorType = "resource_in_use"                 // the table is being created, updated or deleted
+	ErrLimitExceeded                 ErrorType = "limit_exceeded"                  // too many control-plane operations at once
+	ErrInternalServer                ErrorType = "internal_server_error"           // a 5xx answer (retried)
+	ErrTransport                     ErrorType = "transport_error"                 // no answer: connection failure or timeout (retried)
+	ErrDecode                        ErrorType = "decode_error"                    // an answer this library could not load
+	ErrNoCredentials                 ErrorType = "no_credentials"                  // the credential chain found none
+	ErrCanceled                      ErrorType = "canceled"                        // the caller's context was canceled
+	// ErrOutcomeUnknown: a write that is not safe to repeat failed after it
 	// may have reached DynamoDB (its answer was lost, it timed out waiting,
 	// or DynamoDB answered 5xx). It may or may not have been applied, and it
 	// was not retried. See docs/data-modelling.md for how to recover.
-	TypeOutcomeUnknown ErrorType = "outcome_unknown"
-	TypeUnknown        ErrorType = "unknown_error"
+	ErrOutcomeUnknown ErrorType = "outcome_unknown"
+	ErrUnknown        ErrorType = "unknown_error" // anything else
 )
+
+// Error returns the type's value, so that a type is the target of
+// errors.Is and prints as its label.
+func (t ErrorType) Error() string { return string(t) }
 
 // Retryable reports whether the client retries failures of this type:
 // throttling, 5xx and transport failures, and nothing else. A 5xx or
 // transport failure of a write that may have been applied and is not safe to
-// repeat is not retried: it becomes TypeOutcomeUnknown.
+// repeat is not retried: it becomes ErrOutcomeUnknown.
 func (t ErrorType) Retryable() bool {
 	switch t {
-	case TypeThrottled, TypeProvisionedThroughputExceeded, TypeInternalServer, TypeTransport:
+	case ErrThrottled, ErrProvisionedThroughputExceeded, ErrInternalServer, ErrTransport:
 		return true
 	}
 	return false
 }
 
-// Sentinels for errors.Is: an *Error matches a sentinel of the same Type.
-var (
-	ErrValidation                    = &Error{Type: TypeValidation, Message: "validation error"}
-	ErrNotFound                      = &Error{Type: TypeNotFound, Message: "item not found"}
-	ErrResourceNotFound              = &Error{Type: TypeResourceNotFound, Message: "resource not found"}
-	ErrConditionalCheckFailed        = &Error{Type: TypeConditionalCheckFailed, Message: "conditional check failed"}
-	ErrProvisionedThroughputExceeded = &Error{Type: TypeProvisionedThroughputExceeded, Message: "provisioned throughput exceeded"}
-	ErrThrottled                     = &Error{Type: TypeThrottled, Message: "throttled"}
-	ErrAccessDenied                  = &Error{Type: TypeAccessDenied, Message: "access denied"}
-	ErrAuthentication                = &Error{Type: TypeAuthentication, Message: "authentication failed"}
-	ErrTransactionCanceled           = &Error{Type: TypeTransactionCanceled, Message: "transaction canceled"}
-	ErrTransactionConflict           = &Error{Type: TypeTransactionConflict, Message: "transaction conflict"}
-	ErrItemCollectionSizeExceeded    = &Error{Type: TypeItemCollectionSizeExceeded, Message: "item collection size exceeded"}
-	ErrResourceInUse                 = &Error{Type: TypeResourceInUse, Message: "resource in use"}
-	ErrLimitExceeded                 = &Error{Type: TypeLimitExceeded, Message: "limit exceeded"}
-	ErrInternalServer                = &Error{Type: TypeInternalServer, Message: "internal server error"}
-	ErrTransport                     = &Error{Type: TypeTransport, Message: "transport error"}
-	ErrDecode                        = &Error{Type: TypeDecode, Message: "decode error"}
-	ErrNoCredentials                 = &Error{Type: TypeNoCredentials, Message: "no credentials"}
-	ErrCanceled                      = &Error{Type: TypeCanceled, Message: "canceled"}
-	ErrOutcomeUnknown                = &Error{Type: TypeOutcomeUnknown, Message: "outcome unknown"}
-)
-
-// Error is the one error type every operation returns. The SDK error or the
-// pure-layer error it came from is available through errors.Unwrap / errors.As.
+// Error is the one error type every operation returns. The error it comes
+// from — the SDK's (a smithy.APIError such as
+// *types.TransactionCanceledException, or a transport error) or, for a local
+// validation failure, the builder's (*schema.Error, *request.Error,
+// *codec.Error) — is its cause, through errors.Unwrap and errors.As.
 type Error struct {
 	Type    ErrorType
 	Message string // human-readable; DynamoDB's own message for service errors
@@ -102,18 +87,12 @@ type Error struct {
 	RequestID string // x-amzn-RequestId of the failed response
 
 	// CancellationReasons holds one entry per transaction operation, in request
-	// order, when Type is TypeTransactionCanceled.
+	// order, when Type is ErrTransactionCanceled.
 	CancellationReasons []CancellationReason
 
 	// Item is the item as stored when a conditional write failed and the
 	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
 	Item map[string]types.AttributeValue
-
-	// Details carries the decoded answer behind the error: for a service
-	// error the SDK's exception value (a smithy.APIError such as
-	// *types.TransactionCanceledException), for a local validation error the
-	// pure-layer error (*schema.Error, *request.Error, *codec.Error).
-	Details any
 
 	cause error
 }
@@ -158,21 +137,20 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the underlying cause: the SDK error, a pure-layer error
-// (*schema.Error, *codec.Error, …) or a transport error.
+// Unwrap returns the cause: the SDK error, a builder error (*schema.Error,
+// *request.Error, *codec.Error, …) or a transport error.
 func (e *Error) Unwrap() error { return e.cause }
 
-// Is reports whether target is an *Error of the same Type, so that
-// errors.Is(err, dynamo.ErrConditionalCheckFailed) works.
+// Is reports whether target is e's [ErrorType] (errors.Is(err,
+// dynamo.ErrConditionalCheckFailed)) or an *Error of the same type.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Type == e.Type
-}
-
-// IsRetryable reports whether err is an *Error the client would retry.
-func IsRetryable(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Retryable
+	switch t := target.(type) {
+	case ErrorType:
+		return t == e.Type
+	case *Error:
+		return t.Type == e.Type
+	}
+	return false
 }
 
 // invalid wraps a pure-layer error (schema, codec, request builders) as a
@@ -186,14 +164,14 @@ func invalid(op string, cause error) *Error {
 	if op != "" {
 		msg = strings.TrimPrefix(msg, op+": ")
 	}
-	return &Error{Type: TypeValidation, Message: msg, Op: op, Details: cause, cause: cause}
+	return &Error{Type: ErrValidation, Message: msg, Op: op, cause: cause}
 }
 
 func trimPrefix(msg string) string { return strings.TrimPrefix(msg, "dynamo: ") }
 
 // invalidf states a local validation failure.
 func invalidf(op, format string, args ...any) *Error {
-	return &Error{Type: TypeValidation, Message: fmt.Sprintf(format, args...), Op: op}
+	return &Error{Type: ErrValidation, Message: fmt.Sprintf(format, args...), Op: op}
 }
 
 // noCredentialsError marks a failure of the credential chain so that the
@@ -207,39 +185,39 @@ func (e *noCredentialsError) Unwrap() error { return e.err }
 // awsCodes maps DynamoDB exception names to error types.
 // Source: DynamoDB API reference, "Common Errors" and each action's Errors.
 var awsCodes = map[string]ErrorType{
-	"ConditionalCheckFailedException":          TypeConditionalCheckFailed,
-	"ResourceNotFoundException":                TypeResourceNotFound,
-	"TableNotFoundException":                   TypeResourceNotFound,
-	"IndexNotFoundException":                   TypeResourceNotFound,
-	"ProvisionedThroughputExceededException":   TypeProvisionedThroughputExceeded,
-	"ThrottlingException":                      TypeThrottled,
-	"RequestLimitExceeded":                     TypeThrottled,
-	"ValidationException":                      TypeValidation,
-	"SerializationException":                   TypeValidation,
-	"UnknownOperationException":                TypeValidation,
-	"IdempotentParameterMismatchException":     TypeValidation,
-	"DuplicateItemException":                   TypeValidation,
-	"AccessDeniedException":                    TypeAccessDenied,
-	"UnrecognizedClientException":              TypeAuthentication,
-	"InvalidSignatureException":                TypeAuthentication,
-	"IncompleteSignatureException":             TypeAuthentication,
-	"MissingAuthenticationToken":               TypeAuthentication,
-	"MissingAuthenticationTokenException":      TypeAuthentication,
-	"ExpiredTokenException":                    TypeAuthentication,
-	"InvalidClientTokenId":                     TypeAuthentication,
-	"SignatureDoesNotMatch":                    TypeAuthentication,
-	"TransactionCanceledException":             TypeTransactionCanceled,
-	"TransactionConflictException":             TypeTransactionConflict,
-	"TransactionInProgressException":           TypeTransactionConflict,
-	"ReplicatedWriteConflictException":         TypeTransactionConflict,
-	"ItemCollectionSizeLimitExceededException": TypeItemCollectionSizeExceeded,
-	"InternalServerError":                      TypeInternalServer,
-	"InternalFailure":                          TypeInternalServer,
-	"ServiceUnavailable":                       TypeInternalServer,
-	"ServiceUnavailableException":              TypeInternalServer,
-	"ResourceInUseException":                   TypeResourceInUse,
-	"TableInUseException":                      TypeResourceInUse,
-	"LimitExceededException":                   TypeLimitExceeded,
+	"ConditionalCheckFailedException":          ErrConditionalCheckFailed,
+	"ResourceNotFoundException":                ErrResourceNotFound,
+	"TableNotFoundException":                   ErrResourceNotFound,
+	"IndexNotFoundException":                   ErrResourceNotFound,
+	"ProvisionedThroughputExceededException":   ErrProvisionedThroughputExceeded,
+	"ThrottlingException":                      ErrThrottled,
+	"RequestLimitExceeded":                     ErrThrottled,
+	"ValidationException":                      ErrValidation,
+	"SerializationException":                   ErrValidation,
+	"UnknownOperationException":                ErrValidation,
+	"IdempotentParameterMismatchException":     ErrValidation,
+	"DuplicateItemException":                   ErrValidation,
+	"AccessDeniedException":                    ErrAccessDenied,
+	"UnrecognizedClientException":              ErrAuthentication,
+	"InvalidSignatureException":                ErrAuthentication,
+	"IncompleteSignatureException":             ErrAuthentication,
+	"MissingAuthenticationToken":               ErrAuthentication,
+	"MissingAuthenticationTokenException":      ErrAuthentication,
+	"ExpiredTokenException":                    ErrAuthentication,
+	"InvalidClientTokenId":                     ErrAuthentication,
+	"SignatureDoesNotMatch":                    ErrAuthentication,
+	"TransactionCanceledException":             ErrTransactionCanceled,
+	"TransactionConflictException":             ErrTransactionConflict,
+	"TransactionInProgressException":           ErrTransactionConflict,
+	"ReplicatedWriteConflictException":         ErrTransactionConflict,
+	"ItemCollectionSizeLimitExceededException": ErrItemCollectionSizeExceeded,
+	"InternalServerError":                      ErrInternalServer,
+	"InternalFailure":                          ErrInternalServer,
+	"ServiceUnavailable":                       ErrInternalServer,
+	"ServiceUnavailableException":              ErrInternalServer,
+	"ResourceInUseException":                   ErrResourceInUse,
+	"TableInUseException":                      ErrResourceInUse,
+	"LimitExceededException":                   ErrLimitExceeded,
 }
 
 // classify is the single reader of SDK and transport errors. It is cheap (no
@@ -248,7 +226,7 @@ func classify(err error) (t ErrorType, code string, status int) {
 	t, code, status = classifyAttempt(err)
 	var ou *outcomeUnknownError
 	if errors.As(err, &ou) {
-		t = TypeOutcomeUnknown
+		t = ErrOutcomeUnknown
 	}
 	return t, code, status
 }
@@ -262,7 +240,7 @@ func classifyAttempt(err error) (t ErrorType, code string, status int) {
 	}
 	var nc *noCredentialsError
 	if errors.As(err, &nc) {
-		return TypeNoCredentials, "", status
+		return ErrNoCredentials, "", status
 	}
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
@@ -276,37 +254,37 @@ func classifyAttempt(err error) (t ErrorType, code string, status int) {
 		return typeOfStatus(status), code, status
 	}
 	if errors.Is(err, context.Canceled) {
-		return TypeCanceled, "", status
+		return ErrCanceled, "", status
 	}
 	var mr *aws.MissingRegionError
 	if errors.As(err, &mr) {
-		return TypeValidation, "", status
+		return ErrValidation, "", status
 	}
 	if isTransport(err) {
-		return TypeTransport, "", status
+		return ErrTransport, "", status
 	}
 	var de *smithy.DeserializationError
 	if errors.As(err, &de) {
-		return TypeDecode, "", status
+		return ErrDecode, "", status
 	}
 	if status != 0 {
 		return typeOfStatus(status), "", status
 	}
-	return TypeUnknown, "", status
+	return ErrUnknown, "", status
 }
 
 func typeOfStatus(status int) ErrorType {
 	switch {
 	case status >= 500:
-		return TypeInternalServer
+		return ErrInternalServer
 	case status == 429:
-		return TypeThrottled
+		return ErrThrottled
 	case status == 401:
-		return TypeAuthentication
+		return ErrAuthentication
 	case status == 403:
-		return TypeAccessDenied
+		return ErrAccessDenied
 	}
-	return TypeUnknown
+	return ErrUnknown
 }
 
 // isTransport recognises failures to send a request or read its response:
@@ -349,7 +327,7 @@ func mapError(op, table string, err error) error {
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		if e.Op == "" && e.Type != TypeValidation {
+		if e.Op == "" && e.Type != ErrValidation {
 			c := *e
 			c.Op, c.Table = op, table
 			return &c
@@ -361,19 +339,18 @@ func mapError(op, table string, err error) error {
 	var apiErr smithy.APIError
 	switch {
 	case errors.As(err, &apiErr):
-		e.Details = apiErr
 		e.Message = apiErr.ErrorMessage()
 		if e.Message == "" || e.Message == "UnknownError" {
 			e.Message = code
 		}
-	case t == TypeNoCredentials:
+	case t == ErrNoCredentials:
 		var nc *noCredentialsError
 		errors.As(err, &nc)
 		e.Message = nc.Error()
-	case t == TypeTransport:
+	case t == ErrTransport:
 		e.Message = transportMessage(err)
-	case t == TypeOutcomeUnknown:
-		if inner, _, _ := classifyAttempt(err); inner == TypeTransport {
+	case t == ErrOutcomeUnknown:
+		if inner, _, _ := classifyAttempt(err); inner == ErrTransport {
 			e.Message = transportMessage(err)
 		} else {
 			e.Message = innermostMessage(err)
@@ -396,7 +373,7 @@ func mapError(op, table string, err error) error {
 	if errors.As(err, &ccf) {
 		e.Item = ccf.Item
 	}
-	if t == TypeOutcomeUnknown {
+	if t == ErrOutcomeUnknown {
 		e.Message += "; the request may have been applied and was not retried, as repeating it could apply it twice"
 	}
 	return e

@@ -11,10 +11,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // exampleRepo runs the local server in-process with the "app" table (the
@@ -29,7 +31,7 @@ func exampleRepo() (*dynamo.Repo, func()) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	in, err := dynamo.CreateTableInput(Orders, Users)
+	in, err := schema.CreateTableInput(Orders, Users)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func Example() {
 
 	placed := time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC)
 	o := Order{UserID: "u1", PlacedAt: placed, OrderID: "o1", Total: 25}
-	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk"))); err != nil {
+	if err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk"))); err != nil {
 		log.Fatal(err)
 	}
 	got, err := orders.Get(ctx, Order{UserID: "u1", PlacedAt: placed, OrderID: "o1"})
@@ -65,16 +67,16 @@ func ExampleTable_Put() {
 	orders := dynamo.Bind(repo, Orders)
 
 	o := Order{UserID: "u1", PlacedAt: t0, OrderID: "o1", Total: 10}
-	_, _ = orders.Put(ctx, o)
+	_ = orders.Put(ctx, o)
 	o.Total = 20
-	old, err := orders.Put(ctx, o, dynamo.ReturnValues(types.ReturnValueAllOld))
-	fmt.Println(old.Total, err)
+	old, replaced, err := orders.PutReturningOld(ctx, o)
+	fmt.Println(old.Total, replaced, err)
 
 	// A conditional create of an existing item fails.
-	_, err = orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+	err = orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 	fmt.Println(errors.Is(err, dynamo.ErrConditionalCheckFailed))
 	// Output:
-	// 10 <nil>
+	// 10 true <nil>
 	// true
 }
 
@@ -95,19 +97,19 @@ func ExampleTable_Update() {
 	orders := dynamo.Bind(repo, Orders)
 
 	key := Order{UserID: "u1", PlacedAt: t0, OrderID: "o1"}
-	_, _ = orders.Put(ctx, Order{UserID: "u1", PlacedAt: t0, OrderID: "o1", Total: 10, Tags: dynamo.NewSet("a")})
-	now, err := orders.Update(ctx, key, []dynamo.Change{
-		dynamo.SetAttr("status", "paid"),
-		dynamo.Increment("version", 1),
-		dynamo.Add("tags", dynamo.NewSet("b")),
-	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	_ = orders.Put(ctx, Order{UserID: "u1", PlacedAt: t0, OrderID: "o1", Total: 10, Tags: codec.NewSet("a")})
+	now, err := orders.Update(ctx, key,
+		expr.Set("status", "paid"),
+		expr.Increment("version", 1),
+		expr.Add("tags", codec.NewSet("b")),
+		dynamo.If(expr.Eq("version", 0)))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(now.Status, now.Version, now.Tags.Sorted())
 
 	// Key fields cannot be updated: a validation error before any request.
-	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("order_id", "o2")})
+	_, err = orders.Update(ctx, key, expr.Set("order_id", "o2"))
 	fmt.Println(errors.Is(err, dynamo.ErrValidation))
 	// Output:
 	// paid 1 [a b]
@@ -120,7 +122,7 @@ func ExampleTable_Query() {
 	ctx := context.Background()
 	orders := dynamo.Bind(repo, Orders)
 	for i := range 5 {
-		_, _ = orders.Put(ctx, order("u1", i))
+		_ = orders.Put(ctx, order("u1", i))
 	}
 
 	page, err := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Descending(), dynamo.Limit(2))
@@ -131,7 +133,7 @@ func ExampleTable_Query() {
 	next, _ := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Descending(), dynamo.StartAfter(page.Cursor))
 	fmt.Println(ids(next.Items))
 
-	big, _ := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.Filter(dynamo.Ge("total", 30)))
+	big, _ := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.Filter(expr.Ge("total", 30)))
 	fmt.Println(ids(big))
 	// Output:
 	// [u1/o004 u1/o003] true
@@ -139,16 +141,16 @@ func ExampleTable_Query() {
 	// [u1/o003 u1/o004]
 }
 
-func ExampleTable_Stream() {
+func ExampleTable_QueryStream() {
 	repo, done := exampleRepo()
 	defer done()
 	ctx := context.Background()
 	orders := dynamo.Bind(repo, Orders)
 	for i := range 5 {
-		_, _ = orders.Put(ctx, order("u1", i))
+		_ = orders.Put(ctx, order("u1", i))
 	}
 
-	for o, err := range orders.Stream(ctx, Order{UserID: "u1"}, dynamo.PageSize(2)) {
+	for o, err := range orders.QueryStream(ctx, Order{UserID: "u1"}, dynamo.Limit(2)) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -167,11 +169,11 @@ func ExampleTable_ScanAll() {
 	ctx := context.Background()
 	orders := dynamo.Bind(repo, Orders)
 	for i := range 6 {
-		_, _ = orders.Put(ctx, order("u1", i))
+		_ = orders.Put(ctx, order("u1", i))
 	}
-	_, _ = dynamo.Bind(repo, Users).Put(ctx, User{ID: "u1", Name: "Ann"}) // another entity, same table
+	_ = dynamo.Bind(repo, Users).Put(ctx, User{ID: "u1", Name: "Ann"}) // another entity, same table
 
-	all, err := orders.ScanAll(ctx, dynamo.Segments(3), dynamo.MaxConcurrency(2))
+	all, err := orders.ScanAll(ctx, dynamo.Parallel(3, 2))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -225,7 +227,7 @@ func ExampleError() {
 	defer done()
 	orders := dynamo.Bind(repo, Orders)
 
-	_, err := orders.Put(context.Background(), Order{UserID: "a#b", PlacedAt: t0, OrderID: "o1"})
+	err := orders.Put(context.Background(), Order{UserID: "a#b", PlacedAt: t0, OrderID: "o1"})
 	var e *dynamo.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Type, e.Op, e.Retryable)
@@ -238,21 +240,21 @@ func ExampleRepo_Transact() {
 	defer done()
 	ctx := context.Background()
 	accts := dynamo.Bind(repo, Accts)
-	_, _ = accts.Put(ctx, Acct{ID: "a", Balance: 10})
-	_, _ = accts.Put(ctx, Acct{ID: "b"})
+	_ = accts.Put(ctx, Acct{ID: "a", Balance: 10})
+	_ = accts.Put(ctx, Acct{ID: "b"})
 
 	move := func(amount int) error {
 		return repo.Transact(ctx, []dynamo.TxOp{
-			accts.TxUpdate(Acct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", amount)},
-				dynamo.If(dynamo.Ge("balance", amount)), dynamo.ReturnOldOnConditionFail()),
-			accts.TxUpdate(Acct{ID: "b"}, []dynamo.Change{dynamo.Increment("balance", amount)}),
+			accts.TxUpdate(Acct{ID: "a"}, expr.Decrement("balance", amount),
+				dynamo.If(expr.Ge("balance", amount)), dynamo.ReturnOldOnConditionFail()),
+			accts.TxUpdate(Acct{ID: "b"}, expr.Increment("balance", amount)),
 		})
 	}
 	fmt.Println(move(7))
 
 	err := move(7)
 	var e *dynamo.Error
-	if errors.As(err, &e) && e.Type == dynamo.TypeTransactionCanceled {
+	if errors.As(err, &e) && e.Type == dynamo.ErrTransactionCanceled {
 		for i, r := range e.CancellationReasons {
 			fmt.Println(i, r.Code)
 		}
@@ -269,16 +271,16 @@ func ExampleTable_SearchVectors() {
 	repo, done := exampleRepo()
 	defer done()
 	ctx := context.Background()
-	in, _ := dynamo.CreateTableInput(Docs)
+	in, _ := schema.CreateTableInput(Docs)
 	if _, err := repo.Client().(*dynamodb.Client).CreateTable(ctx, in); err != nil {
 		log.Fatal(err)
 	}
 	docs := dynamo.Bind(repo, Docs)
-	_, _ = docs.Put(ctx, Doc{Tenant: "t1", ID: "intro", Lang: "en", Title: "Intro", Embedding: []float32{1, 0, 0}})
-	_, _ = docs.Put(ctx, Doc{Tenant: "t1", ID: "guide", Lang: "en", Title: "Guide", Embedding: []float32{0, 1, 0}})
+	_ = docs.Put(ctx, Doc{Tenant: "t1", ID: "intro", Lang: "en", Title: "Intro", Embedding: []float32{1, 0, 0}})
+	_ = docs.Put(ctx, Doc{Tenant: "t1", ID: "guide", Lang: "en", Title: "Guide", Embedding: []float32{0, 1, 0}})
 
 	res, err := docs.SearchVectors(ctx, "Semantic", []float32{0.9, 0.1, 0}, dynamo.TopK(1),
-		dynamo.Filter(dynamo.Eq("tenant", "t1")))
+		dynamo.Filter(expr.Eq("tenant", "t1")))
 	if err != nil {
 		log.Fatal(err)
 	}

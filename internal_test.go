@@ -38,15 +38,15 @@ func TestClassifyWrappedErrors(t *testing.T) {
 		err  error
 		want ErrorType
 	}{
-		{"max attempts around throttling", &retry.MaxAttemptsError{Attempt: 4, Err: &smithy.GenericAPIError{Code: "ThrottlingException"}}, TypeThrottled},
-		{"namespaced code", &smithy.GenericAPIError{Code: "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"}, TypeResourceNotFound},
-		{"url error", &url.Error{Op: "Post", URL: "http://x", Err: dial}, TypeTransport},
-		{"deadline", fmt.Errorf("op: %w", context.DeadlineExceeded), TypeTransport},
-		{"canceled", fmt.Errorf("op: %w", context.Canceled), TypeCanceled},
-		{"body cut short", &smithy.DeserializationError{Err: io.ErrUnexpectedEOF}, TypeTransport},
-		{"bad json", &smithy.DeserializationError{Err: errors.New("invalid character '<'")}, TypeDecode},
-		{"no credentials", fmt.Errorf("get identity: %w", &noCredentialsError{errors.New("no EC2 IMDS role found")}), TypeNoCredentials},
-		{"unknown", errors.New("something else"), TypeUnknown},
+		{"max attempts around throttling", &retry.MaxAttemptsError{Attempt: 4, Err: &smithy.GenericAPIError{Code: "ThrottlingException"}}, ErrThrottled},
+		{"namespaced code", &smithy.GenericAPIError{Code: "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"}, ErrResourceNotFound},
+		{"url error", &url.Error{Op: "Post", URL: "http://x", Err: dial}, ErrTransport},
+		{"deadline", fmt.Errorf("op: %w", context.DeadlineExceeded), ErrTransport},
+		{"canceled", fmt.Errorf("op: %w", context.Canceled), ErrCanceled},
+		{"body cut short", &smithy.DeserializationError{Err: io.ErrUnexpectedEOF}, ErrTransport},
+		{"bad json", &smithy.DeserializationError{Err: errors.New("invalid character '<'")}, ErrDecode},
+		{"no credentials", fmt.Errorf("get identity: %w", &noCredentialsError{errors.New("no EC2 IMDS role found")}), ErrNoCredentials},
+		{"unknown", errors.New("something else"), ErrUnknown},
 	}
 	for _, tc := range cases {
 		if got, _, _ := classify(tc.err); got != tc.want {

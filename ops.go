@@ -9,91 +9,128 @@ import (
 )
 
 // Put writes v: its item with generated keys, defaults and required fields
-// checked (a validation error, before any request, otherwise). With
-// ReturnValues(types.ReturnValueAllOld) it returns the item it replaced, or
-// nil when there was none; otherwise nil.
+// checked (a validation error, before any request, otherwise). It replaces
+// an item with the same key.
 //
-//	_, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+//	err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 //	if errors.Is(err, dynamo.ErrConditionalCheckFailed) { … }
-func (t *Table[T]) Put(ctx context.Context, v T, opts ...PutOption) (*T, error) {
-	const op = "PutItem"
-	in, err := request.Put(t.schema, v, opts...)
-	if err != nil {
-		return nil, invalid(op, err)
-	}
-	out, err := t.repo.api.PutItem(ctx, in, t.repo.callOpts...)
-	if err != nil {
-		return nil, mapError(op, t.schema.Table(), err)
-	}
-	return t.loadOptional(op, out.Attributes)
+func (t *Table[T]) Put(ctx context.Context, v T, opts ...PutOption) error {
+	_, _, err := t.put(ctx, v, opts)
+	return err
+}
+
+// PutReturningOld is Put that also returns the item it replaced, and
+// whether there was one (ReturnValues ALL_OLD; no extra capacity).
+func (t *Table[T]) PutReturningOld(ctx context.Context, v T, opts ...PutOption) (old T, replaced bool, err error) {
+	return t.put(ctx, v, append(opts[:len(opts):len(opts)], request.ReturnValues(types.ReturnValueAllOld)))
+}
+
+func (t *Table[T]) put(ctx context.Context, v T, opts []PutOption) (T, bool, error) {
+	var old T
+	var found bool
+	err := t.run(ctx, "PutItem", func(ctx context.Context, op string) error {
+		in, err := request.Put(t.schema, v, opts...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		out, err := t.repo.api.PutItem(ctx, in, t.repo.callOpts...)
+		if err != nil {
+			return mapError(op, t.schema.Table(), err)
+		}
+		old, found, err = t.loadOptional(op, out.Attributes)
+		return err
+	})
+	return old, found, err
 }
 
 // Get reads the item whose key fields are set on key (the full primary
-// key). A missing item is the error ErrNotFound (errors.Is), never a zero
-// value silently.
+// key). A missing item is the error [ErrNotFound], never a zero value
+// silently.
 func (t *Table[T]) Get(ctx context.Context, key T, opts ...GetOption) (T, error) {
-	const op = "GetItem"
-	var zero T
-	in, err := request.Get(t.schema, key, opts...)
-	if err != nil {
-		return zero, invalid(op, err)
-	}
-	out, err := t.repo.api.GetItem(ctx, in, t.repo.callOpts...)
-	if err != nil {
-		return zero, mapError(op, t.schema.Table(), err)
-	}
-	if len(out.Item) == 0 {
-		return zero, &Error{Type: TypeNotFound, Op: op, Table: t.schema.Table(), Message: "item not found"}
-	}
-	return t.load(op, out.Item)
+	var v T
+	err := t.run(ctx, "GetItem", func(ctx context.Context, op string) error {
+		in, err := request.Get(t.schema, key, opts...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		out, err := t.repo.api.GetItem(ctx, in, t.repo.callOpts...)
+		if err != nil {
+			return mapError(op, t.schema.Table(), err)
+		}
+		if len(out.Item) == 0 {
+			return &Error{Type: ErrNotFound, Op: op, Table: t.schema.Table(), Message: "item not found"}
+		}
+		v, err = t.load(op, out.Item)
+		return err
+	})
+	return v, err
 }
 
-// Delete removes the item whose key fields are set on key. With
-// ReturnValues(types.ReturnValueAllOld) it returns the deleted item (nil when
-// there was none).
-func (t *Table[T]) Delete(ctx context.Context, key T, opts ...DeleteOption) (*T, error) {
-	const op = "DeleteItem"
-	in, err := request.Delete(t.schema, key, opts...)
-	if err != nil {
-		return nil, invalid(op, err)
-	}
-	out, err := t.repo.api.DeleteItem(ctx, in, t.repo.callOpts...)
-	if err != nil {
-		return nil, mapError(op, t.schema.Table(), err)
-	}
-	return t.loadOptional(op, out.Attributes)
+// Delete removes the item whose key fields are set on key. Deleting a
+// missing item is not an error (guard with If(expr.Exists("pk")) to make it
+// one).
+func (t *Table[T]) Delete(ctx context.Context, key T, opts ...DeleteOption) error {
+	_, _, err := t.delete(ctx, key, opts)
+	return err
 }
 
-// Update applies changes to the item whose key fields are set on key
-// (creating it if absent, as DynamoDB does; guard with If(Exists("pk")) to
-// refuse that). Changing a key field is a validation error. With
-// ReturnValues it returns the attributes DynamoDB sends back loaded into a
-// T: ALL_OLD / ALL_NEW give whole items, UPDATED_OLD / UPDATED_NEW only the
-// changed attributes (other fields stay zero); without it, nil.
+// DeleteReturningOld is Delete that also returns the deleted item, and
+// whether there was one (ReturnValues ALL_OLD; no extra capacity).
+func (t *Table[T]) DeleteReturningOld(ctx context.Context, key T, opts ...DeleteOption) (old T, deleted bool, err error) {
+	return t.delete(ctx, key, append(opts[:len(opts):len(opts)], request.ReturnValues(types.ReturnValueAllOld)))
+}
+
+func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, bool, error) {
+	var old T
+	var found bool
+	err := t.run(ctx, "DeleteItem", func(ctx context.Context, op string) error {
+		in, err := request.Delete(t.schema, key, opts...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		out, err := t.repo.api.DeleteItem(ctx, in, t.repo.callOpts...)
+		if err != nil {
+			return mapError(op, t.schema.Table(), err)
+		}
+		old, found, err = t.loadOptional(op, out.Attributes)
+		return err
+	})
+	return old, found, err
+}
+
+// Update applies the changes among args (built by package expr, applied in
+// order) to the item whose key fields are set on key, and returns the item
+// as it is after the update (ReturnValues ALL_NEW; no extra capacity). The
+// other args are options. Like DynamoDB it creates a missing item; guard
+// with If(expr.Exists("pk")) to refuse that. Changing a key field is a
+// validation error.
 //
-//	_, err := orders.Update(ctx, key, []dynamo.Change{
-//		dynamo.SetAttr("status", "paid"), dynamo.Increment("version", 1),
-//	})
-func (t *Table[T]) Update(ctx context.Context, key T, changes []Change, opts ...UpdateOption) (*T, error) {
-	const op = "UpdateItem"
-	in, err := request.Update(t.schema, key, changes, opts...)
-	if err != nil {
-		return nil, invalid(op, err)
-	}
-	out, err := t.repo.api.UpdateItem(ctx, in, t.repo.callOpts...)
-	if err != nil {
-		return nil, mapError(op, t.schema.Table(), err)
-	}
-	return t.loadOptional(op, out.Attributes)
+//	o, err := orders.Update(ctx, key,
+//		expr.Set("status", "paid"), expr.Increment("version", 1),
+//		dynamo.If(expr.Eq("version", 3)))
+func (t *Table[T]) Update(ctx context.Context, key T, args ...UpdateOption) (T, error) {
+	var v T
+	err := t.run(ctx, "UpdateItem", func(ctx context.Context, op string) error {
+		in, err := request.Update(t.schema, key, append(args[:len(args):len(args)], request.ReturnValues(types.ReturnValueAllNew))...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		out, err := t.repo.api.UpdateItem(ctx, in, t.repo.callOpts...)
+		if err != nil {
+			return mapError(op, t.schema.Table(), err)
+		}
+		v, err = t.load(op, out.Attributes)
+		return err
+	})
+	return v, err
 }
 
-func (t *Table[T]) loadOptional(op string, item map[string]types.AttributeValue) (*T, error) {
+// loadOptional loads the item a write returned, if any.
+func (t *Table[T]) loadOptional(op string, item map[string]types.AttributeValue) (T, bool, error) {
 	if len(item) == 0 {
-		return nil, nil
+		var zero T
+		return zero, false, nil
 	}
 	v, err := t.load(op, item)
-	if err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return v, err == nil, err
 }

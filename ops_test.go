@@ -8,25 +8,27 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 type Order struct {
-	UserID   string             `dynamo:"user_id,pk"`
-	PlacedAt time.Time          `dynamo:"placed_at,sk"`
-	OrderID  string             `dynamo:"order_id,sk"`
-	Total    int                `dynamo:"total"`
-	Status   string             `dynamo:"status,default=pending"`
-	Tags     dynamo.Set[string] `dynamo:"tags"`
-	Version  int                `dynamo:"version"`
+	UserID   string            `dynamo:"user_id,pk"`
+	PlacedAt time.Time         `dynamo:"placed_at,sk"`
+	OrderID  string            `dynamo:"order_id,sk"`
+	Total    int               `dynamo:"total"`
+	Status   string            `dynamo:"status,default=pending"`
+	Tags     codec.Set[string] `dynamo:"tags"`
+	Version  int               `dynamo:"version"`
 }
 
-var Orders = dynamo.MustSchema[Order]("app",
-	dynamo.EntityName("order"),
-	dynamo.GSI("StatusIndex", "status", "placed_at"),
+var Orders = schema.Must[Order]("app",
+	schema.EntityName("order"),
+	schema.GSI("StatusIndex", "status", "placed_at"),
 )
 
 // User shares the table "app" with Order (single-table design).
@@ -36,7 +38,7 @@ type User struct {
 	Name string `dynamo:"name"`
 }
 
-var Users = dynamo.MustSchema[User]("app", dynamo.EntityName("user"))
+var Users = schema.Must[User]("app", schema.EntityName("user"))
 
 var t0 = time.Date(2024, 6, 1, 10, 0, 0, 0, time.UTC)
 
@@ -49,7 +51,7 @@ func order(user string, i int) Order {
 func newTestRepo(t testing.TB, opts ...dynamo.Option) (*dynamotest.Server, *dynamo.Repo) {
 	t.Helper()
 	srv := dynamotest.NewServer(t)
-	in, err := dynamo.CreateTableInput(Orders, Users)
+	in, err := schema.CreateTableInput(Orders, Users)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +80,10 @@ func TestPutGetDelete(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	o := order("u1", 1)
-	o.Tags = dynamo.NewSet("gift")
+	o.Tags = codec.NewSet("gift")
 
-	if old, err := orders.Put(ctx, o); err != nil || old != nil {
-		t.Fatalf("Put = %v, %v", old, err)
+	if err := orders.Put(ctx, o); err != nil {
+		t.Fatalf("Put: %v", err)
 	}
 	got, err := orders.Get(ctx, Order{UserID: "u1", PlacedAt: o.PlacedAt, OrderID: o.OrderID}, dynamo.Consistent())
 	if err != nil {
@@ -92,7 +94,7 @@ func TestPutGetDelete(t *testing.T) {
 	}
 
 	// Conditional create fails on the existing item.
-	_, err = orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+	err = orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		t.Fatalf("conditional put: %v", err)
 	}
@@ -102,7 +104,7 @@ func TestPutGetDelete(t *testing.T) {
 	}
 
 	// ReturnOldOnConditionFail puts the stored item into the error.
-	_, err = orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")), dynamo.ReturnOldOnConditionFail())
+	err = orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")), dynamo.ReturnOldOnConditionFail())
 	if !errors.As(err, &de) || de.Item["total"] == nil {
 		t.Errorf("no item on condition failure: %#v", de)
 	}
@@ -110,9 +112,9 @@ func TestPutGetDelete(t *testing.T) {
 	// Put returning the old item.
 	o2 := o
 	o2.Total = 99
-	old, err := orders.Put(ctx, o2, dynamo.ReturnValues(types.ReturnValueAllOld))
-	if err != nil || old == nil || old.Total != 10 {
-		t.Fatalf("Put ALL_OLD = %+v, %v", old, err)
+	old, replaced, err := orders.PutReturningOld(ctx, o2)
+	if err != nil || !replaced || old.Total != 10 {
+		t.Fatalf("PutReturningOld = %+v, %v, %v", old, replaced, err)
 	}
 
 	// Projection.
@@ -122,9 +124,9 @@ func TestPutGetDelete(t *testing.T) {
 	}
 
 	// Delete returning the old item, then not found.
-	old, err = orders.Delete(ctx, o, dynamo.ReturnValues(types.ReturnValueAllOld))
-	if err != nil || old == nil || old.Total != 99 {
-		t.Fatalf("Delete = %+v, %v", old, err)
+	old, deleted, err := orders.DeleteReturningOld(ctx, o)
+	if err != nil || !deleted || old.Total != 99 {
+		t.Fatalf("DeleteReturningOld = %+v, %v, %v", old, deleted, err)
 	}
 	_, err = orders.Get(ctx, o)
 	if !errors.Is(err, dynamo.ErrNotFound) {
@@ -133,8 +135,15 @@ func TestPutGetDelete(t *testing.T) {
 	if errors.Is(err, dynamo.ErrResourceNotFound) {
 		t.Errorf("not found item confused with missing table")
 	}
-	if old, err := orders.Delete(ctx, o, dynamo.ReturnValues(types.ReturnValueAllOld)); err != nil || old != nil {
-		t.Errorf("Delete of absent = %v, %v", old, err)
+	if old, deleted, err := orders.DeleteReturningOld(ctx, o); err != nil || deleted || old.Total != 0 {
+		t.Errorf("DeleteReturningOld of absent = %v, %v, %v", old, deleted, err)
+	}
+	if err := orders.Delete(ctx, o); err != nil {
+		t.Errorf("Delete of absent: %v", err)
+	}
+	// Put of a new item replaces nothing.
+	if _, replaced, err := orders.PutReturningOld(ctx, o); err != nil || replaced {
+		t.Errorf("PutReturningOld of new = %v, %v", replaced, err)
 	}
 }
 
@@ -144,17 +153,18 @@ func TestValidationBeforeAnyRequest(t *testing.T) {
 	ctx := context.Background()
 	before := srv.Calls(dynamotest.AnyAction)
 	cases := map[string]error{}
-	_, cases["put empty"] = orders.Put(ctx, Order{})
+	cases["put empty"] = orders.Put(ctx, Order{})
 	_, cases["get partial key"] = orders.Get(ctx, Order{UserID: "u"})
-	_, cases["update key field"] = orders.Update(ctx, order("u", 1), []dynamo.Change{dynamo.SetAttr("user_id", "x")})
-	_, cases["separator in key"] = orders.Put(ctx, Order{UserID: "a#b", PlacedAt: t0, OrderID: "o"})
+	_, cases["update key field"] = orders.Update(ctx, order("u", 1), expr.Set("user_id", "x"))
+	cases["separator in key"] = orders.Put(ctx, Order{UserID: "a#b", PlacedAt: t0, OrderID: "o"})
 	_, cases["consistent on GSI"] = orders.Query(ctx, Order{Status: "open"}, dynamo.Index("StatusIndex"), dynamo.Consistent())
-	_, cases["page size on one page"] = orders.Query(ctx, Order{UserID: "u"}, dynamo.PageSize(3))
-	_, cases["segments on one page"] = orders.Scan(ctx, dynamo.Segments(3))
+	_, cases["limit 0"] = orders.Query(ctx, Order{UserID: "u"}, dynamo.Limit(0))
+	_, cases["max items 0"] = orders.QueryAll(ctx, Order{UserID: "u"}, dynamo.MaxItems(0))
+	_, cases["parallel of 0"] = orders.ScanAll(ctx, dynamo.Parallel(0, 0))
 	_, cases["bad cursor"] = orders.Query(ctx, Order{UserID: "u"}, dynamo.StartAfter("%%%"))
 	for name, err := range cases {
 		var e *dynamo.Error
-		if !errors.As(err, &e) || e.Type != dynamo.TypeValidation {
+		if !errors.As(err, &e) || e.Type != dynamo.ErrValidation {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
@@ -168,34 +178,31 @@ func TestUpdateOperators(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	o := order("u1", 1)
-	o.Tags = dynamo.NewSet("a", "b")
-	if _, err := orders.Put(ctx, o); err != nil {
+	o.Tags = codec.NewSet("a", "b")
+	if err := orders.Put(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	got, err := orders.Update(ctx, o, []dynamo.Change{
-		dynamo.SetAttr("status", "paid"),
-		dynamo.Increment("version", 2),
-		dynamo.Decrement("total", 3),
-		dynamo.Add("tags", dynamo.NewSet("c")),
-	})
-	if err != nil || got != nil {
+	got, err := orders.Update(ctx, o,
+		expr.Set("status", "paid"),
+		expr.Increment("version", 2),
+		expr.Decrement("total", 3),
+		expr.Add("tags", codec.NewSet("c")),
+	)
+	if err != nil || got.Status != "paid" || got.Version != 2 {
 		t.Fatalf("Update = %+v, %v", got, err)
 	}
-	got, err = orders.Update(ctx, o, []dynamo.Change{dynamo.DeleteFromSet("tags", dynamo.NewSet("a"))}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	// Update returns the whole item as it is after the update.
+	got, err = orders.Update(ctx, o, expr.Delete("tags", codec.NewSet("a")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got == nil || got.Status != "paid" || got.Version != 2 || got.Total != 7 || got.Tags.Has("a") || !got.Tags.Has("c") || !got.Tags.Has("b") {
+	if got.UserID != "u1" || got.Status != "paid" || got.Version != 2 || got.Total != 7 || got.Tags.Has("a") || !got.Tags.Has("c") || !got.Tags.Has("b") {
 		t.Fatalf("ALL_NEW = %+v", got)
 	}
-	// UPDATED_OLD returns only the changed attributes.
-	got, err = orders.Update(ctx, o, []dynamo.Change{dynamo.SetAttr("status", "shipped")}, dynamo.ReturnValues(types.ReturnValueUpdatedOld))
-	if err != nil || got == nil || got.Status != "paid" || got.Total != 0 {
-		t.Fatalf("UPDATED_OLD = %+v, %v", got, err)
-	}
-	// No return values: nil.
-	got, err = orders.Update(ctx, o, []dynamo.Change{dynamo.Remove("tags"), dynamo.IfNotExists("version", 100)})
-	if err != nil || got != nil {
+	// Changes and options mix in one argument list, changes in order.
+	got, err = orders.Update(ctx, o, expr.Set("status", "shipped"), dynamo.If(expr.Eq("status", "paid")),
+		expr.Remove("tags"), expr.IfNotExists("version", 100))
+	if err != nil || got.Status != "shipped" || got.Tags != nil || got.Version != 2 {
 		t.Fatalf("Update = %+v, %v", got, err)
 	}
 	after, _ := orders.Get(ctx, o)
@@ -203,12 +210,12 @@ func TestUpdateOperators(t *testing.T) {
 		t.Errorf("after = %+v", after)
 	}
 	// A condition on the update.
-	_, err = orders.Update(ctx, o, []dynamo.Change{dynamo.Increment("version", 1)}, dynamo.If(dynamo.Eq("version", 5)))
+	_, err = orders.Update(ctx, o, expr.Increment("version", 1), dynamo.If(expr.Eq("version", 5)))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		t.Errorf("conditional update: %v", err)
 	}
 	// Raw update expression.
-	_, err = orders.Update(ctx, o, []dynamo.Change{dynamo.RawUpdate("SET #t = :t", map[string]string{"#t": "total"}, map[string]any{":t": 42})})
+	_, err = orders.Update(ctx, o, expr.RawUpdate("SET #t = :t", map[string]string{"#t": "total"}, map[string]any{":t": 42}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,210 +1,188 @@
 package dynamo
 
 import (
-	"context"
-	"net/http"
-	"net/url"
-	"time"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/request"
 )
 
-// Option configures a [Repo] in [Open], [New] and [FromClient].
-type Option func(*config) error
+// Operation options are typed per operation: an option that makes no sense
+// for an operation does not compile there (Descending is only a Query
+// option, Parallel only a ScanAll/ScanStream option). An option whose value
+// is wrong for the call (a consistent read on a GSI, a Limit of 0) is a
+// validation error before any request. The options are those of package
+// request, which builds the requests.
 
-// HTTPClient is what the SDK sends requests with; *http.Client satisfies it.
-type HTTPClient interface {
-	Do(*http.Request) (*http.Response, error)
+// GetOption configures [Table.Get].
+type GetOption = request.GetOption
+
+// PutOption configures [Table.Put] and [Table.PutReturningOld].
+type PutOption = request.PutOption
+
+// DeleteOption configures [Table.Delete] and [Table.DeleteReturningOld].
+type DeleteOption = request.DeleteOption
+
+// UpdateOption is an argument of [Table.Update]: a change built by package
+// expr (expr.Set, expr.Increment, …) or an option such as [If].
+type UpdateOption = request.UpdateOption
+
+// QueryOption configures [Table.Query]; every QueryOption is also a
+// [QueryAllOption].
+type QueryOption = request.QueryOption
+
+// QueryAllOption configures [Table.QueryAll] and [Table.QueryStream]: every
+// QueryOption, and [MaxItems].
+type QueryAllOption = request.QueryAllOption
+
+// ScanOption configures [Table.Scan]; every ScanOption is also a
+// [ScanAllOption].
+type ScanOption = request.ScanOption
+
+// ScanAllOption configures [Table.ScanAll] and [Table.ScanStream]: every
+// ScanOption, [MaxItems] and [Parallel].
+type ScanAllOption = request.ScanAllOption
+
+// BatchGetOption configures [Table.BatchGet].
+type BatchGetOption = request.BatchGetOption
+
+// BatchWriteOption configures [Repo.BatchWrite].
+type BatchWriteOption = request.BatchWriteOption
+
+// TxOpOption configures one operation of a transaction ([Table.TxPut],
+// [Table.TxDelete], [Table.TxCheck]; [Table.TxUpdate] takes it too).
+type TxOpOption = request.TxOpOption
+
+// TxUpdateOption is an argument of [Table.TxUpdate]: a change built by
+// package expr or a [TxOpOption].
+type TxUpdateOption = request.TxUpdateOption
+
+// TxOption configures [Repo.Transact] as a whole.
+type TxOption = request.TxOption
+
+// SearchOption configures [Table.SearchVectors].
+type SearchOption = request.SearchOption
+
+// ReadOption is an option of every read of one table: Get, Query, Scan
+// (and their All/Stream forms) and BatchGet.
+type ReadOption = request.ReadOption
+
+// ConditionOption is an option of the conditional writes: Put, Delete,
+// Update and every operation of a transaction.
+type ConditionOption = request.ConditionOption
+
+// FilterOption is an option of the reads that filter: Query, Scan and
+// SearchVectors.
+type FilterOption = request.FilterOption
+
+// ProjectionOption is an option of every read that can project.
+type ProjectionOption = request.ProjectionOption
+
+// CapacityOption is an option of every operation.
+type CapacityOption = request.CapacityOption
+
+// ListOption is an option of Query and Scan (and their All/Stream forms).
+type ListOption = request.ListOption
+
+// PagingOption is an option of the reads that page for the caller:
+// QueryAll, QueryStream, ScanAll and ScanStream.
+type PagingOption = request.PagingOption
+
+// Consistent asks for a strongly consistent read (ConsistentRead); not
+// available on a global secondary index.
+func Consistent() ReadOption { return request.Consistent() }
+
+// If makes a write conditional (ConditionExpression): it happens only when
+// cond holds for the item as stored, and fails with
+// [ErrConditionalCheckFailed] otherwise.
+func If(cond expr.Cond) ConditionOption { return request.If(cond) }
+
+// ReturnOldOnConditionFail puts the stored item into the error of a failed
+// condition ([Error.Item]) or into the transaction's cancellation reason.
+func ReturnOldOnConditionFail() ConditionOption { return request.ReturnOldOnConditionFail() }
+
+// Filter drops the items that do not satisfy cond after they are read
+// (FilterExpression); for SearchVectors it is the search condition. Filtered
+// items still cost read capacity.
+func Filter(cond expr.Cond) FilterOption { return request.Filter(cond) }
+
+// Project returns only the named attributes: top-level names as strings,
+// or document paths (expr.Attr("address", "city")). The other fields of the
+// loaded items stay zero.
+func Project[A expr.Attribute](attrs ...A) ProjectionOption { return request.Project(attrs...) }
+
+// ConsumedCapacity asks for the capacity the operation consumed (TOTAL or
+// INDEXES); it is reported in the result and to the [Tracer].
+func ConsumedCapacity(level types.ReturnConsumedCapacity) CapacityOption {
+	return request.ConsumedCapacity(level)
 }
 
-// config is the resolved repo configuration. Defaults are in defaultConfig.
-type config struct {
-	region         string
-	endpoint       string
-	searchEndpoint string
-	credentials    aws.CredentialsProvider // WithCredentials; a closure, so that no fmt verb prints the secret
-	maxRetries     int
-	baseBackoff    time.Duration
-	maxBackoff     time.Duration
-	connectTimeout time.Duration
-	receiveTimeout time.Duration
-	httpClient     HTTPClient
-	batchRetries   int
-	tracer         Tracer
-}
+// Index reads a secondary index of the schema instead of the table. For a
+// query the partition value comes from the index's partition field.
+func Index(name string) ListOption { return request.Index(name) }
 
-// Defaults, as the seed specifies them (L-7, L-9, B-1).
-const (
-	DefaultMaxRetries     = 3
-	DefaultBaseBackoff    = 50 * time.Millisecond
-	DefaultMaxBackoff     = 5 * time.Second
-	DefaultConnectTimeout = 5 * time.Second
-	DefaultReceiveTimeout = 30 * time.Second
-	DefaultBatchRetries   = 5
-)
+// Limit is DynamoDB's Limit: the number of items each request evaluates (at
+// least 1), before any filter. For QueryAll, QueryStream, ScanAll and
+// ScanStream it is the page size; [MaxItems] caps their total.
+func Limit(n int) ListOption { return request.Limit(n) }
 
-func defaultConfig() config {
-	return config{
-		maxRetries:     DefaultMaxRetries,
-		baseBackoff:    DefaultBaseBackoff,
-		maxBackoff:     DefaultMaxBackoff,
-		connectTimeout: DefaultConnectTimeout,
-		receiveTimeout: DefaultReceiveTimeout,
-		batchRetries:   DefaultBatchRetries,
-	}
-}
+// MaxItems caps the number of items QueryAll, QueryStream, ScanAll and
+// ScanStream return in total (at least 1).
+func MaxItems(n int) PagingOption { return request.MaxItems(n) }
 
-func resolveOptions(opts []Option) (config, error) {
-	c := defaultConfig()
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(&c); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
-}
+// StartAfter continues a read after the page whose [Page].Cursor is
+// cursor ("" starts at the beginning). A cursor this package did not produce
+// is a validation error.
+func StartAfter(cursor string) ListOption { return request.StartAfter(cursor) }
 
-// WithRegion sets the AWS region, overriding AWS_REGION and the shared config.
-// With a custom endpoint and no region anywhere, the region is "us-east-1".
-func WithRegion(region string) Option {
-	return func(c *config) error {
-		if region == "" {
-			return invalidf("", "WithRegion: empty region")
-		}
-		c.region = region
-		return nil
-	}
-}
+// Descending reads the sort key from high to low (ScanIndexForward false).
+func Descending() QueryOption { return request.Descending() }
 
-// WithEndpoint sends every request to url (DynamoDB Local, the local server,
-// a proxy) instead of the regional endpoint, SearchVectors included unless
-// [WithSearchEndpoint] is set. Without it the SDK honours
-// AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL from the environment or the
-// shared config.
-func WithEndpoint(url string) Option {
-	return func(c *config) error {
-		if err := checkURL("WithEndpoint", url); err != nil {
-			return err
-		}
-		c.endpoint = url
-		return nil
-	}
-}
+// Select chooses what a query or scan returns: COUNT (only [Page].Count),
+// ALL_ATTRIBUTES or ALL_PROJECTED_ATTRIBUTES (an index only).
+func Select(s types.Select) ListOption { return request.Select(s) }
 
-// WithSearchEndpoint sends SearchVectors to url. By default the SDK's
-// endpoint rules route it to the search host of the region (or to the
-// custom endpoint when one is set).
-func WithSearchEndpoint(url string) Option {
-	return func(c *config) error {
-		if err := checkURL("WithSearchEndpoint", url); err != nil {
-			return err
-		}
-		c.searchEndpoint = url
-		return nil
-	}
-}
+// Segment reads segment i of a scan split into total segments, for a
+// parallel scan spread over processes; [Parallel] does it within one.
+func Segment(i, total int) ScanOption { return request.Segment(i, total) }
 
-func checkURL(opt, raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return invalidf("", "%s: not an http(s) URL with a host", opt)
-	}
-	return nil
-}
+// Parallel splits ScanAll or ScanStream into segments (1 to 1,000,000) read
+// by their own goroutines, at most workers fetching at once (0: all of
+// them). Results arrive in no particular order.
+func Parallel(segments, workers int) ScanAllOption { return request.Parallel(segments, workers) }
 
-// WithCredentials uses static credentials instead of the default chain.
-// sessionToken may be empty.
-func WithCredentials(accessKeyID, secretAccessKey, sessionToken string) Option {
-	return func(c *config) error {
-		if accessKeyID == "" || secretAccessKey == "" {
-			return invalidf("", "WithCredentials: access key id and secret access key are both required")
-		}
-		c.credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretAccessKey, SessionToken: sessionToken,
-				Source: "dynamo.WithCredentials"}, nil
-		})
-		return nil
-	}
-}
+// ClientRequestToken makes a transaction idempotent: DynamoDB applies the
+// same token at most once within ten minutes.
+func ClientRequestToken(token string) TxOption { return request.ClientRequestToken(token) }
 
-// WithMaxRetries sets how many times a failed attempt is retried (default 3,
-// so at most 4 attempts; 0 disables retries). Only throttling, 5xx and
-// transport failures are retried, and a write that may already have been
-// applied only if repeating it is harmless (see TypeOutcomeUnknown).
-func WithMaxRetries(n int) Option {
-	return func(c *config) error {
-		if n < 0 {
-			return invalidf("", "WithMaxRetries: %d is negative", n)
-		}
-		c.maxRetries = n
-		return nil
-	}
-}
+// TopK is the number of results of SearchVectors, 1 to 100 (default 10).
+func TopK(k int) SearchOption { return request.TopK(k) }
 
-// WithBackoff sets the retry backoff: before retry n (1-based) the client
-// sleeps a uniformly random duration in [0, min(max, base·2^(n-1))] ("full
-// jitter"). Defaults 50 ms and 5 s. Batch retries of unprocessed items use
-// the same schedule.
-func WithBackoff(base, max time.Duration) Option {
-	return func(c *config) error {
-		if base <= 0 || max < base {
-			return invalidf("", "WithBackoff: need 0 < base <= max, got base %v, max %v", base, max)
-		}
-		c.baseBackoff, c.maxBackoff = base, max
-		return nil
-	}
-}
+// SortEq restricts a query to sort key = v. On a table with generated keys
+// v is the composed sort-key string; on an index or a RawKeys table it is a
+// value of the sort-key field's type. Without a Sort option the condition
+// is derived from the sort-key fields set on the query's value.
+func SortEq(v any) QueryOption { return request.SortEq(v) }
 
-// WithTimeouts sets the connect timeout (dial and TLS handshake, default 5 s)
-// and the receive timeout (from sending the request to the response headers,
-// default 30 s). An attempt that times out is a transport error and is
-// retried (a write that was already sent only if it is safe to repeat; see
-// TypeOutcomeUnknown). They apply to the HTTP client the repo builds; with
-// [WithHTTPClient] configure your client instead.
-func WithTimeouts(connect, receive time.Duration) Option {
-	return func(c *config) error {
-		if connect <= 0 || receive <= 0 {
-			return invalidf("", "WithTimeouts: timeouts must be positive, got %v and %v", connect, receive)
-		}
-		c.connectTimeout, c.receiveTimeout = connect, receive
-		return nil
-	}
-}
+// SortLt restricts a query to sort key < v (see [SortEq] for v).
+func SortLt(v any) QueryOption { return request.SortLt(v) }
 
-// WithHTTPClient sends requests through client (for example an *http.Client
-// with a custom RoundTripper).
-func WithHTTPClient(client HTTPClient) Option {
-	return func(c *config) error {
-		if client == nil {
-			return invalidf("", "WithHTTPClient: nil client")
-		}
-		c.httpClient = client
-		return nil
-	}
-}
+// SortLe restricts a query to sort key <= v (see [SortEq] for v).
+func SortLe(v any) QueryOption { return request.SortLe(v) }
 
-// WithBatchRetries sets how many times BatchWrite and BatchGet re-send
-// unprocessed items or keys, with backoff, before returning them (default 5).
-func WithBatchRetries(n int) Option {
-	return func(c *config) error {
-		if n < 0 {
-			return invalidf("", "WithBatchRetries: %d is negative", n)
-		}
-		c.batchRetries = n
-		return nil
-	}
-}
+// SortGt restricts a query to sort key > v (see [SortEq] for v).
+func SortGt(v any) QueryOption { return request.SortGt(v) }
 
-// WithTracer reports every request attempt to t. See [Tracer].
-func WithTracer(t Tracer) Option {
-	return func(c *config) error {
-		if t == nil {
-			return invalidf("", "WithTracer: nil tracer")
-		}
-		c.tracer = t
-		return nil
-	}
-}
+// SortGe restricts a query to sort key >= v (see [SortEq] for v).
+func SortGe(v any) QueryOption { return request.SortGe(v) }
+
+// SortBetween restricts a query to lo <= sort key <= hi (see [SortEq]).
+func SortBetween(lo, hi any) QueryOption { return request.SortBetween(lo, hi) }
+
+// SortBeginsWith restricts a query to sort keys starting with prefix (a
+// string, or []byte for a binary sort key).
+func SortBeginsWith(prefix any) QueryOption { return request.SortBeginsWith(prefix) }
+
+// SortNone reads the whole partition, ignoring the sort-key fields set on
+// the query's value.
+func SortNone() QueryOption { return request.SortNone() }

@@ -15,21 +15,23 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 type Counter struct {
-	ID   string             `dynamo:"id,pk"`
-	N    int                `dynamo:"n"`
-	Name string             `dynamo:"name"`
-	Tags dynamo.Set[string] `dynamo:"tags"`
-	Blob string             `dynamo:"blob"`
+	ID   string            `dynamo:"id,pk"`
+	N    int               `dynamo:"n"`
+	Name string            `dynamo:"name"`
+	Tags codec.Set[string] `dynamo:"tags"`
+	Blob string            `dynamo:"blob"`
 }
 
-var Counters = dynamo.MustSchema[Counter]("counters")
+var Counters = schema.Must[Counter]("counters")
 
 // lossy lets a request reach the server and then loses its answer, for the
 // next n requests of an action: the body breaks after the status line (as in
@@ -91,8 +93,8 @@ func lossyRepo(t *testing.T, early bool) (*dynamotest.Server, *dynamo.Repo, *los
 func wantOutcomeUnknown(t *testing.T, err error) {
 	t.Helper()
 	var e *dynamo.Error
-	if !errors.Is(err, dynamo.ErrOutcomeUnknown) || !errors.As(err, &e) || e.Type != dynamo.TypeOutcomeUnknown ||
-		e.Retryable || dynamo.IsRetryable(err) {
+	if !errors.Is(err, dynamo.ErrOutcomeUnknown) || !errors.As(err, &e) || e.Type != dynamo.ErrOutcomeUnknown ||
+		e.Retryable || retryable(err) {
 		t.Fatalf("err = %v, want an unknown outcome, not retryable", err)
 	}
 }
@@ -122,10 +124,11 @@ func TestLostAnswerIsNeverRetriedForUnsafeWrites(t *testing.T) {
 				return srv.Calls(action) - before, err
 			}
 
-			// ADD with ALL_NEW: sent once, applied once, reported unknown.
+			// ADD (Update returns the new item): sent once, applied once,
+			// reported unknown.
 			l.Lose("UpdateItem", 1)
 			sent, err := calls("UpdateItem", func() error {
-				_, err := counters.Update(ctx, key, []dynamo.Change{dynamo.Add("n", 1)}, dynamo.ReturnValues(types.ReturnValueAllNew))
+				_, err := counters.Update(ctx, key, expr.Add("n", 1))
 				return err
 			})
 			wantOutcomeUnknown(t, err)
@@ -136,7 +139,7 @@ func TestLostAnswerIsNeverRetriedForUnsafeWrites(t *testing.T) {
 			// Increment (SET n = n + :v), even under a condition that stays true.
 			l.Lose("UpdateItem", 1)
 			sent, err = calls("UpdateItem", func() error {
-				_, err := counters.Update(ctx, key, []dynamo.Change{dynamo.Increment("n", 1)}, dynamo.If(dynamo.Exists("pk")))
+				_, err := counters.Update(ctx, key, expr.Increment("n", 1), dynamo.If(expr.Exists("pk")))
 				return err
 			})
 			wantOutcomeUnknown(t, err)
@@ -164,13 +167,12 @@ func TestLostAnswerIsNeverRetriedForUnsafeWrites(t *testing.T) {
 				do     func() error
 			}{
 				{"UpdateItem", func() error {
-					_, err := counters.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("name", "x"), dynamo.Add("tags", dynamo.NewSet("a"))},
-						dynamo.ReturnValues(types.ReturnValueAllNew))
+					_, err := counters.Update(ctx, key, expr.Set("name", "x"), expr.Add("tags", codec.NewSet("a")))
 					return err
 				}},
-				{"PutItem", func() error { _, err := counters.Put(ctx, Counter{ID: "p", N: 7}); return err }},
+				{"PutItem", func() error { err := counters.Put(ctx, Counter{ID: "p", N: 7}); return err }},
 				{"GetItem", func() error { _, err := counters.Get(ctx, key); return err }},
-				{"DeleteItem", func() error { _, err := counters.Delete(ctx, Counter{ID: "p"}); return err }},
+				{"DeleteItem", func() error { err := counters.Delete(ctx, Counter{ID: "p"}); return err }},
 			}
 			for _, s := range safe {
 				l.Lose(s.action, 1)
@@ -185,7 +187,7 @@ func TestLostAnswerIsNeverRetriedForUnsafeWrites(t *testing.T) {
 			// A transaction carries the SDK's token: retried, applied once.
 			l.Lose("TransactWriteItems", 1)
 			sent, err = calls("TransactWriteItems", func() error {
-				return repo.Transact(ctx, []dynamo.TxOp{counters.TxUpdate(key, []dynamo.Change{dynamo.Increment("n", 1)})})
+				return repo.Transact(ctx, []dynamo.TxOp{counters.TxUpdate(key, expr.Increment("n", 1))})
 			})
 			if err != nil || sent != 2 || n() != 4 {
 				t.Fatalf("transaction sent %d times, err %v, n = %d; want 2, success, 4", sent, err, n())
@@ -201,7 +203,7 @@ func TestThrottlingRetriedAndServerErrorUnknownForUnsafeWrites(t *testing.T) {
 	srv, repo, _ := lossyRepo(t, false)
 	counters := dynamo.Bind(repo, Counters)
 	add := func() error {
-		_, err := counters.Update(ctx, Counter{ID: "c"}, []dynamo.Change{dynamo.Add("n", 1)})
+		_, err := counters.Update(ctx, Counter{ID: "c"}, expr.Add("n", 1))
 		return err
 	}
 	srv.Fail("UpdateItem", 2, dynamotest.Throttling)
@@ -224,7 +226,7 @@ func TestThrottlingRetriedAndServerErrorUnknownForUnsafeWrites(t *testing.T) {
 	}
 	// A safe write still rides over a 500.
 	srv.Fail("PutItem", 1, dynamotest.InternalServerError)
-	if _, err := counters.Put(ctx, Counter{ID: "p"}); err != nil || srv.Calls("PutItem") != 2 {
+	if err := counters.Put(ctx, Counter{ID: "p"}); err != nil || srv.Calls("PutItem") != 2 {
 		t.Fatalf("Put after a 500: %v after %d calls", err, srv.Calls("PutItem"))
 	}
 }
@@ -243,7 +245,7 @@ func TestFromClientNeverRetriesUnsafeWrites(t *testing.T) {
 	}
 	counters := dynamo.Bind(repo, Counters)
 	l.Lose("UpdateItem", 1)
-	_, err = counters.Update(ctx, Counter{ID: "c"}, []dynamo.Change{dynamo.Add("n", 1)})
+	_, err = counters.Update(ctx, Counter{ID: "c"}, expr.Add("n", 1))
 	wantOutcomeUnknown(t, err)
 	got, gerr := counters.Get(ctx, Counter{ID: "c"})
 	if gerr != nil || got.N != 1 || srv.Calls("UpdateItem") != 1 {
@@ -265,11 +267,11 @@ func TestRepoSurvivesLargeResponses(t *testing.T) {
 	counters := dynamo.Bind(srv.Repo(t, dynamo.WithMaxRetries(0)), Counters)
 	blob := strings.Repeat("x", 256<<10)
 	for i := range 12 {
-		if _, err := counters.Put(ctx, Counter{ID: string(rune('a' + i)), Blob: blob}); err != nil {
+		if err := counters.Put(ctx, Counter{ID: string(rune('a' + i)), Blob: blob}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	failed, cursor := 0, dynamo.Cursor("")
+	failed, cursor := 0, ""
 	var first error
 	for range 100 { // pages of 1 MB
 		var opts []dynamo.ScanOption
@@ -301,9 +303,9 @@ func TestUnsentWriteIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = dynamo.Bind(repo, Counters).Update(context.Background(), Counter{ID: "c"}, []dynamo.Change{dynamo.Add("n", 1)})
+	_, err = dynamo.Bind(repo, Counters).Update(context.Background(), Counter{ID: "c"}, expr.Add("n", 1))
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeTransport || !strings.HasSuffix(e.Message, "(after 2 attempts)") {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrTransport || !strings.HasSuffix(e.Message, "(after 2 attempts)") {
 		t.Fatalf("err = %v, want a transport error after 2 attempts", err)
 	}
 }

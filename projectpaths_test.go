@@ -6,6 +6,8 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 type profile struct {
@@ -15,17 +17,17 @@ type profile struct {
 	Tags    []string          `dynamo:"tags"`
 }
 
-var profiles = dynamo.MustSchema[profile]("profiles")
+var profiles = schema.Must[profile]("profiles")
 
 func TestProjectPaths(t *testing.T) {
 	repo, _ := dynamotest.NewRepo(t, profiles)
 	ctx := context.Background()
 	p := dynamo.Bind(repo, profiles)
 	in := profile{ID: "p", Name: "Ada", Address: map[string]string{"city": "London", "zip": "N1"}, Tags: []string{"a", "b", "c"}}
-	if _, err := p.Put(ctx, in); err != nil {
+	if err := p.Put(ctx, in); err != nil {
 		t.Fatal(err)
 	}
-	got, err := p.Get(ctx, profile{ID: "p"}, dynamo.ProjectPaths(dynamo.Attr("address", "city"), dynamo.Attr("tags").Index(1)))
+	got, err := p.Get(ctx, profile{ID: "p"}, dynamo.Project(expr.Attr("address", "city"), expr.Attr("tags").Index(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

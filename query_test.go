@@ -14,6 +14,7 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/local"
 )
 
@@ -65,8 +66,8 @@ func TestQueryForms(t *testing.T) {
 		{"struct sort key ignored", Order{UserID: "u1", PlacedAt: t0.Add(3 * time.Hour)}, []dynamo.QueryOption{dynamo.SortNone()}, 10, false},
 		{"between", u1, []dynamo.QueryOption{dynamo.SortBetween("2024-06-01T12", "2024-06-01T14~")}, 3, false},
 		{"descending limit", u1, []dynamo.QueryOption{dynamo.Descending(), dynamo.Limit(4)}, 4, true},
-		{"filter", u1, []dynamo.QueryOption{dynamo.Filter(dynamo.Gt("total", 50))}, 4, false},
-		{"filter or", u1, []dynamo.QueryOption{dynamo.Filter(dynamo.AnyOf(dynamo.Eq("total", 0), dynamo.Ge("total", 90)))}, 2, false},
+		{"filter", u1, []dynamo.QueryOption{dynamo.Filter(expr.Gt("total", 50))}, 4, false},
+		{"filter or", u1, []dynamo.QueryOption{dynamo.Filter(expr.AnyOf(expr.Eq("total", 0), expr.Ge("total", 90)))}, 2, false},
 		{"gsi typed sort key", Order{Status: "closed"}, []dynamo.QueryOption{dynamo.Index("StatusIndex"), dynamo.SortGt(t0)}, 2, false},
 		{"gsi equality", Order{Status: "open"}, []dynamo.QueryOption{dynamo.Index("StatusIndex")}, 10, false},
 	}
@@ -97,7 +98,7 @@ func TestQueryPagination(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	var all []Order
-	var cursor dynamo.Cursor
+	var cursor string
 	pages := 0
 	for {
 		page, err := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Limit(3), dynamo.StartAfter(cursor))
@@ -112,25 +113,19 @@ func TestQueryPagination(t *testing.T) {
 			}
 			break
 		}
-		// The cursor survives a round trip through JSON and ParseCursor.
+		// The cursor survives a round trip through JSON.
 		b, _ := json.Marshal(page.Cursor)
-		var s string
-		_ = json.Unmarshal(b, &s)
-		if cursor, err = dynamo.ParseCursor(s); err != nil {
+		if err := json.Unmarshal(b, &cursor); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if len(all) != 10 || pages != 4 {
 		t.Fatalf("%d items in %d pages", len(all), pages)
 	}
-	// StartKey with the raw key works the same.
-	first, _ := orders.Query(ctx, Order{UserID: "u1"}, dynamo.Limit(5))
-	rest, err := orders.Query(ctx, Order{UserID: "u1"}, dynamo.StartKey(first.LastEvaluatedKey))
-	if err != nil || len(rest.Items) != 5 || rest.Items[0].OrderID != "o005" {
-		t.Errorf("StartKey: %v %v", ids(rest.Items), err)
-	}
-	if _, err := dynamo.ParseCursor("not a cursor"); !errors.Is(err, dynamo.ErrValidation) {
-		t.Errorf("ParseCursor: %v", err)
+	// A cursor this package did not produce is a validation error, before
+	// any request.
+	if _, err := orders.Query(ctx, Order{UserID: "u1"}, dynamo.StartAfter("not a cursor")); !errors.Is(err, dynamo.ErrValidation) {
+		t.Errorf("StartAfter: %v", err)
 	}
 }
 
@@ -140,11 +135,11 @@ func TestQueryAllAndStream(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 
-	all, err := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.PageSize(3))
+	all, err := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.Limit(3))
 	if err != nil || len(all) != 10 {
 		t.Fatalf("QueryAll = %d, %v", len(all), err)
 	}
-	capped, err := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.Limit(4), dynamo.PageSize(3))
+	capped, err := orders.QueryAll(ctx, Order{UserID: "u1"}, dynamo.MaxItems(4), dynamo.Limit(3))
 	if err != nil || len(capped) != 4 {
 		t.Fatalf("QueryAll limit = %d, %v", len(capped), err)
 	}
@@ -152,7 +147,7 @@ func TestQueryAllAndStream(t *testing.T) {
 	// The stream fetches a page only when the loop needs it.
 	before := srv.Calls("Query")
 	n := 0
-	for o, err := range orders.Stream(ctx, Order{UserID: "u1"}, dynamo.PageSize(2)) {
+	for o, err := range orders.QueryStream(ctx, Order{UserID: "u1"}, dynamo.Limit(2)) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +165,7 @@ func TestQueryAllAndStream(t *testing.T) {
 	// An error ends the stream after being yielded once.
 	srv.FailWith("Query", 1, &local.Error{Type: "AccessDeniedException", Message: "User is not authorized to perform: dynamodb:Query"})
 	var errs int
-	for _, err := range orders.Stream(ctx, Order{UserID: "u1"}) {
+	for _, err := range orders.QueryStream(ctx, Order{UserID: "u1"}) {
 		if err != nil {
 			errs++
 			if !errors.Is(err, dynamo.ErrAccessDenied) {
@@ -219,7 +214,7 @@ func TestParallelScan(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 
-	all, err := orders.ScanAll(ctx, dynamo.Segments(4), dynamo.MaxConcurrency(2), dynamo.PageSize(5))
+	all, err := orders.ScanAll(ctx, dynamo.Parallel(4, 2), dynamo.Limit(5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,13 +228,13 @@ func TestParallelScan(t *testing.T) {
 			t.Fatalf("duplicate %s", got[i])
 		}
 	}
-	capped, err := orders.ScanAll(ctx, dynamo.Segments(4), dynamo.Limit(7), dynamo.PageSize(2))
+	capped, err := orders.ScanAll(ctx, dynamo.Parallel(4, 0), dynamo.MaxItems(7), dynamo.Limit(2))
 	if err != nil || len(capped) != 7 {
 		t.Errorf("limit: %d, %v", len(capped), err)
 	}
 
 	t.Run("break stops every worker", func(t *testing.T) {
-		for range orders.ScanStream(ctx, dynamo.Segments(8), dynamo.PageSize(1)) {
+		for range orders.ScanStream(ctx, dynamo.Parallel(8, 0), dynamo.Limit(1)) {
 			break
 		}
 		if n := scanGoroutines(); n != 0 {
@@ -250,7 +245,7 @@ func TestParallelScan(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
 		var last error
 		n := 0
-		for _, err := range orders.ScanStream(cctx, dynamo.Segments(4), dynamo.PageSize(1)) {
+		for _, err := range orders.ScanStream(cctx, dynamo.Parallel(4, 0), dynamo.Limit(1)) {
 			if err != nil {
 				last = err
 				continue
@@ -272,7 +267,7 @@ func TestParallelScan(t *testing.T) {
 		// the previous subtest canceled while it was in flight).
 		srv.FailWith("Scan", -1, &local.Error{Type: "AccessDeniedException", Message: "not authorized"})
 		defer srv.ClearFaults()
-		_, err := orders.ScanAll(ctx, dynamo.Segments(4), dynamo.PageSize(2))
+		_, err := orders.ScanAll(ctx, dynamo.Parallel(4, 0), dynamo.Limit(2))
 		if !errors.Is(err, dynamo.ErrAccessDenied) {
 			t.Errorf("err = %v", err)
 		}
@@ -281,11 +276,16 @@ func TestParallelScan(t *testing.T) {
 		}
 	})
 	t.Run("options", func(t *testing.T) {
-		for _, opts := range [][]dynamo.ScanOption{
-			{dynamo.Segments(0)},
-			{dynamo.MaxConcurrency(2)},
-			{dynamo.Segments(2), dynamo.Segment(0, 2)},
-			{dynamo.Segments(2), dynamo.StartKey(map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "x"}})},
+		first, err := orders.Scan(ctx, dynamo.Limit(1))
+		if err != nil || first.Cursor == "" {
+			t.Fatalf("first page: %v", err)
+		}
+		for _, opts := range [][]dynamo.ScanAllOption{
+			{dynamo.Parallel(0, 0)},
+			{dynamo.Parallel(2, -1)},
+			{dynamo.Parallel(2, 0), dynamo.Segment(0, 2)},
+			{dynamo.Parallel(2, 0), dynamo.StartAfter(first.Cursor)},
+			{dynamo.MaxItems(0)},
 		} {
 			if _, err := orders.ScanAll(ctx, opts...); !errors.Is(err, dynamo.ErrValidation) {
 				t.Errorf("%v: err = %v", opts, err)
@@ -301,12 +301,12 @@ func TestScanOptions(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 
-	filtered, err := orders.ScanAll(ctx, dynamo.Filter(dynamo.Eq("status", "closed")))
+	filtered, err := orders.ScanAll(ctx, dynamo.Filter(expr.Eq("status", "closed")))
 	if err != nil || len(filtered) != 3 {
 		t.Errorf("filter: %d, %v", len(filtered), err)
 	}
 	var seen int
-	var cursor dynamo.Cursor
+	var cursor string
 	for {
 		page, err := orders.Scan(ctx, dynamo.Limit(4), dynamo.StartAfter(cursor), dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
 		if err != nil {
@@ -323,19 +323,12 @@ func TestScanOptions(t *testing.T) {
 	if seen != 13 {
 		t.Errorf("paged scan saw %d orders", seen)
 	}
-	gsi, err := orders.ScanAll(ctx, dynamo.Index("StatusIndex"), dynamo.PageSize(2))
+	gsi, err := orders.ScanAll(ctx, dynamo.Index("StatusIndex"), dynamo.Limit(2))
 	if err != nil || len(gsi) != 13 {
 		t.Errorf("index scan: %d, %v", len(gsi), err)
 	}
 	one, err := orders.Scan(ctx, dynamo.Segment(0, 2))
 	if err != nil || len(one.Items) > 13 {
 		t.Errorf("one segment: %d, %v", len(one.Items), err)
-	}
-	var items []Order
-	for o := range one.All() {
-		items = append(items, o)
-	}
-	if len(items) != len(one.Items) {
-		t.Errorf("All() yielded %d of %d", len(items), len(one.Items))
 	}
 }

@@ -28,21 +28,38 @@ func (r *Repo) Request(ctx context.Context, action string, payload any) (map[str
 	if action == "" {
 		return nil, invalidf("Request", "empty action")
 	}
-	if r.client == nil {
-		return nil, invalidf(action, "Request needs a *dynamodb.Client; FromClient was given %T", r.api)
-	}
-	body, err := rawBody(payload)
-	if err != nil {
-		return nil, invalidf(action, "Request payload: %v", err)
-	}
 	var probe struct {
 		TableName string
 		IndexName string
 	}
-	_ = json.Unmarshal(body, &probe) // only for routing and telemetry; the server validates
+	body, bodyErr := rawBody(payload)
+	if bodyErr == nil {
+		_ = json.Unmarshal(body, &probe) // only for routing and telemetry; the server validates
+	}
+	ra := rawAction{action: action, table: probe.TableName}
+	var out map[string]any
+	err := r.run(ctx, action, ra.tables(), func(ctx context.Context) error {
+		if r.client == nil {
+			return invalidf(action, "Request needs a *dynamodb.Client; FromClient was given %T", r.api)
+		}
+		if bodyErr != nil {
+			return invalidf(action, "Request payload: %v", bodyErr)
+		}
+		var err error
+		out, err = r.request(ctx, ra, body)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
+func (r *Repo) request(ctx context.Context, ra rawAction, body []byte) (map[string]any, error) {
+	action := ra.action
 	call := &rawCall{action: action, body: body}
-	ctx = context.WithValue(ctx, rawActionKey{}, rawAction{action: action, table: probe.TableName, body: body})
+	ra.body = body
+	ctx = context.WithValue(ctx, rawActionKey{}, ra)
 	opts := append(append(make([]func(*dynamodb.Options), 0, len(r.callOpts)+2), r.callOpts...), call.install)
 
 	// The request travels on a carrier operation: the SDK runs its whole
@@ -50,14 +67,17 @@ func (r *Repo) Request(ctx context.Context, action string, payload any) (map[str
 	// swap below writes our body and reads the raw response. SearchVectors
 	// uses its own operation so the endpoint rules route it to the search
 	// host; everything else rides on DescribeLimits, which has no input.
+	var err error
 	if action == "SearchVectors" {
+		var probe struct{ IndexName string }
+		_ = json.Unmarshal(body, &probe)
 		opts = append(opts, r.searchOpts[len(r.callOpts):]...)
-		_, err = r.client.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: &probe.TableName, IndexName: &probe.IndexName}, opts...)
+		_, err = r.client.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: &ra.table, IndexName: &probe.IndexName}, opts...)
 	} else {
 		_, err = r.client.DescribeLimits(ctx, &dynamodb.DescribeLimitsInput{}, opts...)
 	}
 	if err != nil {
-		return nil, mapError(action, probe.TableName, err)
+		return nil, mapError(action, ra.table, err)
 	}
 	out := map[string]any{}
 	if len(bytes.TrimSpace(call.resp)) == 0 {
@@ -66,7 +86,7 @@ func (r *Repo) Request(ctx context.Context, action string, payload any) (map[str
 	dec := json.NewDecoder(bytes.NewReader(call.resp))
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
-		return nil, &Error{Type: TypeDecode, Op: action, Table: probe.TableName, Message: "response is not a JSON object: " + err.Error(), cause: err}
+		return nil, &Error{Type: ErrDecode, Op: action, Table: ra.table, Message: "response is not a JSON object: " + err.Error(), cause: err}
 	}
 	return out, nil
 }
@@ -92,6 +112,13 @@ func rawBody(payload any) ([]byte, error) {
 type rawAction struct {
 	action, table string
 	body          []byte // the payload, read only to tell whether a retry is safe
+}
+
+func (a rawAction) tables() []string {
+	if a.table == "" {
+		return nil
+	}
+	return []string{a.table}
 }
 
 // rawCall holds one raw request's body and, after the call, its response.

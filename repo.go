@@ -40,6 +40,7 @@ type Repo struct {
 
 	callOpts   []func(*dynamodb.Options) // every call (tracing on a client passed to FromClient)
 	searchOpts []func(*dynamodb.Options) // SearchVectors: callOpts plus the search endpoint
+	opTracer   OperationTracer           // the tracer, when it also traces operations
 }
 
 // Open loads the standard AWS configuration (environment, shared config and
@@ -50,16 +51,11 @@ func Open(ctx context.Context, opts ...Option) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var load []func(*awsconfig.LoadOptions) error
-	if c.region != "" {
-		load = append(load, awsconfig.WithRegion(c.region))
-	}
-	if c.credentials != nil {
-		load = append(load, awsconfig.WithCredentialsProvider(c.credentials))
-	}
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, load...)
+	// Region and credentials options are applied once, by newRepo, over
+	// what was loaded.
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, &Error{Type: TypeValidation, Message: "load AWS configuration: " + err.Error(), cause: err}
+		return nil, &Error{Type: ErrValidation, Message: "load AWS configuration: " + err.Error(), cause: err}
 	}
 	return newRepo(awsCfg, c)
 }
@@ -108,9 +104,7 @@ func newRepo(cfg aws.Config, c config) (*Repo, error) {
 			o.APIOptions = append(o.APIOptions, addTracing(c.tracer))
 		}
 	})
-	r := &Repo{api: client, client: client, cfg: c}
-	r.buildCallOpts(false)
-	return r, nil
+	return c.repo(client, false), nil
 }
 
 // hasEndpointSource reports whether the config carries an endpoint the SDK
@@ -135,13 +129,16 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{api: api, cfg: c}
-	r.client, _ = api.(*dynamodb.Client)
-	r.buildCallOpts(true)
-	return r, nil
+	return c.repo(api, true), nil
 }
 
-func (r *Repo) buildCallOpts(fromClient bool) {
+// repo returns a repo over api with the resolved options: the only place a
+// repo is built. fromClient guards the client and installs the tracing
+// middleware per call (on a client the repo did not build).
+func (c config) repo(api API, fromClient bool) *Repo {
+	r := &Repo{api: api, cfg: c}
+	r.client, _ = api.(*dynamodb.Client)
+	r.opTracer, _ = c.tracer.(OperationTracer)
 	if fromClient {
 		// The client was configured elsewhere: guard it per call (see outcome.go).
 		r.callOpts = []func(*dynamodb.Options){guardClient}
@@ -158,6 +155,7 @@ func (r *Repo) buildCallOpts(fromClient bool) {
 			o.BaseEndpoint = aws.String(ep)
 		})
 	}
+	return r
 }
 
 // Format prints the repo as its region and endpoint, whatever the verb: a
@@ -190,7 +188,7 @@ func buildHTTPClient(c config) *awshttp.BuildableClient {
 }
 
 // tagCredentials wraps the credential provider so that a failure to find
-// credentials is reported as TypeNoCredentials (and never retried), not as
+// credentials is reported as ErrNoCredentials (and never retried), not as
 // the HTTP error an instance-metadata lookup happened to end with.
 func tagCredentials(p aws.CredentialsProvider) aws.CredentialsProvider {
 	switch p.(type) {

@@ -10,7 +10,7 @@ import (
 
 // newRetryer configures the SDK's standard retryer; it does not replace it.
 //
-// The SDK's default retryable set is wider than the seed's contract (L-8):
+// The SDK's default retryable set is wider than this library's contract:
 // it also retries LimitExceededException, TransactionInProgressException,
 // RequestTimeout codes and any 429. Here the retryable set is exactly what
 // classify calls retryable (throttling, 5xx, transport failures; never a

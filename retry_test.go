@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func TestRetriesAgainstLocalServer(t *testing.T) {
@@ -26,7 +29,7 @@ func TestRetriesAgainstLocalServer(t *testing.T) {
 		dynamotest.RequestLimitExceeded, dynamotest.InternalServerError, dynamotest.ServiceUnavailable} {
 		before := srv.Calls("PutItem")
 		srv.Fail("PutItem", 2, kind)
-		if _, err := orders.Put(ctx, o); err != nil {
+		if err := orders.Put(ctx, o); err != nil {
 			t.Fatalf("kind %d: %v", kind, err)
 		}
 		if calls := srv.Calls("PutItem") - before; calls != 3 {
@@ -40,10 +43,10 @@ func TestRetriesAgainstLocalServer(t *testing.T) {
 	_, err := orders.Get(ctx, o)
 	srv.ClearFaults()
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeThrottled || !e.Retryable || e.Op != "GetItem" {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrThrottled || !e.Retryable || e.Op != "GetItem" {
 		t.Fatalf("err = %v", err)
 	}
-	if calls := srv.Calls("GetItem") - before; calls != dynamo.DefaultMaxRetries+1 {
+	if calls := srv.Calls("GetItem") - before; calls != 3+1 {
 		t.Errorf("%d calls", calls)
 	}
 
@@ -62,7 +65,7 @@ func TestRetriesAgainstLocalServer(t *testing.T) {
 
 	// Conditional failures are never retried.
 	before = srv.Calls("PutItem")
-	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk"))); !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
+	if err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk"))); !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		t.Fatal(err)
 	}
 	if calls := srv.Calls("PutItem") - before; calls != 1 {
@@ -72,7 +75,7 @@ func TestRetriesAgainstLocalServer(t *testing.T) {
 
 func TestMissingTable(t *testing.T) {
 	_, repo := newTestRepo(t)
-	s := dynamo.MustSchema[User]("nope", dynamo.EntityName("user"))
+	s := schema.Must[User]("nope", schema.EntityName("user"))
 	_, err := dynamo.Bind(repo, s).Get(context.Background(), User{ID: "x"})
 	if !errors.Is(err, dynamo.ErrResourceNotFound) || errors.Is(err, dynamo.ErrNotFound) {
 		t.Fatalf("err = %v", err)
@@ -85,10 +88,10 @@ func TestTracerOnOperations(t *testing.T) {
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	srv.Fail("PutItem", 1, dynamotest.Throttling)
-	if _, err := orders.Put(ctx, order("u1", 1), dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal)); err != nil {
+	if err := orders.Put(ctx, order("u1", 1), dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.BatchWrite(ctx, []dynamo.WriteOp{orders.PutOp(order("u1", 2)), dynamo.PutOp(Users, User{ID: "z"})}); err != nil {
+	if _, err := repo.BatchWrite(ctx, []dynamo.WriteOp{orders.PutOp(order("u1", 2)), dynamo.Bind(repo, Users).PutOp(User{ID: "z"})}); err != nil {
 		t.Fatal(err)
 	}
 	var puts []dynamo.TraceRequestEndData
@@ -101,13 +104,13 @@ func TestTracerOnOperations(t *testing.T) {
 			batch = &tr.ends[i]
 		}
 	}
-	if len(puts) != 2 || puts[0].Attempt != 1 || puts[0].Err == nil || puts[0].Err.Type != dynamo.TypeThrottled || puts[0].Status != 400 {
+	if len(puts) != 2 || puts[0].Attempt != 1 || puts[0].Err == nil || puts[0].Err.Type != dynamo.ErrThrottled || puts[0].Status != 400 {
 		t.Fatalf("put attempts = %+v", puts)
 	}
-	if p := puts[1]; p.Attempt != 2 || p.Err != nil || p.Status != 200 || p.Table != "app" || len(p.ConsumedCapacity) != 1 {
+	if p := puts[1]; p.Attempt != 2 || p.Err != nil || p.Status != 200 || !slices.Equal(p.Tables, []string{"app"}) || len(p.ConsumedCapacity) != 1 {
 		t.Errorf("second attempt = %+v", p)
 	}
-	if batch == nil || batch.Table != "app" {
+	if batch == nil || !slices.Equal(batch.Tables, []string{"app"}) {
 		t.Errorf("batch trace = %+v", batch)
 	}
 }
@@ -153,7 +156,7 @@ func TestFromClientTracesPerCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dynamo.Bind(repo, Orders).Put(context.Background(), order("u1", 1)); err != nil {
+	if err := dynamo.Bind(repo, Orders).Put(context.Background(), order("u1", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.ends) != 1 || tr.ends[0].Action != "PutItem" {
@@ -197,7 +200,7 @@ func TestRequestAgainstLocalServer(t *testing.T) {
 	}
 	_, err = repo.Request(ctx, "PutItem", map[string]any{"TableName": "app", "Item": map[string]any{"pk": map[string]string{"S": "x"}}})
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeValidation || e.AWSCode != "ValidationException" {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrValidation || e.AWSCode != "ValidationException" {
 		t.Errorf("validation: %v", err)
 	}
 }
@@ -244,13 +247,13 @@ func TestTracerGoroutines(t *testing.T) {
 	_, repo := newTestRepo(t, dynamo.WithTracer(tr))
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
-	if _, err := orders.Put(ctx, order("u1", 1)); err != nil {
+	if err := orders.Put(ctx, order("u1", 1)); err != nil {
 		t.Fatal(err)
 	}
 	if tr.onCaller != 1 || tr.elsewhere != 0 {
 		t.Fatalf("Put traced on the caller %d times, elsewhere %d", tr.onCaller, tr.elsewhere)
 	}
-	for _, err := range orders.ScanStream(ctx, dynamo.Segments(4)) {
+	for _, err := range orders.ScanStream(ctx, dynamo.Parallel(4, 0)) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,24 +28,29 @@ type SearchResults[T any] struct {
 // lower is nearer for COSINE and EUCLIDEAN, higher for DOT_PRODUCT; the list
 // is best first either way. Vector indexes are eventually consistent.
 func (t *Table[T]) SearchVectors(ctx context.Context, index string, vector []float32, opts ...SearchOption) (SearchResults[T], error) {
-	const op = "SearchVectors"
 	var res SearchResults[T]
-	in, err := request.SearchVectors(t.schema, index, vector, opts...)
-	if err != nil {
-		return res, invalid(op, err)
-	}
-	out, err := t.repo.api.SearchVectors(ctx, in, t.repo.searchOpts...)
-	if err != nil {
-		return res, mapError(op, t.schema.Table(), err)
-	}
-	res.ConsumedCapacity = out.ConsumedCapacity
-	res.Results = make([]SearchResult[T], 0, len(out.SearchResults))
-	for _, r := range out.SearchResults {
-		v, err := t.load(op, r.Item)
+	err := t.run(ctx, "SearchVectors", func(ctx context.Context, op string) error {
+		in, err := request.SearchVectors(t.schema, index, vector, opts...)
 		if err != nil {
-			return SearchResults[T]{}, err
+			return invalid(op, err)
 		}
-		res.Results = append(res.Results, SearchResult[T]{Item: v, Score: r.Score})
+		out, err := t.repo.api.SearchVectors(ctx, in, t.repo.searchOpts...)
+		if err != nil {
+			return mapError(op, t.schema.Table(), err)
+		}
+		res.ConsumedCapacity = out.ConsumedCapacity
+		res.Results = make([]SearchResult[T], 0, len(out.SearchResults))
+		for _, r := range out.SearchResults {
+			v, err := t.load(op, r.Item)
+			if err != nil {
+				return err
+			}
+			res.Results = append(res.Results, SearchResult[T]{Item: v, Score: r.Score})
+		}
+		return nil
+	})
+	if err != nil {
+		return SearchResults[T]{}, err
 	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 type Doc struct {
@@ -22,8 +25,8 @@ type Doc struct {
 	Embedding []float32 `dynamo:"embedding,dim=3"`
 }
 
-var Docs = dynamo.MustSchema[Doc]("docs", dynamo.EntityName("doc"),
-	dynamo.VectorIndex("Semantic", "embedding", dynamo.VectorPartition("tenant"), dynamo.InlineFilters("lang")))
+var Docs = schema.Must[Doc]("docs", schema.EntityName("doc"),
+	schema.VectorIndex("Semantic", "embedding", schema.VectorPartition("tenant"), schema.InlineFilters("lang")))
 
 func TestSearchVectorsCanned(t *testing.T) {
 	var req map[string]any
@@ -39,7 +42,7 @@ func TestSearchVectorsCanned(t *testing.T) {
 	repo := fastRepo(t, main.URL, dynamo.WithSearchEndpoint(search.URL), dynamo.WithTracer(tr))
 	docs := dynamo.Bind(repo, Docs)
 	res, err := docs.SearchVectors(context.Background(), "Semantic", []float32{1, 0, 0.5},
-		dynamo.TopK(2), dynamo.Filter(dynamo.AllOf(dynamo.Eq("tenant", "t1"), dynamo.Eq("lang", "en"))),
+		dynamo.TopK(2), dynamo.Filter(expr.AllOf(expr.Eq("tenant", "t1"), expr.Eq("lang", "en"))),
 		dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +63,7 @@ func TestSearchVectorsCanned(t *testing.T) {
 	if main.count("SearchVectors") != 0 {
 		t.Errorf("search sent to the main endpoint")
 	}
-	if len(tr.ends) != 1 || tr.ends[0].Table != "docs" || len(tr.ends[0].ConsumedCapacity) != 1 ||
+	if len(tr.ends) != 1 || !slices.Equal(tr.ends[0].Tables, []string{"docs"}) || len(tr.ends[0].ConsumedCapacity) != 1 ||
 		tr.ends[0].ConsumedCapacity[0].VectorIndexes["Semantic"].VectorSearchRequestBytes == nil {
 		t.Errorf("trace = %+v", tr.ends)
 	}
@@ -68,14 +71,14 @@ func TestSearchVectorsCanned(t *testing.T) {
 	// Validation before any request: wrong dimension, missing partition value.
 	before := search.count("SearchVectors")
 	for name, opts := range map[string][]dynamo.SearchOption{
-		"no partition": {dynamo.Filter(dynamo.Eq("lang", "en"))},
-		"top k":        {dynamo.TopK(101), dynamo.Filter(dynamo.Eq("tenant", "t1"))},
+		"no partition": {dynamo.Filter(expr.Eq("lang", "en"))},
+		"top k":        {dynamo.TopK(101), dynamo.Filter(expr.Eq("tenant", "t1"))},
 	} {
 		if _, err := docs.SearchVectors(context.Background(), "Semantic", []float32{1, 0, 0}, opts...); !errors.Is(err, dynamo.ErrValidation) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := docs.SearchVectors(context.Background(), "Semantic", []float32{1, 0}, dynamo.Filter(dynamo.Eq("tenant", "t1"))); !errors.Is(err, dynamo.ErrValidation) {
+	if _, err := docs.SearchVectors(context.Background(), "Semantic", []float32{1, 0}, dynamo.Filter(expr.Eq("tenant", "t1"))); !errors.Is(err, dynamo.ErrValidation) {
 		t.Errorf("dimension: %v", err)
 	}
 	if search.count("SearchVectors") != before {
@@ -85,7 +88,7 @@ func TestSearchVectorsCanned(t *testing.T) {
 
 func TestSearchVectorsLocal(t *testing.T) {
 	srv := dynamotest.NewServer(t)
-	in, err := dynamo.CreateTableInput(Docs)
+	in, err := schema.CreateTableInput(Docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,13 +106,13 @@ func TestSearchVectorsLocal(t *testing.T) {
 		{Tenant: "t1", ID: "de", Lang: "de", Title: "De", Embedding: []float32{1, 0, 0}},
 		{Tenant: "t2", ID: "other", Lang: "en", Title: "Other", Embedding: []float32{1, 0, 0}},
 	} {
-		if _, err := docs.Put(ctx, d); err != nil {
+		if err := docs.Put(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The local server's vector index is up to date when Put returns.
 	res, err := docs.SearchVectors(ctx, "Semantic", []float32{1, 0, 0}, dynamo.TopK(2),
-		dynamo.Filter(dynamo.AllOf(dynamo.Eq("tenant", "t1"), dynamo.Eq("lang", "en"))))
+		dynamo.Filter(expr.AllOf(expr.Eq("tenant", "t1"), expr.Eq("lang", "en"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // However a repo is printed, its secret key and session token are not.
@@ -62,19 +64,19 @@ func TestRepoFormattingHidesSecrets(t *testing.T) {
 func TestErrorMessagesKeepValuesOut(t *testing.T) {
 	const plant = "987654321"
 	type Rec struct {
-		ID    string                    `dynamo:"id,pk"`
-		Num   dynamo.Number             `dynamo:"num"`
-		Nums  dynamo.Set[dynamo.Number] `dynamo:"nums"`
-		Small int8                      `dynamo:"small"`
-		When  time.Time                 `dynamo:"when,precision=s"`
-		Day   dynamo.Date               `dynamo:"day"`
-		Clock dynamo.TimeOfDay          `dynamo:"clock,precision=s"`
-		Local dynamo.DateTime           `dynamo:"local,precision=s"`
-		Score float64                   `dynamo:"score"`
-		Ints  map[int]string            `dynamo:"ints"`
-		Vals  map[string]dynamo.Number  `dynamo:"vals"`
+		ID    string                  `dynamo:"id,pk"`
+		Num   codec.Number            `dynamo:"num"`
+		Nums  codec.Set[codec.Number] `dynamo:"nums"`
+		Small int8                    `dynamo:"small"`
+		When  time.Time               `dynamo:"when,precision=s"`
+		Day   codec.Date              `dynamo:"day"`
+		Clock codec.TimeOfDay         `dynamo:"clock,precision=s"`
+		Local codec.DateTime          `dynamo:"local,precision=s"`
+		Score float64                 `dynamo:"score"`
+		Ints  map[int]string          `dynamo:"ints"`
+		Vals  map[string]codec.Number `dynamo:"vals"`
 	}
-	recs := dynamo.MustSchema[Rec]("recs")
+	recs := schema.Must[Rec]("recs")
 	ctx := context.Background()
 	repo, _ := dynamotest.NewRepo(t, recs)
 	table := dynamo.Bind(repo, recs)
@@ -89,15 +91,15 @@ func TestErrorMessagesKeepValuesOut(t *testing.T) {
 	}
 	// Writes: bad values are refused before sending.
 	for _, r := range []Rec{
-		{ID: "a", Num: dynamo.Number(plant + "x")},
-		{ID: "a", Nums: dynamo.NewSet[dynamo.Number](plant, plant+".0")},
+		{ID: "a", Num: codec.Number(plant + "x")},
+		{ID: "a", Nums: codec.NewSet[codec.Number](plant, plant+".0")},
 		{ID: "a", When: time.Date(1987, 6, 5, 4, 3, 2, 987654321, time.UTC)},
-		{ID: "a", Clock: dynamo.TimeOfDay{Hour: 1, Nanosecond: 987654321}},
-		{ID: "a", Day: dynamo.Date{Year: 9876, Month: 2, Day: 30}},
+		{ID: "a", Clock: codec.TimeOfDay{Hour: 1, Nanosecond: 987654321}},
+		{ID: "a", Day: codec.Date{Year: 9876, Month: 2, Day: 30}},
 		{ID: "a", Score: 9.87654321e200},
 		{ID: plant + "#x"}, // the key separator inside a key value
 	} {
-		_, err := table.Put(ctx, r)
+		err := table.Put(ctx, r)
 		add(err)
 	}
 	// Reads: stored values that do not load.

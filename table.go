@@ -1,19 +1,24 @@
 package dynamo
 
 import (
+	"context"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// Table is a typed handle: one schema bound to one repo. It is a small value
-// that is cheap to create and safe for concurrent use.
+// Table is a typed handle: one schema bound to one repo, the value every
+// item operation is called on. It is cheap to create and safe for concurrent
+// use.
 type Table[T any] struct {
 	repo   *Repo
 	schema *schema.Schema[T]
 }
 
 // Bind returns the typed handle for s on r.
+//
+//	orders := dynamo.Bind(repo, Orders)
 func Bind[T any](r *Repo, s *schema.Schema[T]) *Table[T] {
 	return &Table[T]{repo: r, schema: s}
 }
@@ -24,18 +29,23 @@ func (t *Table[T]) Schema() *schema.Schema[T] { return t.schema }
 // Repo returns the repo the table runs on.
 func (t *Table[T]) Repo() *Repo { return t.repo }
 
+// run runs one operation of this table under the repo's operation tracer.
+func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Context, op string) error) error {
+	return t.repo.run(ctx, op, []string{t.schema.Table()}, func(ctx context.Context) error { return fn(ctx, op) })
+}
+
 // load decodes an item of this schema; a decode failure is a decode error
 // naming the table.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
 	v, err := t.schema.Load(item)
 	if err != nil {
-		return v, &Error{Type: TypeDecode, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+		return v, &Error{Type: ErrDecode, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
 	}
 	return v, nil
 }
 
 // decodeOwned loads items of this entity and skips the others of a shared
-// single table (§3 item 25: skipped, never an error).
+// single table: an item of another entity is not an error.
 func (t *Table[T]) decodeOwned(op string) decodeFunc[T] {
 	return func(item map[string]types.AttributeValue) (T, bool, error) {
 		if !t.schema.Owns(item) {

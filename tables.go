@@ -39,23 +39,28 @@ func (r *Repo) tables(op string) (TableAPI, error) {
 // answered it (the table may still be CREATING: see WaitForTable).
 func (r *Repo) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput) (*types.TableDescription, error) {
 	const op = "CreateTable"
-	api, err := r.tables(op)
-	if err != nil {
-		return nil, err
-	}
-	out, err := api.CreateTable(ctx, in, r.callOpts...)
-	if err != nil {
-		return nil, mapError(op, aws.ToString(in.TableName), err)
-	}
-	return out.TableDescription, nil
+	var d *types.TableDescription
+	err := r.run(ctx, op, tablesOf(in), func(ctx context.Context) error {
+		api, err := r.tables(op)
+		if err != nil {
+			return err
+		}
+		out, err := api.CreateTable(ctx, in, r.callOpts...)
+		if err != nil {
+			return mapError(op, aws.ToString(in.TableName), err)
+		}
+		d = out.TableDescription
+		return nil
+	})
+	return d, err
 }
 
 // CreateTables creates the tables the schemas describe, one per table name
 // (schemas sharing a table are merged as schema.CreateTableInput merges
 // them), and waits until each is ACTIVE.
-func (r *Repo) CreateTables(ctx context.Context, schemas ...Described) error {
+func (r *Repo) CreateTables(ctx context.Context, schemas ...schema.Described) error {
 	var names []string
-	byTable := map[string][]Described{}
+	byTable := map[string][]schema.Described{}
 	for _, s := range schemas {
 		name := s.Describe().Table
 		if _, ok := byTable[name]; !ok {
@@ -81,28 +86,35 @@ func (r *Repo) CreateTables(ctx context.Context, schemas ...Described) error {
 // DescribeTable returns the table's description.
 func (r *Repo) DescribeTable(ctx context.Context, name string) (*types.TableDescription, error) {
 	const op = "DescribeTable"
-	api, err := r.tables(op)
-	if err != nil {
-		return nil, err
-	}
-	out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, r.callOpts...)
-	if err != nil {
-		return nil, mapError(op, name, err)
-	}
-	return out.Table, nil
+	var d *types.TableDescription
+	err := r.run(ctx, op, []string{name}, func(ctx context.Context) error {
+		api, err := r.tables(op)
+		if err != nil {
+			return err
+		}
+		out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, r.callOpts...)
+		if err != nil {
+			return mapError(op, name, err)
+		}
+		d = out.Table
+		return nil
+	})
+	return d, err
 }
 
 // DeleteTable deletes a table (see WaitForTableDeleted).
 func (r *Repo) DeleteTable(ctx context.Context, name string) error {
 	const op = "DeleteTable"
-	api, err := r.tables(op)
-	if err != nil {
-		return err
-	}
-	if _, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}, r.callOpts...); err != nil {
-		return mapError(op, name, err)
-	}
-	return nil
+	return r.run(ctx, op, []string{name}, func(ctx context.Context) error {
+		api, err := r.tables(op)
+		if err != nil {
+			return err
+		}
+		if _, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}, r.callOpts...); err != nil {
+			return mapError(op, name, err)
+		}
+		return nil
+	})
 }
 
 // ListTables yields the names of all tables, following ListTables'

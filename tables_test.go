@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func TestTableManagement(t *testing.T) {
@@ -31,13 +32,13 @@ func TestTableManagement(t *testing.T) {
 	}
 
 	// Creating it again is DynamoDB's ResourceInUseException, normalised.
-	in, err := dynamo.CreateTableInput(Orders)
+	in, err := schema.CreateTableInput(Orders)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = repo.CreateTable(ctx, in)
 	var de *dynamo.Error
-	if !errors.As(err, &de) || de.Type != dynamo.TypeResourceInUse || de.Op != "CreateTable" {
+	if !errors.As(err, &de) || de.Type != dynamo.ErrResourceInUse || de.Op != "CreateTable" {
 		t.Fatalf("second CreateTable: %v", err)
 	}
 

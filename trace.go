@@ -2,8 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"sort"
-	"strings"
 	"time"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -20,25 +18,58 @@ import (
 // worker's for each segment of a parallel scan, so calls overlap and a
 // Tracer must be safe for concurrent use.
 //
-// The data never contains item contents, keys or expression values: only
-// the action, the table, timing, the outcome and consumed capacity.
-// The OpenTelemetry adapter is in the dynamootel module.
+// A Tracer that also implements [OperationTracer] sees the operations the
+// attempts belong to. The data never contains item contents, keys or
+// expression values: only the action, the tables, timing, the outcome and
+// consumed capacity. The OpenTelemetry adapter is in the dynamootel module.
 type Tracer interface {
 	TraceRequestStart(ctx context.Context, data TraceRequestStartData) context.Context
 	TraceRequestEnd(ctx context.Context, data TraceRequestEndData)
 }
 
+// OperationTracer is implemented by a [Tracer] that also observes whole
+// operations: a Put, a Query, a QueryStream loop, a BatchWrite with its
+// chunks and retries of unprocessed items, a Transact. The repo finds it
+// once, by type assertion on the tracer given to [WithTracer].
+//
+// TraceOperationStart runs before anything else, validation included; the
+// context it returns is the one every attempt of the operation runs under
+// (so attempt spans nest under the operation's), and is passed to
+// TraceOperationEnd, which sees the operation's outcome: a validation
+// failure that sent nothing, a decode error after a successful attempt, or
+// the error the last attempt ended with.
+type OperationTracer interface {
+	TraceOperationStart(ctx context.Context, data TraceOperationStartData) context.Context
+	TraceOperationEnd(ctx context.Context, data TraceOperationEndData)
+}
+
+// TraceOperationStartData describes an operation about to run.
+type TraceOperationStartData struct {
+	Operation string   // the DynamoDB action: "PutItem", "Query", "BatchWriteItem", …
+	Tables    []string // the tables it addresses, sorted; empty when not known before validation
+}
+
+// TraceOperationEndData describes a finished operation.
+type TraceOperationEndData struct {
+	Operation string
+	Tables    []string
+	Duration  time.Duration
+	// Err is nil when the operation succeeded; otherwise the *Error it
+	// returned (or yielded, for a stream).
+	Err *Error
+}
+
 // TraceRequestStartData describes an attempt about to be sent.
 type TraceRequestStartData struct {
-	Action  string // "PutItem", "Query", …
-	Table   string // the table; several tables of a batch or transaction are joined with ","
-	Attempt int    // 1 for the first attempt
+	Action  string   // "PutItem", "Query", …
+	Tables  []string // the tables the request addresses, sorted
+	Attempt int      // 1 for the first attempt
 }
 
 // TraceRequestEndData describes a finished attempt.
 type TraceRequestEndData struct {
 	Action   string
-	Table    string
+	Tables   []string
 	Attempt  int
 	Duration time.Duration
 	// Err is nil when the attempt succeeded; otherwise the *Error the
@@ -52,11 +83,28 @@ type TraceRequestEndData struct {
 	ConsumedCapacity []types.ConsumedCapacity
 }
 
+// run runs one operation under the repo's operation tracer, if any.
+func (r *Repo) run(ctx context.Context, op string, tables []string, fn func(ctx context.Context) error) error {
+	if r.opTracer == nil {
+		return fn(ctx)
+	}
+	ctx = r.opTracer.TraceOperationStart(ctx, TraceOperationStartData{Operation: op, Tables: tables})
+	start := time.Now()
+	err := fn(ctx)
+	end := TraceOperationEndData{Operation: op, Tables: tables, Duration: time.Since(start)}
+	if err != nil {
+		end.Err, _ = err.(*Error)
+	}
+	r.opTracer.TraceOperationEnd(ctx, end)
+	return err
+}
+
 // traceCall is the per-call state shared by the attempts of one call.
 type traceCall struct {
-	action, table string
-	index         string // SearchVectors: the vector index its capacity is reported under
-	attempt       int
+	action  string
+	tables  []string
+	index   string // SearchVectors: the vector index its capacity is reported under
+	attempt int
 }
 
 type traceCallKey struct{}
@@ -87,10 +135,10 @@ func (traceInit) HandleInitialize(ctx context.Context, in middleware.InitializeI
 	action := awsmiddleware.GetOperationName(ctx)
 	if a, ok := ctx.Value(rawActionKey{}).(rawAction); ok {
 		action = a.action
-		ctx = context.WithValue(ctx, traceCallKey{}, &traceCall{action: action, table: a.table})
+		ctx = context.WithValue(ctx, traceCallKey{}, &traceCall{action: action, tables: a.tables()})
 		return next.HandleInitialize(ctx, in)
 	}
-	call := &traceCall{action: action, table: tableOf(in.Parameters)}
+	call := &traceCall{action: action, tables: tablesOf(in.Parameters)}
 	if sv, ok := in.Parameters.(*dynamodb.SearchVectorsInput); ok {
 		call.index = deref(sv.IndexName)
 	}
@@ -111,15 +159,15 @@ func (m *traceAttempt) HandleFinalize(ctx context.Context, in middleware.Finaliz
 	}
 	call.attempt++
 	attempt := call.attempt
-	ctx = m.tracer.TraceRequestStart(ctx, TraceRequestStartData{Action: call.action, Table: call.table, Attempt: attempt})
+	ctx = m.tracer.TraceRequestStart(ctx, TraceRequestStartData{Action: call.action, Tables: call.tables, Attempt: attempt})
 	start := time.Now()
 	out, md, err := next.HandleFinalize(ctx, in)
-	end := TraceRequestEndData{Action: call.action, Table: call.table, Attempt: attempt, Duration: time.Since(start)}
+	end := TraceRequestEndData{Action: call.action, Tables: call.tables, Attempt: attempt, Duration: time.Since(start)}
 	if resp, ok := awsmiddleware.GetRawResponse(md).(*smithyhttp.Response); ok && resp != nil {
 		end.Status = resp.StatusCode
 	}
 	if err != nil {
-		e, _ := mapError(call.action, call.table, err).(*Error)
+		e, _ := mapError(call.action, oneTable(call.tables), err).(*Error)
 		end.Err = e
 		if end.Status == 0 {
 			end.Status = e.Status
@@ -131,64 +179,64 @@ func (m *traceAttempt) HandleFinalize(ctx context.Context, in middleware.Finaliz
 	return out, md, err
 }
 
-// tableOf names the table(s) an SDK input addresses.
-func tableOf(in any) string {
+// tablesOf names the tables an SDK input addresses, sorted.
+func tablesOf(in any) []string {
+	one := func(s *string) []string {
+		if s == nil {
+			return nil
+		}
+		return []string{*s}
+	}
 	switch v := in.(type) {
 	case *dynamodb.GetItemInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.PutItemInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.DeleteItemInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.UpdateItemInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.QueryInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.ScanInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.SearchVectorsInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.DescribeTableInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.CreateTableInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.DeleteTableInput:
-		return deref(v.TableName)
+		return one(v.TableName)
 	case *dynamodb.BatchWriteItemInput:
-		return joinTables(v.RequestItems)
+		return sortedKeys(v.RequestItems)
 	case *dynamodb.BatchGetItemInput:
-		return joinTables(v.RequestItems)
+		return sortedKeys(v.RequestItems)
 	case *dynamodb.TransactWriteItemsInput:
-		seen := map[string]struct{}{}
+		seen := map[string]bool{}
 		for _, it := range v.TransactItems {
 			switch {
 			case it.Put != nil:
-				seen[deref(it.Put.TableName)] = struct{}{}
+				seen[deref(it.Put.TableName)] = true
 			case it.Update != nil:
-				seen[deref(it.Update.TableName)] = struct{}{}
+				seen[deref(it.Update.TableName)] = true
 			case it.Delete != nil:
-				seen[deref(it.Delete.TableName)] = struct{}{}
+				seen[deref(it.Delete.TableName)] = true
 			case it.ConditionCheck != nil:
-				seen[deref(it.ConditionCheck.TableName)] = struct{}{}
+				seen[deref(it.ConditionCheck.TableName)] = true
 			}
 		}
-		return joinTables(seen)
+		return sortedKeys(seen)
 	}
-	return ""
+	return nil
 }
 
-func joinTables[V any](m map[string]V) string {
-	if len(m) == 1 {
-		for k := range m {
-			return k
-		}
+// oneTable is the table of an [Error]: the name when there is exactly one.
+func oneTable(tables []string) string {
+	if len(tables) == 1 {
+		return tables[0]
 	}
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ",")
+	return ""
 }
 
 func deref(s *string) string {
@@ -229,7 +277,7 @@ func capacityOf(out any, call *traceCall) []types.ConsumedCapacity {
 		if v.ConsumedCapacity == nil {
 			return nil
 		}
-		table := call.table
+		table := oneTable(call.tables)
 		return []types.ConsumedCapacity{{TableName: &table, VectorIndexes: map[string]types.VectorCapacity{call.index: *v.ConsumedCapacity}}}
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// ---- the seed's Order ----
+// ---- the running example: an order ----
 
 // Order is Dynamo for Go's declaration.
 type Order struct {

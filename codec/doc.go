@@ -116,9 +116,8 @@
 // rules above, []byte, bool, nil, map[string]any, []any, Set[string],
 // number sets and BinarySet; structs come back as maps.
 //
-// A []byte in an untyped slot is B: in Go the type says it is binary (the
-// guess the seed warns about is between text and binary in one Elixir
-// type), and B loads back into any as []byte, so untyped values round-trip.
+// A []byte in an untyped slot is B: in Go the type says it is binary, and B
+// loads back into any as []byte, so untyped values round-trip.
 //
 // # Marshalers
 //
@@ -133,8 +132,8 @@
 //
 // Encoding takes attribute value members, list and set slices and
 // formatted text from slabs shared across calls (a pooled state), so an
-// item costs little more than its maps: two allocations for the seed's
-// Order. Members handed out are never written again, distinct values never
+// item costs little more than its maps: two allocations for an order
+// item of eight fields. Members handed out are never written again, distinct values never
 // share a member, and slices are capped so that appending to one copies.
 //
 // # Errors

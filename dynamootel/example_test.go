@@ -13,8 +13,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// A repo whose every request attempt becomes an OpenTelemetry span; here
-// against the embedded local server, with spans kept in memory.
+// A repo whose every operation, and every request attempt under it, becomes
+// an OpenTelemetry span; here against the embedded local server, with spans
+// kept in memory.
 func Example() {
 	srv, _ := local.New()
 	defer srv.Close()
@@ -38,4 +39,5 @@ func Example() {
 	// Output:
 	// true
 	// DynamoDB.DescribeTable Error
+	// DynamoDB DescribeTable Error
 }

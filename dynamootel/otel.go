@@ -3,7 +3,6 @@ package dynamootel
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -16,12 +15,19 @@ import (
 // ScopeName is the instrumentation scope of the spans.
 const ScopeName = "github.com/dynamogo/dynamo/dynamootel"
 
-// Tracer implements [dynamo.Tracer] with OpenTelemetry spans.
+// Tracer implements [dynamo.Tracer] and [dynamo.OperationTracer] with
+// OpenTelemetry spans: one span per operation ("DynamoDB PutItem"), and
+// under it one client span per HTTP attempt ("DynamoDB.PutItem"), so that
+// retries, batch chunks and the library's retries of unprocessed items show
+// as children of the operation that caused them.
 type Tracer struct {
 	tracer trace.Tracer
 }
 
-var _ dynamo.Tracer = (*Tracer)(nil)
+var (
+	_ dynamo.Tracer          = (*Tracer)(nil)
+	_ dynamo.OperationTracer = (*Tracer)(nil)
+)
 
 // Option configures [New].
 type Option func(*options)
@@ -65,11 +71,37 @@ func (t *Tracer) TraceRequestStart(ctx context.Context, d dynamo.TraceRequestSta
 		attribute.String("db.system.name", "aws.dynamodb"),
 		AttrAttempt.Int(d.Attempt),
 	}
-	if d.Table != "" {
-		attrs = append(attrs, AttrTableNames.StringSlice(strings.Split(d.Table, ",")))
+	if len(d.Tables) > 0 {
+		attrs = append(attrs, AttrTableNames.StringSlice(d.Tables))
 	}
 	ctx, _ = t.tracer.Start(ctx, "DynamoDB."+d.Action, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx
+}
+
+// TraceOperationStart starts the span of one operation; its attempts' spans
+// are its children.
+func (t *Tracer) TraceOperationStart(ctx context.Context, d dynamo.TraceOperationStartData) context.Context {
+	attrs := []attribute.KeyValue{
+		attribute.String("db.system.name", "aws.dynamodb"),
+		attribute.String("db.operation.name", d.Operation),
+	}
+	if len(d.Tables) > 0 {
+		attrs = append(attrs, AttrTableNames.StringSlice(d.Tables))
+	}
+	ctx, _ = t.tracer.Start(ctx, "DynamoDB "+d.Operation, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	return ctx
+}
+
+// TraceOperationEnd records the outcome of the operation (a validation or
+// decode error included) and ends its span.
+func (t *Tracer) TraceOperationEnd(ctx context.Context, d dynamo.TraceOperationEndData) {
+	span := trace.SpanFromContext(ctx)
+	if e := d.Err; e != nil && span.IsRecording() {
+		span.SetAttributes(AttrErrorType.String(string(e.Type)))
+		// Messages of this library never quote item values.
+		span.SetStatus(codes.Error, e.Message)
+	}
+	span.End()
 }
 
 // TraceRequestEnd records the outcome of the attempt and ends its span.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamootel"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func TestSpansPerAttempt(t *testing.T) {
@@ -47,16 +48,24 @@ func TestSpansPerAttempt(t *testing.T) {
 	parent.End()
 
 	var spans []sdktrace.ReadOnlySpan
+	var op sdktrace.ReadOnlySpan
 	for _, s := range rec.Ended() {
-		if s.Name() == "DynamoDB.DescribeTable" {
+		switch s.Name() {
+		case "DynamoDB.DescribeTable":
 			spans = append(spans, s)
+		case "DynamoDB DescribeTable":
+			op = s
 		}
 	}
-	if len(spans) != 2 {
-		t.Fatalf("%d spans", len(spans))
+	if len(spans) != 2 || op == nil {
+		t.Fatalf("%d attempt spans, operation span %v", len(spans), op)
+	}
+	// The attempts nest under the operation, the operation under the caller.
+	if op.Parent().SpanID() != parent.SpanContext().SpanID() || op.Status().Code == codes.Error {
+		t.Errorf("operation span: parent %v status %v", op.Parent(), op.Status())
 	}
 	for i, s := range spans {
-		if s.SpanKind() != trace.SpanKindClient || s.Parent().SpanID() != parent.SpanContext().SpanID() {
+		if s.SpanKind() != trace.SpanKindClient || s.Parent().SpanID() != op.SpanContext().SpanID() {
 			t.Errorf("span %d: kind %v parent %v", i, s.SpanKind(), s.Parent())
 		}
 		attrs := map[string]any{}
@@ -74,6 +83,34 @@ func TestSpansPerAttempt(t *testing.T) {
 		}
 		if i == 1 && (s.Status().Code == codes.Error || attrs["http.response.status_code"] != int64(200)) {
 			t.Errorf("second attempt: status %v attrs %v", s.Status(), attrs)
+		}
+	}
+}
+
+// A validation failure sends nothing, yet its operation has a span with the
+// error.
+func TestValidationFailureSpan(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	repo, err := dynamo.New(aws.Config{}, dynamo.WithEndpoint("http://127.0.0.1:1"), dynamo.WithCredentials("AKIDTEST", "secret-not-real", ""),
+		dynamo.WithTracer(dynamootel.New(dynamootel.WithTracerProvider(tp))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type item struct {
+		ID string `dynamo:"id,pk"`
+	}
+	items := dynamo.Bind(repo, schema.Must[item]("app"))
+	if err := items.Put(context.Background(), item{}); err == nil {
+		t.Fatal("no validation error")
+	}
+	ended := rec.Ended()
+	if len(ended) != 1 || ended[0].Name() != "DynamoDB PutItem" || ended[0].Status().Code != codes.Error {
+		t.Fatalf("spans = %v", ended)
+	}
+	for _, kv := range ended[0].Attributes() {
+		if kv.Key == "error.type" && kv.Value.AsString() != "validation_error" {
+			t.Errorf("error.type = %v", kv.Value)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 type account struct {
@@ -27,10 +28,10 @@ type limit struct {
 }
 
 var (
-	limits   = dynamo.MustSchema[limit]("bank", dynamo.EntityName("limit"))
-	accounts = dynamo.MustSchema[account]("bank")
-	notes    = dynamo.MustSchema[note]("bank", dynamo.EntityFrom(accounts))
-	audit    = dynamo.MustSchema[note]("audit")
+	limits   = schema.Must[limit]("bank", schema.EntityName("limit"))
+	accounts = schema.Must[account]("bank")
+	notes    = schema.Must[note]("bank", schema.EntityFrom(accounts))
+	audit    = schema.Must[note]("audit")
 )
 
 func TestNewRepoCreatesMergedTables(t *testing.T) {
@@ -42,20 +43,20 @@ func TestNewRepoCreatesMergedTables(t *testing.T) {
 		t.Fatalf("CreateTable calls = %d, want 2", calls)
 	}
 	accts := dynamo.Bind(repo, accounts)
-	if _, err := accts.Put(ctx, account{ID: "a", Balance: 5}); err != nil {
+	if err := accts.Put(ctx, account{ID: "a", Balance: 5}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := accts.Get(ctx, account{ID: "a"})
 	if err != nil || got.Balance != 5 {
 		t.Fatalf("Get = %+v, %v", got, err)
 	}
-	if _, err := dynamo.Bind(repo, limits).Put(ctx, limit{ID: "a", Max: 9}); err != nil {
+	if err := dynamo.Bind(repo, limits).Put(ctx, limit{ID: "a", Max: 9}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := accts.Get(ctx, account{ID: "a"}); err != nil || got.Balance != 5 {
 		t.Fatalf("Get after the limit put = %+v, %v (entities must not collide)", got, err)
 	}
-	if _, err := dynamo.Bind(repo, audit).Put(ctx, note{ID: "n", Text: "x"}); err != nil {
+	if err := dynamo.Bind(repo, audit).Put(ctx, note{ID: "n", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := accts.Get(ctx, account{ID: "missing"}); !errors.Is(err, dynamo.ErrNotFound) {
@@ -97,7 +98,7 @@ func TestWithAccessKey(t *testing.T) {
 	srv.CreateTables(t, accounts)
 	ctx := context.Background()
 	bank := dynamo.Bind(srv.Repo(t), accounts)
-	if _, err := bank.Put(ctx, account{ID: "a", Balance: 5}); err != nil {
+	if err := bank.Put(ctx, account{ID: "a", Balance: 5}); err != nil {
 		t.Fatal(err)
 	}
 	wrong := dynamo.Bind(srv.Repo(t, dynamo.WithCredentials("AKIDTEST", "guessed", "")), accounts)

@@ -1,15 +1,27 @@
 package expr
 
+import "github.com/dynamogo/dynamo/internal/sealed"
+
 // Change is one action of an update expression, built by Set, SetNull,
 // Remove, Increment, Decrement, Add, Delete, Append, Prepend, IfNotExists or
 // RawUpdate. Like a Cond it holds real names and Go values; the Builder
-// renders it.
+// renders it. A Change is also an argument of the update operations of
+// packages request and dynamo, beside their options.
 type Change struct {
+	updateArg
+	txUpdateArg
 	op    changeOp
 	path  Path
 	value any
 	raw   *Raw
 }
+
+// The markers that make a Change an update argument (see package
+// internal/sealed); as aliases their fields stay unexported.
+type (
+	updateArg   = sealed.Update
+	txUpdateArg = sealed.TxUpdate
+)
 
 type changeOp uint8
 

@@ -26,10 +26,10 @@ func BenchmarkQueryFilter(b *testing.B) {
 }
 
 func BenchmarkUpdate(b *testing.B) {
-	changes := []expr.Change{expr.Set("status", "paid"), expr.Increment("version", 1), expr.Remove("tmp")}
+	args := []request.UpdateOption{expr.Set("status", "paid"), expr.Increment("version", 1), expr.Remove("tmp")}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := request.Update(Orders, key, changes); err != nil {
+		if _, err := request.Update(Orders, key, args...); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -60,7 +60,7 @@ func moreBuilders() []sheetLine {
 				request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
 		})},
 		{"get_nested_projection", "", wrapBuild("GetItem", func() (any, error) {
-			return request.Get(Orders, key, request.ProjectPaths(expr.Attr("address", "city"), expr.Attr("items").Index(0)))
+			return request.Get(Orders, key, request.Project(expr.Attr("address", "city"), expr.Attr("items").Index(0)))
 		})},
 		{"get_capacity", "", wrapBuild("GetItem", func() (any, error) {
 			return request.Get(Orders, key, request.ConsumedCapacity(types.ReturnConsumedCapacityTotal))
@@ -74,19 +74,19 @@ func moreBuilders() []sheetLine {
 			return request.Delete(Orders, key, request.If(expr.Eq("status", "void")), request.ReturnOldOnConditionFail())
 		})},
 		{"update_every_operator", "", wrapBuild("UpdateItem", func() (any, error) {
-			return request.Update(Orders, key, []expr.Change{
+			return request.Update(Orders, key,
 				expr.Set("status", "paid"), expr.SetNull("note"), expr.Remove("tmp"),
 				expr.Increment("version", 1), expr.Decrement("stock", 2),
 				expr.Add("visits", 1), expr.Delete("tags", codec.NewSet("old")),
 				expr.Append("history", []any{"paid"}), expr.Prepend("recent", []any{"paid"}),
 				expr.IfNotExists("created", "2024-01-01"),
 				expr.Set(expr.Attr("address", "city"), "Paris"),
-			}, request.If(expr.Eq("version", 3)), request.ReturnValues(types.ReturnValueUpdatedNew))
+				request.If(expr.Eq("version", 3)), request.ReturnValues(types.ReturnValueUpdatedNew))
 		})},
 		{"update_raw", "", wrapBuild("UpdateItem", func() (any, error) {
-			return request.Update(Accts, Acct{ID: "a"}, []expr.Change{
+			return request.Update(Accts, Acct{ID: "a"},
 				expr.RawUpdate("SET #b = #b + :d", map[string]string{"b": "balance"}, map[string]any{"d": 5}),
-			}, request.If(expr.Exists("pk")))
+				request.If(expr.Exists("pk")))
 		})},
 		{"batch_get_projection_two_tables", "", wrapBuild("BatchGetItem", func() (any, error) {
 			return request.BatchGet([]request.GetKey{

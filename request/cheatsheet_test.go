@@ -13,7 +13,7 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// The schemas of the seed guide's examples.
+// The schemas of the Elixir guide's examples.
 
 type Order struct {
 	UserID   string            `dynamo:"user_id,pk"`
@@ -73,9 +73,9 @@ var (
 )
 
 type sheetLine struct {
-	name  string // golden file name
-	seed  string // the seed guide's line, for the reader
-	build func() (string, any, error)
+	name   string // golden file name
+	elixir string // the Elixir guide's line, for the reader
+	build  func() (string, any, error)
 }
 
 func wrapBuild[In any](action string, f func() (In, error)) func() (string, any, error) {
@@ -85,7 +85,7 @@ func wrapBuild[In any](action string, f func() (In, error)) func() (string, any,
 	}
 }
 
-// cheatSheet is the seed guide's "Operations cheat sheet", line by line, as
+// cheatSheet is the Elixir guide's "Operations cheat sheet", line by line, as
 // request builders. Lines about the repo alone (query_all's paging loop,
 // streams, the raw escape hatch) are represented by the request they send
 // first.
@@ -117,11 +117,11 @@ func cheatSheet() []sheetLine {
 			})},
 		{"update_set_increment", `Repo.update(key, status: "paid", version: {:increment, 1})`,
 			wrapBuild("UpdateItem", func() (any, error) {
-				return request.Update(Orders, key, []expr.Change{expr.Set("status", "paid"), expr.Increment("version", 1)})
+				return request.Update(Orders, key, expr.Set("status", "paid"), expr.Increment("version", 1))
 			})},
 		{"update_add_remove_all_new", `Repo.update(key, [tags: {:add, MapSet.new(["x"])}, tmp: :remove], return_values: :all_new)`,
 			wrapBuild("UpdateItem", func() (any, error) {
-				return request.Update(Orders, key, []expr.Change{expr.Add("tags", codec.NewSet("x")), expr.Remove("tmp")},
+				return request.Update(Orders, key, expr.Add("tags", codec.NewSet("x")), expr.Remove("tmp"),
 					request.ReturnValues(types.ReturnValueAllNew))
 			})},
 		{"query_partition", `Repo.query(%Order{user_id: "u"})`,
@@ -195,9 +195,9 @@ func cheatSheet() []sheetLine {
 		{"transaction", `Repo.transaction([{:update, …decrement…, condition: "#b >= :v"}, {:update, …increment…}, {:put, …}, {:check, …}, {:delete, …}], client_request_token: "idem-1")`,
 			wrapBuild("TransactWriteItems", func() (any, error) {
 				return request.TransactWrite([]request.TxOp{
-					request.TxUpdate(Accts, Acct{ID: "a"}, []expr.Change{expr.Decrement("balance", 5)},
+					request.TxUpdate(Accts, Acct{ID: "a"}, expr.Decrement("balance", 5),
 						request.If(expr.RawCond("#b >= :v", map[string]string{"#b": "balance"}, map[string]any{"v": 5}))),
-					request.TxUpdate(Accts, Acct{ID: "b"}, []expr.Change{expr.Increment("balance", 5)}),
+					request.TxUpdate(Accts, Acct{ID: "b"}, expr.Increment("balance", 5)),
 					request.TxPut(Ledgers, Ledger{ID: "l1"}, request.If(expr.RawCond("attribute_not_exists(pk)", nil, nil))),
 					request.TxCheck(Accts, Acct{ID: "c"}, expr.RawCond("attribute_exists(pk)", nil, nil)),
 					request.TxDelete(Holds, Hold{ID: "h"}),
@@ -216,7 +216,7 @@ func TestCheatSheet(t *testing.T) {
 		t.Run(line.name, func(t *testing.T) {
 			action, in, err := line.build()
 			if err != nil {
-				t.Fatalf("%s\n%v", line.seed, err)
+				t.Fatalf("%s\n%v", line.elixir, err)
 			}
 			golden(t, line.name, render(t, action, in))
 		})

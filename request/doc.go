@@ -13,6 +13,11 @@
 // no sense for an operation does not compile there (Segment is only a
 // ScanOption, Descending only a QueryOption).
 //
+// Update and TxUpdate take the changes built by package expr in the same
+// argument list as their options. QueryAll and ScanAll build the first
+// request of a read that pages for the caller, with its Paging (MaxItems,
+// Parallel), which only those families accept.
+//
 // Conditions, filters and update changes are built with package expr; every
 // attribute name goes through a placeholder. The placeholders are
 // deterministic, and golden files in testdata pin every builder's output as

@@ -28,7 +28,7 @@ func ExampleQuery() {
 
 func ExampleUpdate() {
 	in, err := request.Update(Orders, Order{UserID: "u", PlacedAt: dt, OrderID: "o"},
-		[]expr.Change{expr.Set("status", "paid"), expr.Increment("version", 1)},
+		expr.Set("status", "paid"), expr.Increment("version", 1),
 		request.If(expr.Eq("version", 3)),
 		request.ReturnValues(types.ReturnValueAllNew))
 	if err != nil {
@@ -38,7 +38,7 @@ func ExampleUpdate() {
 	fmt.Println(*in.ConditionExpression)
 
 	_, err = request.Update(Orders, Order{UserID: "u", PlacedAt: dt, OrderID: "o"},
-		[]expr.Change{expr.Set("user_id", "v")})
+		expr.Set("user_id", "v"))
 	fmt.Println(err)
 	// Output:
 	// SET #a0 = :v0, #a1 = #a1 + :v1
@@ -48,9 +48,9 @@ func ExampleUpdate() {
 
 func ExampleTransactWrite() {
 	in, err := request.TransactWrite([]request.TxOp{
-		request.TxUpdate(Accts, Acct{ID: "a"}, []expr.Change{expr.Decrement("balance", 5)},
+		request.TxUpdate(Accts, Acct{ID: "a"}, expr.Decrement("balance", 5),
 			request.If(expr.Ge("balance", 5))),
-		request.TxUpdate(Accts, Acct{ID: "b"}, []expr.Change{expr.Increment("balance", 5)}),
+		request.TxUpdate(Accts, Acct{ID: "b"}, expr.Increment("balance", 5)),
 	}, request.ClientRequestToken("idem-1"))
 	if err != nil {
 		panic(err)

@@ -30,7 +30,7 @@ var (
 	_ request.ScanOption     = request.Project("a")
 	_ request.BatchGetOption = request.Project("a")
 	_ request.SearchOption   = request.Project("a")
-	_ request.GetOption      = request.ProjectPaths(expr.Attr("a", "b"))
+	_ request.GetOption      = request.Project(expr.Attr("a", "b"))
 
 	_ request.PutOption    = request.ReturnValues(types.ReturnValueAllOld)
 	_ request.DeleteOption = request.ReturnValues(types.ReturnValueAllOld)
@@ -60,4 +60,18 @@ var (
 	_ request.TxOption     = request.ClientRequestToken("t")
 	_ request.SearchOption = request.TopK(5)
 	_ request.TxGetOption  = request.Project("a")
+
+	// The whole-read families take every option of the one-page reads, and
+	// their own: MaxItems and Parallel are no QueryOption or ScanOption.
+	_ request.QueryAllOption = request.Descending()
+	_ request.QueryAllOption = request.StartAfter("")
+	_ request.QueryAllOption = request.MaxItems(10)
+	_ request.ScanAllOption  = request.Segment(0, 2)
+	_ request.ScanAllOption  = request.MaxItems(10)
+	_ request.ScanAllOption  = request.Parallel(4, 2)
+
+	// A change is an argument of Update and TxUpdate, and of nothing else.
+	_ request.UpdateOption   = expr.Set("a", 1)
+	_ request.TxUpdateOption = expr.Set("a", 1)
+	_ request.TxUpdateOption = request.If(expr.Exists("pk"))
 )

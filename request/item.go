@@ -88,13 +88,15 @@ func Delete[T any](s *schema.Schema[T], key T, opts ...DeleteOption) (*dynamodb.
 	return in, nil
 }
 
-// Update builds an UpdateItem applying changes to the item whose key fields
-// are set on key. A change to a key attribute (a field feeding the table's
-// partition or sort key, or the key attribute itself) is an error: delete
-// the item and put it again, in a transaction if it must be atomic.
-func Update[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...UpdateOption) (*dynamodb.UpdateItemInput, error) {
+// Update builds an UpdateItem applying the changes among args (expr.Set,
+// expr.Increment, …, in order) to the item whose key fields are set on key;
+// the other args are options. A change to a key attribute (a field feeding
+// the table's partition or sort key, or the key attribute itself) is an
+// error: delete the item and put it again, in a transaction if it must be
+// atomic.
+func Update[T any](s *schema.Schema[T], key T, args ...UpdateOption) (*dynamodb.UpdateItemInput, error) {
 	const op = "UpdateItem"
-	c := collect(opts)
+	c, changes := collectUpdate(args)
 	if err := checkWrite(op, c, true); err != nil {
 		return nil, err
 	}
@@ -122,6 +124,22 @@ func Update[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...Up
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
 	return in, nil
+}
+
+// collectUpdate splits the arguments of Update or TxUpdate into the changes,
+// in order, and the options applied to a fresh config.
+func collectUpdate[A any](args []A) (*config, []expr.Change) {
+	c := new(config)
+	var changes []expr.Change
+	for _, a := range args {
+		switch v := any(a).(type) {
+		case expr.Change:
+			changes = append(changes, v)
+		case option:
+			v.apply(c)
+		}
+	}
+	return c, changes
 }
 
 // keyAttrs is what Update needs of a schema to refuse key changes.

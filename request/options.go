@@ -1,9 +1,12 @@
 package request
 
 import (
+	"reflect"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/sealed"
 )
 
 // Options are typed per operation family. Each family is an interface with
@@ -14,76 +17,102 @@ import (
 // values are wrong (a Limit below 1, a consistent read on a GSI) are
 // validation errors before any request.
 
+// option is what every option does: set its part of the config.
+type option interface{ apply(*config) }
+
 // GetOption configures Get.
 type GetOption interface {
-	apply(*config)
+	option
 	getOption()
 }
 
 // PutOption configures Put.
 type PutOption interface {
-	apply(*config)
+	option
 	putOption()
 }
 
 // DeleteOption configures Delete.
 type DeleteOption interface {
-	apply(*config)
+	option
 	deleteOption()
 }
 
-// UpdateOption configures Update.
+// UpdateOption is an argument of Update: an expr.Change or an option (If,
+// ReturnValues, ReturnOldOnConditionFail, ConsumedCapacity).
 type UpdateOption interface {
-	apply(*config)
-	updateOption()
+	sealed.UpdateArg
+}
+
+// QueryAllOption configures the reads that page through a whole query
+// (QueryAll and QueryStream of package dynamo): every QueryOption, and
+// MaxItems.
+type QueryAllOption interface {
+	option
+	queryAllOption()
 }
 
 // QueryOption configures Query.
 type QueryOption interface {
-	apply(*config)
+	QueryAllOption
 	queryOption()
+}
+
+// ScanAllOption configures the reads that page through a whole scan
+// (ScanAll and ScanStream of package dynamo): every ScanOption, MaxItems and
+// Parallel.
+type ScanAllOption interface {
+	option
+	scanAllOption()
 }
 
 // ScanOption configures Scan.
 type ScanOption interface {
-	apply(*config)
+	ScanAllOption
 	scanOption()
 }
 
 // BatchGetOption configures BatchGet.
 type BatchGetOption interface {
-	apply(*config)
+	option
 	batchGetOption()
 }
 
 // BatchWriteOption configures BatchWrite.
 type BatchWriteOption interface {
-	apply(*config)
+	option
 	batchWriteOption()
 }
 
 // TxOpOption configures one operation of a transaction (TxPut, TxUpdate,
 // TxDelete, TxCheck).
 type TxOpOption interface {
-	apply(*config)
+	sealed.TxUpdateArg
+	option
 	txOpOption()
+}
+
+// TxUpdateOption is an argument of TxUpdate: an expr.Change or a
+// TxOpOption.
+type TxUpdateOption interface {
+	sealed.TxUpdateArg
 }
 
 // TxOption configures TransactWrite as a whole.
 type TxOption interface {
-	apply(*config)
+	option
 	txOption()
 }
 
 // TxGetOption configures TransactGet.
 type TxGetOption interface {
-	apply(*config)
+	option
 	txGetOption()
 }
 
 // SearchOption configures SearchVectors.
 type SearchOption interface {
-	apply(*config)
+	option
 	searchOption()
 }
 
@@ -150,6 +179,20 @@ type ListOption interface {
 	ScanOption
 }
 
+// PagingOption is an option of the reads that page for the caller
+// (QueryAll, QueryStream, ScanAll, ScanStream).
+type PagingOption interface {
+	QueryAllOption
+	ScanAllOption
+}
+
+// The markers of the update families, embedded by the options that Update
+// and TxUpdate take.
+type (
+	updateArg   = sealed.Update
+	txUpdateArg = sealed.TxUpdate
+)
+
 // config is every option's destination; each builder reads the fields its
 // family can set.
 type config struct {
@@ -176,6 +219,12 @@ type config struct {
 	token        string
 	topK         int
 	topKSet      bool
+	startErr     error // StartAfter's cursor did not decode
+	maxItems     int
+	maxItemsSet  bool
+	parallel     int // Parallel's segments
+	workers      int
+	parallelSet  bool
 }
 
 type consistent struct{}
@@ -183,7 +232,9 @@ type consistent struct{}
 func (consistent) apply(c *config) { c.consistent = true }
 func (consistent) getOption()      {}
 func (consistent) queryOption()    {}
+func (consistent) queryAllOption() {}
 func (consistent) scanOption()     {}
+func (consistent) scanAllOption()  {}
 func (consistent) batchGetOption() {}
 
 // Consistent asks for a strongly consistent read (ConsistentRead). Not
@@ -192,25 +243,30 @@ func Consistent() ReadOption {
 	return consistent{}
 }
 
-type condition struct{ c expr.Cond }
+type condition struct {
+	updateArg
+	txUpdateArg
+	c expr.Cond
+}
 
 func (o condition) apply(c *config) { c.cond, c.condSet = o.c, true }
 func (condition) putOption()        {}
 func (condition) deleteOption()     {}
-func (condition) updateOption()     {}
 func (condition) txOpOption()       {}
 
 // If makes a write conditional (ConditionExpression): the write happens only
 // when cond holds for the item as stored.
 func If(cond expr.Cond) ConditionOption {
-	return condition{cond}
+	return condition{c: cond}
 }
 
 type filter struct{ c expr.Cond }
 
 func (o filter) apply(c *config) { c.filter, c.filterSet = o.c, true }
 func (filter) queryOption()      {}
+func (filter) queryAllOption()   {}
 func (filter) scanOption()       {}
+func (filter) scanAllOption()    {}
 func (filter) searchOption()     {}
 
 // Filter drops items that do not satisfy cond after they are read
@@ -225,67 +281,76 @@ type projection []expr.Path
 func (o projection) apply(c *config) { c.projection, c.projSet = o, true }
 func (projection) getOption()        {}
 func (projection) queryOption()      {}
+func (projection) queryAllOption()   {}
 func (projection) scanOption()       {}
+func (projection) scanAllOption()    {}
 func (projection) batchGetOption()   {}
 func (projection) searchOption()     {}
 func (projection) txGetOption()      {}
 
-// Project returns only the named top-level attributes (ProjectionExpression,
-// each name through a placeholder). Loading a projected item into a struct
-// leaves the other fields at their zero values.
-func Project(attrs ...string) ProjectionOption {
+// Project returns only the named attributes (ProjectionExpression, each
+// name through a placeholder): top-level names given as strings, or document
+// paths (expr.Attr("address", "city"), expr.Attr("items").Index(0)).
+// Loading a projected item into a struct leaves the other fields at their
+// zero values.
+func Project[A expr.Attribute](attrs ...A) ProjectionOption {
 	p := make(projection, len(attrs))
 	for i, a := range attrs {
-		p[i] = expr.Attr(a)
+		if path, ok := any(a).(expr.Path); ok {
+			p[i] = path
+		} else {
+			p[i] = expr.Attr(reflect.ValueOf(a).String()) // a ~string
+		}
 	}
 	return p
 }
 
-// ProjectPaths is Project for document paths: nested map keys and list
-// elements (expr.Attr("address", "city"), expr.Attr("items").Index(0)).
-func ProjectPaths(paths ...expr.Path) ProjectionOption {
-	return projection(append([]expr.Path(nil), paths...))
+type returnValues struct {
+	updateArg
+	rv types.ReturnValue
 }
 
-type returnValues types.ReturnValue
-
-func (o returnValues) apply(c *config) { c.returnValues = types.ReturnValue(o) }
+func (o returnValues) apply(c *config) { c.returnValues = o.rv }
 func (returnValues) putOption()        {}
 func (returnValues) deleteOption()     {}
-func (returnValues) updateOption()     {}
 
 // ReturnValues asks for the item as it was or is (ReturnValues). Put and
 // Delete accept NONE and ALL_OLD; Update all five.
 func ReturnValues(rv types.ReturnValue) ReturnValuesOption {
-	return returnValues(rv)
+	return returnValues{rv: rv}
 }
 
-type onConditionFail types.ReturnValuesOnConditionCheckFailure
-
-func (o onConditionFail) apply(c *config) {
-	c.onCondFail = types.ReturnValuesOnConditionCheckFailure(o)
+type onConditionFail struct {
+	updateArg
+	txUpdateArg
+	v types.ReturnValuesOnConditionCheckFailure
 }
-func (onConditionFail) putOption()    {}
-func (onConditionFail) deleteOption() {}
-func (onConditionFail) updateOption() {}
-func (onConditionFail) txOpOption()   {}
+
+func (o onConditionFail) apply(c *config) { c.onCondFail = o.v }
+func (onConditionFail) putOption()        {}
+func (onConditionFail) deleteOption()     {}
+func (onConditionFail) txOpOption()       {}
 
 // ReturnOldOnConditionFail makes a failed condition return the item as
 // stored (ReturnValuesOnConditionCheckFailure ALL_OLD), in the error of a
 // single write or in the cancellation reason of a transaction operation.
 func ReturnOldOnConditionFail() ConditionOption {
-	return onConditionFail(types.ReturnValuesOnConditionCheckFailureAllOld)
+	return onConditionFail{v: types.ReturnValuesOnConditionCheckFailureAllOld}
 }
 
-type capacity types.ReturnConsumedCapacity
+type capacity struct {
+	updateArg
+	level types.ReturnConsumedCapacity
+}
 
-func (o capacity) apply(c *config) { c.capacity = types.ReturnConsumedCapacity(o) }
+func (o capacity) apply(c *config) { c.capacity = o.level }
 func (capacity) getOption()        {}
 func (capacity) putOption()        {}
 func (capacity) deleteOption()     {}
-func (capacity) updateOption()     {}
 func (capacity) queryOption()      {}
+func (capacity) queryAllOption()   {}
 func (capacity) scanOption()       {}
+func (capacity) scanAllOption()    {}
 func (capacity) batchGetOption()   {}
 func (capacity) batchWriteOption() {}
 func (capacity) txOption()         {}
@@ -295,14 +360,16 @@ func (capacity) txGetOption()      {}
 // ConsumedCapacity asks for the capacity a request consumed
 // (ReturnConsumedCapacity: TOTAL, INDEXES or NONE).
 func ConsumedCapacity(level types.ReturnConsumedCapacity) CapacityOption {
-	return capacity(level)
+	return capacity{level: level}
 }
 
 type index string
 
 func (o index) apply(c *config) { c.index = string(o) }
 func (index) queryOption()      {}
+func (index) queryAllOption()   {}
 func (index) scanOption()       {}
+func (index) scanAllOption()    {}
 
 // Index reads a secondary index of the schema (IndexName). For Query the
 // partition value comes from the index's partition field.
@@ -314,7 +381,9 @@ type limit int
 
 func (o limit) apply(c *config) { c.limit, c.limitSet = int(o), true }
 func (limit) queryOption()      {}
+func (limit) queryAllOption()   {}
 func (limit) scanOption()       {}
+func (limit) scanAllOption()    {}
 
 // Limit caps the number of items evaluated per page (Limit, at least 1).
 func Limit(n int) ListOption {
@@ -325,7 +394,9 @@ type startKey map[string]types.AttributeValue
 
 func (o startKey) apply(c *config) { c.startKey = o }
 func (startKey) queryOption()      {}
+func (startKey) queryAllOption()   {}
 func (startKey) scanOption()       {}
+func (startKey) scanAllOption()    {}
 
 // StartKey continues a Query or Scan after a page (ExclusiveStartKey): pass
 // the previous page's LastEvaluatedKey. A nil or empty key starts over.
@@ -333,10 +404,52 @@ func StartKey(key map[string]types.AttributeValue) ListOption {
 	return startKey(key)
 }
 
+type startAfter struct {
+	key map[string]types.AttributeValue
+	err error
+}
+
+func (o startAfter) apply(c *config) { c.startKey, c.startErr = o.key, o.err }
+func (startAfter) queryOption()      {}
+func (startAfter) queryAllOption()   {}
+func (startAfter) scanOption()       {}
+func (startAfter) scanAllOption()    {}
+
+// StartAfter continues a Query or Scan after the page whose cursor is given
+// (see Cursor); "" starts from the beginning. A cursor that does not decode
+// is an error of the builder.
+func StartAfter(cursor string) ListOption {
+	key, err := DecodeCursor(cursor)
+	return startAfter{key, err}
+}
+
+type maxItems int
+
+func (o maxItems) apply(c *config) { c.maxItems, c.maxItemsSet = int(o), true }
+func (maxItems) queryAllOption()   {}
+func (maxItems) scanAllOption()    {}
+
+// MaxItems caps the number of items the reads that page for the caller
+// return in total (at least 1). Limit stays DynamoDB's per-request Limit.
+func MaxItems(n int) PagingOption { return maxItems(n) }
+
+type parallel struct{ segments, workers int }
+
+func (o parallel) apply(c *config) {
+	c.parallel, c.workers, c.parallelSet = o.segments, o.workers, true
+}
+func (parallel) scanAllOption() {}
+
+// Parallel splits a whole scan into segments read concurrently (1 to
+// 1,000,000), at most workers of them at once (0: all). Results arrive in no
+// particular order.
+func Parallel(segments, workers int) ScanAllOption { return parallel{segments, workers} }
+
 type descending struct{}
 
 func (descending) apply(c *config) { c.descending = true }
 func (descending) queryOption()    {}
+func (descending) queryAllOption() {}
 
 // Descending reads the sort key from high to low (ScanIndexForward false).
 func Descending() QueryOption { return descending{} }
@@ -345,7 +458,9 @@ type selectOpt types.Select
 
 func (o selectOpt) apply(c *config) { c.sel = types.Select(o) }
 func (selectOpt) queryOption()      {}
+func (selectOpt) queryAllOption()   {}
 func (selectOpt) scanOption()       {}
+func (selectOpt) scanAllOption()    {}
 
 // Select chooses what a Query or Scan returns (Select): COUNT, ALL_ATTRIBUTES
 // or ALL_PROJECTED_ATTRIBUTES (an index only). Project implies
@@ -358,6 +473,7 @@ type segment struct{ i, n int }
 
 func (o segment) apply(c *config) { c.segment, c.segments, c.segmentSet = o.i, o.n, true }
 func (segment) scanOption()       {}
+func (segment) scanAllOption()    {}
 
 // Segment reads segment i of a parallel scan split into total segments
 // (Segment, TotalSegments): 0 <= i < total <= 1000000.
@@ -382,7 +498,7 @@ func (topK) searchOption()     {}
 // the default is 10.
 func TopK(k int) SearchOption { return topK(k) }
 
-// Sort-key conditions of Query.
+// Sort-key conditions of Query.
 type sortKey struct {
 	op   expr.KeyOp
 	vals []any
@@ -390,6 +506,7 @@ type sortKey struct {
 
 func (o *sortKey) apply(c *config) { c.sort = o }
 func (*sortKey) queryOption()      {}
+func (*sortKey) queryAllOption()   {}
 
 // SortEq restricts a Query to sort key = v. For a table with generated
 // composite keys v is the composed sort-key string; for an index or a

@@ -19,8 +19,24 @@ import (
 // the sort-key field when it is set; otherwise none. SortEq … SortBeginsWith
 // give it explicitly and SortNone drops it.
 func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.QueryInput, error) {
-	const op = "Query"
+	return query(s, v, collect(opts))
+}
+
+// Paging says how a read that pages for the caller goes on after its first
+// request: MaxItems caps the items returned in total (0: no cap); Segments
+// and Workers are Parallel's (0 without it).
+type Paging struct{ MaxItems, Segments, Workers int }
+
+// QueryAll builds the first Query of a read that pages through the whole
+// query, and its Paging.
+func QueryAll[T any](s *schema.Schema[T], v T, opts ...QueryAllOption) (*dynamodb.QueryInput, Paging, error) {
 	c := collect(opts)
+	in, err := query(s, v, c)
+	return in, Paging{MaxItems: c.maxItems}, err
+}
+
+func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, error) {
+	const op = "Query"
 	if err := checkRead(op, s.Describe(), c); err != nil {
 		return nil, err
 	}
@@ -66,8 +82,37 @@ func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.Quer
 
 // Scan builds a Scan of the schema's table, or of an index with Index.
 func Scan[T any](s *schema.Schema[T], opts ...ScanOption) (*dynamodb.ScanInput, error) {
+	return scan(s, collect(opts))
+}
+
+// ScanAll builds the first Scan of a read that pages through the whole scan,
+// and its Paging. With Parallel the input is the template of every segment
+// (Segment and TotalSegments unset).
+func ScanAll[T any](s *schema.Schema[T], opts ...ScanAllOption) (*dynamodb.ScanInput, Paging, error) {
 	const op = "Scan"
 	c := collect(opts)
+	p := Paging{MaxItems: c.maxItems, Segments: c.parallel, Workers: c.workers}
+	if c.parallelSet {
+		// API reference, Scan: TotalSegments 1–1000000.
+		if c.parallel < 1 || c.parallel > 1000000 {
+			return nil, p, errorf(op, "Parallel(%d, %d): want 1 to 1000000 segments", c.parallel, c.workers)
+		}
+		if c.workers < 0 {
+			return nil, p, errorf(op, "Parallel(%d, %d): workers must not be negative", c.parallel, c.workers)
+		}
+		if c.segmentSet {
+			return nil, p, errorf(op, "Parallel and Segment together: choose one")
+		}
+		if len(c.startKey) > 0 && c.parallel > 1 {
+			return nil, p, errorf(op, "StartAfter with Parallel: a parallel scan starts every segment at its beginning")
+		}
+	}
+	in, err := scan(s, c)
+	return in, p, err
+}
+
+func scan[T any](s *schema.Schema[T], c *config) (*dynamodb.ScanInput, error) {
+	const op = "Scan"
 	if err := checkRead(op, s.Describe(), c); err != nil {
 		return nil, err
 	}
@@ -129,6 +174,12 @@ func checkRead(op string, d *schema.Description, c *config) error {
 	if c.limitSet && c.limit < 1 {
 		return errorf(op, "Limit %d: must be at least 1", c.limit)
 	}
+	if c.maxItemsSet && c.maxItems < 1 {
+		return errorf(op, "MaxItems %d: must be at least 1", c.maxItems)
+	}
+	if c.startErr != nil {
+		return &Error{Op: op, Msg: "StartAfter", Err: c.startErr}
+	}
 	switch c.sel {
 	case "":
 	case types.SelectCount, types.SelectAllAttributes, types.SelectSpecificAttributes:
@@ -166,7 +217,7 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 	return nil
 }
 
-// keyCondition renders Query's KeyConditionExpression.
+// keyCondition renders Query's KeyConditionExpression.
 func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, error) {
 	d := s.Describe()
 	var (

@@ -60,7 +60,7 @@ func TestValidationErrors(t *testing.T) {
 			return err
 		}, "Limit -1"},
 		{"empty projection", func() error {
-			_, err := request.Get(Orders, key, request.Project())
+			_, err := request.Get(Orders, key, request.Project[string]())
 			return err
 		}, "projection names no attributes"},
 		{"select count with projection", func() error {
@@ -72,7 +72,7 @@ func TestValidationErrors(t *testing.T) {
 			return err
 		}, "needs a projection"},
 		{"overlapping projection", func() error {
-			_, err := request.Get(Orders, key, request.ProjectPaths(expr.Attr("a"), expr.Attr("a", "b")))
+			_, err := request.Get(Orders, key, request.Project(expr.Attr("a"), expr.Attr("a", "b")))
 			return err
 		}, "paths a and a.b overlap"},
 		{"all projected without index", func() error {
@@ -100,19 +100,19 @@ func TestValidationErrors(t *testing.T) {
 			return err
 		}, "user_id"},
 		{"update key field", func() error {
-			_, err := request.Update(Orders, key, []expr.Change{expr.Set("order_id", "x")})
+			_, err := request.Update(Orders, key, expr.Set("order_id", "x"))
 			return err
 		}, "field order_id: key attributes cannot be updated"},
 		{"update key attribute", func() error {
-			_, err := request.Update(Orders, key, []expr.Change{expr.Set("pk", "x")})
+			_, err := request.Update(Orders, key, expr.Set("pk", "x"))
 			return err
 		}, "field pk: key attributes cannot be updated"},
 		{"update nested key path", func() error {
-			_, err := request.Update(Orders, key, []expr.Change{expr.Set(expr.Attr("user_id", "x"), "x")})
+			_, err := request.Update(Orders, key, expr.Set(expr.Attr("user_id", "x"), "x"))
 			return err
 		}, "field user_id"},
 		{"tx update key field", func() error {
-			_, err := request.TransactWrite([]request.TxOp{request.TxUpdate(Accts, Acct{ID: "a"}, []expr.Change{expr.Set("id", "b")})})
+			_, err := request.TransactWrite([]request.TxOp{request.TxUpdate(Accts, Acct{ID: "a"}, expr.Set("id", "b"))})
 			return err
 		}, "operation 0: Update: field id: key attributes cannot be updated"},
 		{"sort key on composite must be string", func() error {
@@ -169,7 +169,7 @@ func TestValidationErrors(t *testing.T) {
 		}, "101 operations: at most 100"},
 		{"tx same item twice", func() error {
 			_, err := request.TransactWrite([]request.TxOp{
-				request.TxUpdate(Accts, Acct{ID: "a"}, []expr.Change{expr.Increment("balance", 1)}),
+				request.TxUpdate(Accts, Acct{ID: "a"}, expr.Increment("balance", 1)),
 				request.TxCheck(Accts, Acct{ID: "a"}, expr.Exists("pk")),
 			})
 			return err
@@ -270,5 +270,25 @@ func TestValidationErrors(t *testing.T) {
 				t.Errorf("err %T is not a *request.Error", err)
 			}
 		})
+	}
+}
+
+func TestCursorRoundTrip(t *testing.T) {
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "order#u"}, "sk": &types.AttributeValueMemberN{Value: "12"}}
+	c, err := request.EncodeCursor(key)
+	if err != nil || c == "" {
+		t.Fatalf("EncodeCursor = %q, %v", c, err)
+	}
+	in, err := request.Query(Orders, Order{UserID: "u"}, request.StartAfter(c))
+	if err != nil || len(in.ExclusiveStartKey) != 2 {
+		t.Fatalf("StartAfter: %v, %v", in, err)
+	}
+	if c, err := request.EncodeCursor(nil); err != nil || c != "" {
+		t.Errorf("EncodeCursor(nil) = %q, %v", c, err)
+	}
+	for _, bad := range []string{"%%%", "e30"} { // not base64url; {} (no key)
+		if _, err := request.Query(Orders, Order{UserID: "u"}, request.StartAfter(bad)); err == nil || !strings.Contains(err.Error(), "invalid cursor") {
+			t.Errorf("StartAfter(%q): %v", bad, err)
+		}
 	}
 }

@@ -30,20 +30,19 @@ func txConfig(op string, opts []TxOpOption) (*config, error) {
 // txKeyed is the start TxUpdate, TxDelete and TxCheck share: the options
 // checked (If refused unless allowIf), then the item's key and the id that
 // spots a second operation on the same item.
-func txKeyed[T any](op string, s *schema.Schema[T], key T, opts []TxOpOption, allowIf bool) (*config, map[string]types.AttributeValue, string, error) {
-	c, err := txConfig(op, opts)
-	if err != nil {
-		return nil, nil, "", err
+func txKeyed[T any](op string, s *schema.Schema[T], key T, c *config, allowIf bool) (map[string]types.AttributeValue, string, error) {
+	if err := checkOnCondFail(op, c); err != nil {
+		return nil, "", err
 	}
 	if !allowIf && c.condSet {
-		return nil, nil, "", errorf(op, "the condition is TxCheck's argument; If is not allowed here")
+		return nil, "", errorf(op, "the condition is TxCheck's argument; If is not allowed here")
 	}
 	k, err := s.PrimaryKey(key)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	m := k.Map()
-	return c, m, keyID(s.Table(), m, k.PKName, k.SKName), nil
+	return m, keyID(s.Table(), m, k.PKName, k.SKName), nil
 }
 
 // TxPut writes v in a transaction; If adds its condition.
@@ -67,12 +66,14 @@ func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 	})
 }
 
-// TxUpdate applies changes to the item whose key fields are set on key, in
-// a transaction. Key attributes cannot be changed, as in Update.
-func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...TxOpOption) TxOp {
+// TxUpdate applies the changes among args to the item whose key fields are
+// set on key, in a transaction; the other args are options. Key attributes
+// cannot be changed, as in Update.
+func TxUpdate[T any](s *schema.Schema[T], key T, args ...TxUpdateOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "Update"
-		c, m, id, err := txKeyed(op, s, key, opts, true)
+		c, changes := collectUpdate(args)
+		m, id, err := txKeyed(op, s, key, c, true)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
@@ -97,7 +98,8 @@ func TxUpdate[T any](s *schema.Schema[T], key T, changes []expr.Change, opts ...
 func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "Delete"
-		c, m, id, err := txKeyed(op, s, key, opts, true)
+		c := collect(opts)
+		m, id, err := txKeyed(op, s, key, c, true)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
@@ -114,7 +116,8 @@ func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 func TxCheck[T any](s *schema.Schema[T], key T, cond expr.Cond, opts ...TxOpOption) TxOp {
 	return txOp(func() (types.TransactWriteItem, string, error) {
 		const op = "ConditionCheck"
-		c, m, id, err := txKeyed(op, s, key, opts, false)
+		c := collect(opts)
+		m, id, err := txKeyed(op, s, key, c, false)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}

@@ -135,7 +135,7 @@ type Scalars struct {
 	Note string          `dynamo:"note"`
 }
 
-// K-5 and §3 item 2: each part is the field's encoded value stringified: S
+// Each part is the field's encoded value stringified: S
 // as is, N as the codec wrote the digits, B as standard base64, BOOL as
 // true/false; times are fixed width (nanoseconds by default).
 func TestKeyPartStringification(t *testing.T) {
@@ -155,7 +155,7 @@ func TestKeyPartStringification(t *testing.T) {
 }
 
 // Fixed-width times sort as strings in time order, so sort keys range
-// correctly (DESIGN invariant; §3 item 3).
+// correctly.
 func TestTimeKeysSortAsStrings(t *testing.T) {
 	type Ev struct {
 		ID string    `dynamo:"id,pk"`
@@ -206,7 +206,7 @@ func TestUnsetKeyParts(t *testing.T) {
 	wantErr(t, err, "dynamo: schema G: field email: partition-key value of index ByEmail is unset")
 }
 
-// §3 item 1: "unset" is the zero value; a pointer makes zero a value.
+// "Unset" is the zero value; a pointer makes zero a value.
 func TestPointerKeyFields(t *testing.T) {
 	type P struct {
 		N *int    `dynamo:"n,pk"`
@@ -275,7 +275,7 @@ func TestSeparatorInValue(t *testing.T) {
 	}
 }
 
-// §3 item 8: an empty string is unset, so it can never make "user#".
+// An empty string is unset, so it can never make "user#".
 func TestEmptyStringIsUnset(t *testing.T) {
 	_, err := orders.PrimaryKey(Order{UserID: "", PlacedAt: jan15, OrderID: "o1"})
 	wantErr(t, err, "dynamo: schema Order: field user_id: partition-key value is unset")
@@ -512,7 +512,7 @@ func TestKeyDefaultsOfEveryKind(t *testing.T) {
 func TestVectorIndexReflection(t *testing.T) {
 	s := schema.Must[Doc]("docs",
 		schema.VectorIndex("Semantic", "embedding", schema.Euclidean(), schema.VectorPartition("tenant"),
-			schema.InlineFilters("year"), schema.VectorProjectAll()),
+			schema.InlineFilters("year"), schema.ProjectAll()),
 	)
 	vx, ok := s.VectorIndex("Semantic")
 	if !ok || vx.Attribute != "embedding" || vx.Dimensions != 3 || vx.Distance != "EUCLIDEAN" ||

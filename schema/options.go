@@ -11,10 +11,42 @@ import (
 type Option func(*config)
 
 // IndexOption configures a global or local secondary index (GSI, LSI).
-type IndexOption func(*indexConfig)
+type IndexOption interface{ applyIndex(*indexConfig) }
 
 // VectorOption configures a vector index (VectorIndex).
-type VectorOption func(*vectorConfig)
+type VectorOption interface{ applyVector(*vectorConfig) }
+
+// Projection chooses the attributes an index holds: ProjectAll,
+// KeysOnly or Include, for a secondary index and a vector index alike.
+type Projection interface {
+	IndexOption
+	VectorOption
+}
+
+type indexFunc func(*indexConfig)
+
+func (f indexFunc) applyIndex(c *indexConfig) { f(c) }
+
+type vectorFunc func(*vectorConfig)
+
+func (f vectorFunc) applyVector(c *vectorConfig) { f(c) }
+
+// projection is a Projection: the projection type and, for Include,
+// the attributes.
+type projection struct {
+	typ     types.ProjectionType
+	include []string
+}
+
+func (p projection) applyIndex(c *indexConfig) {
+	c.projections = append(c.projections, p.typ)
+	c.include = append(c.include, p.include...)
+}
+
+func (p projection) applyVector(c *vectorConfig) {
+	c.projections = append(c.projections, p.typ)
+	c.include = append(c.include, p.include...)
+}
 
 // Entity is anything with an entity name; every *Schema[T] is one. EntityFrom
 // takes an Entity so that a child schema names its parent in Go code rather
@@ -195,28 +227,21 @@ type indexConfig struct {
 }
 
 // ProjectAll projects every attribute into the index (the default).
-func ProjectAll() IndexOption {
-	return func(c *indexConfig) { c.projections = append(c.projections, types.ProjectionTypeAll) }
-}
+func ProjectAll() Projection { return projection{typ: types.ProjectionTypeAll} }
 
 // KeysOnly projects only the table and index keys. Schema.Load recovers the
 // key fields of such items from the generated keys.
-func KeysOnly() IndexOption {
-	return func(c *indexConfig) { c.projections = append(c.projections, types.ProjectionTypeKeysOnly) }
-}
+func KeysOnly() Projection { return projection{typ: types.ProjectionTypeKeysOnly} }
 
 // Include projects the keys and the listed attributes (declared fields).
-func Include(attrs ...string) IndexOption {
-	return func(c *indexConfig) {
-		c.projections = append(c.projections, types.ProjectionTypeInclude)
-		c.include = append(c.include, attrs...)
-	}
+func Include(attrs ...string) Projection {
+	return projection{typ: types.ProjectionTypeInclude, include: append([]string(nil), attrs...)}
 }
 
 // Throughput sets a GSI's provisioned read and write capacity. It needs a
 // Provisioned table (a LSI shares the table's capacity and takes none).
 func Throughput(read, write int64) IndexOption {
-	return func(c *indexConfig) { c.throughput++; c.read, c.write = read, write }
+	return indexFunc(func(c *indexConfig) { c.throughput++; c.read, c.write = read, write })
 }
 
 type vectorDecl struct {
@@ -247,77 +272,51 @@ type vectorConfig struct {
 // Cosine ranks by cosine distance (the default): for raw, unnormalised
 // embeddings. A smaller score is nearer.
 func Cosine() VectorOption {
-	return func(c *vectorConfig) { c.distances = append(c.distances, types.VectorDistanceFunctionCosine) }
+	return vectorFunc(func(c *vectorConfig) { c.distances = append(c.distances, types.VectorDistanceFunctionCosine) })
 }
 
 // DotProduct ranks by dot product: for unit vectors (same ranking as cosine,
 // cheaper). A larger score is nearer.
 func DotProduct() VectorOption {
-	return func(c *vectorConfig) {
+	return vectorFunc(func(c *vectorConfig) {
 		c.distances = append(c.distances, types.VectorDistanceFunctionDotProduct)
-	}
+	})
 }
 
 // Euclidean ranks by Euclidean distance, where magnitude matters. A smaller
 // score is nearer.
 func Euclidean() VectorOption {
-	return func(c *vectorConfig) {
+	return vectorFunc(func(c *vectorConfig) {
 		c.distances = append(c.distances, types.VectorDistanceFunctionEuclidean)
-	}
+	})
 }
 
 // Dimensions states the number of dimensions; it must agree with the
 // field's dim tag (the default).
 func Dimensions(n int) VectorOption {
-	return func(c *vectorConfig) { c.dims = append(c.dims, n) }
+	return vectorFunc(func(c *vectorConfig) { c.dims = append(c.dims, n) })
 }
 
 // VectorPartition makes field the index's HASH search-schema attribute: every
 // search is scoped to one value of it, which the search filter must give.
 func VectorPartition(field string) VectorOption {
-	return func(c *vectorConfig) { c.partition = append(c.partition, field) }
+	return vectorFunc(func(c *vectorConfig) { c.partition = append(c.partition, field) })
 }
 
 // InlineFilters lists fields stored in the index as INLINE_FILTER attributes,
 // usable to narrow searches.
 func InlineFilters(fields ...string) VectorOption {
-	return func(c *vectorConfig) { c.filterSet++; c.filters = append(c.filters, fields...) }
+	return vectorFunc(func(c *vectorConfig) { c.filterSet++; c.filters = append(c.filters, fields...) })
 }
 
-// VectorKeysOnly projects only the table keys into the vector index.
-func VectorKeysOnly() VectorOption {
-	return func(c *vectorConfig) { c.projections = append(c.projections, types.ProjectionTypeKeysOnly) }
-}
-
-// VectorInclude projects the keys and the listed attributes (declared fields).
-func VectorInclude(attrs ...string) VectorOption {
-	return func(c *vectorConfig) {
-		c.projections = append(c.projections, types.ProjectionTypeInclude)
-		c.include = append(c.include, attrs...)
-	}
-}
-
-// VectorProjectAll projects every attribute into the vector index (the
-// default).
-func VectorProjectAll() VectorOption {
-	return func(c *vectorConfig) { c.projections = append(c.projections, types.ProjectionTypeAll) }
-}
-
-func projectionName(p types.ProjectionType, vector bool) string {
-	prefix := ""
-	if vector {
-		prefix = "Vector"
-	}
+func projectionName(p types.ProjectionType) string {
 	switch p {
 	case types.ProjectionTypeAll:
-		if vector {
-			return "VectorProjectAll"
-		}
 		return "ProjectAll"
 	case types.ProjectionTypeKeysOnly:
-		return prefix + "KeysOnly"
+		return "KeysOnly"
 	case types.ProjectionTypeInclude:
-		return prefix + "Include"
+		return "Include"
 	}
 	return fmt.Sprint(p)
 }

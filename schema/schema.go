@@ -82,7 +82,7 @@ type VectorIndexSpec struct {
 	Filters          []string // INLINE_FILTER search-schema attributes
 	FilterTypes      []types.ScalarAttributeType
 	Projection       types.ProjectionType
-	NonKeyAttributes []string // VectorInclude only
+	NonKeyAttributes []string // Include only
 }
 
 // Description is the non-generic view of a schema: what a table, a command
@@ -438,7 +438,8 @@ func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.A
 		}
 	}
 
-	// Secondary and vector indexes share one namespace (spec/vector-search.md §1.2).
+	// Secondary and vector indexes share one namespace: a vector index may not
+	// take the name of a GSI or LSI of the table.
 	names := map[string]bool{}
 	s.indexKeys = map[string]indexKeys{}
 	nonKey := 0
@@ -628,7 +629,7 @@ func (s *Schema[T]) index(d indexDecl, c *config, defaults map[*codec.Field]type
 		if o == nil {
 			return nil, keys, s.errf("", "%s %s: nil IndexOption", kind, d.name)
 		}
-		o(&ic)
+		o.applyIndex(&ic)
 	}
 	var err error
 	if d.local {
@@ -670,7 +671,7 @@ func (s *Schema[T]) index(d indexDecl, c *config, defaults map[*codec.Field]type
 		ix.Projection = ic.projections[0]
 	default:
 		if !sameProjection(ic.projections) {
-			return nil, keys, s.errf("", "%s %s: %s and %s both given", kind, d.name, projectionName(ic.projections[0], false), projectionName(ic.projections[1], false))
+			return nil, keys, s.errf("", "%s %s: %s and %s both given", kind, d.name, projectionName(ic.projections[0]), projectionName(ic.projections[1]))
 		}
 		ix.Projection = ic.projections[0]
 	}
@@ -757,7 +758,7 @@ func (s *Schema[T]) vectorIndex(d vectorDecl) (*VectorIndexSpec, error) {
 		if o == nil {
 			return nil, s.errf("", "%s: nil VectorOption", what)
 		}
-		o(&vc)
+		o.applyVector(&vc)
 	}
 	f := s.st.Field(d.field)
 	if f == nil {
@@ -837,7 +838,7 @@ func (s *Schema[T]) vectorIndex(d vectorDecl) (*VectorIndexSpec, error) {
 		vx.Projection = vc.projections[0]
 	default:
 		if !sameProjection(vc.projections) {
-			return nil, s.errf("", "%s: %s and %s both given", what, projectionName(vc.projections[0], true), projectionName(vc.projections[1], true))
+			return nil, s.errf("", "%s: %s and %s both given", what, projectionName(vc.projections[0]), projectionName(vc.projections[1]))
 		}
 		vx.Projection = vc.projections[0]
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// Order is the seed's order schema.
+// Order is the running example: one user's orders.
 type Order struct {
 	UserID   string            `dynamo:"user_id,pk"`
 	PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
@@ -188,7 +188,7 @@ func TestDefinitionErrors(t *testing.T) {
 		{"vector filter twice", func() error {
 			return plain(schema.VectorIndex("Semantic", "vec", schema.VectorPartition("name"), schema.InlineFilters("name")))
 		}, "dynamo: schema Plain: field name: vector index Semantic uses the field twice"},
-		{"vector include undefined", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.VectorInclude("nope"))) },
+		{"vector include undefined", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.Include("nope"))) },
 			"dynamo: schema Plain: field nope: vector index Semantic projects an undefined field"},
 		{"vector two distances", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.Cosine(), schema.Euclidean())) },
 			"dynamo: schema Plain: vector index Semantic: more than one distance function given"},
@@ -271,8 +271,8 @@ func TestDefinitionErrors(t *testing.T) {
 		{"vector empty filters", func() error { return plain(schema.VectorIndex("Semantic", "vec", schema.InlineFilters())) },
 			"dynamo: schema Plain: vector index Semantic: InlineFilters needs at least one field"},
 		{"vector two projections", func() error {
-			return plain(schema.VectorIndex("Semantic", "vec", schema.VectorKeysOnly(), schema.VectorInclude("name")))
-		}, "dynamo: schema Plain: vector index Semantic: VectorKeysOnly and VectorInclude both given"},
+			return plain(schema.VectorIndex("Semantic", "vec", schema.KeysOnly(), schema.Include("name")))
+		}, "dynamo: schema Plain: vector index Semantic: KeysOnly and Include both given"},
 		{"vector key field", func() error { _, err := schema.New[Plain]("app", schema.PartitionKey("vec")); return err },
 			"dynamo: schema Plain: field vec: a partition-key field must be a scalar (S, N, B or BOOL), not L (list)"},
 		{"prefix sort key without sort key", func() error { return plain(schema.PrefixSortKey()) },

@@ -23,7 +23,7 @@ func init() {
 		Help: `With --schema, the table is derived exactly as schema.CreateTableInput derives
 it: key schema, typed attribute definitions, every GSI, LSI and vector index.
 The value is ./dir.Name or import/path.Name, where Name is a package-level
-variable of type *schema.Schema[T] (or *dynamo.Schema[T]), or a type T for
+variable of type *schema.Schema[T] (or *schema.Schema[T]), or a type T for
 which the package declares exactly one such variable. The command runs inside
 your module: it writes a small program into a temporary directory of the
 module, runs it with the go command and removes it. Several --schema flags

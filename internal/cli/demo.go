@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func init() {
@@ -60,16 +62,16 @@ func demoFlags() (*flag.FlagSet, *demoOpts) {
 // of documents with a vector index.
 type (
 	demoOrder struct {
-		UserID   string             `dynamo:"user_id,pk"`
-		PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
-		OrderID  string             `dynamo:"order_id,sk"`
-		Total    decimal.Decimal    `dynamo:"total"`
-		Status   string             `dynamo:"status,default=pending"`
-		Tags     dynamo.Set[string] `dynamo:"tags"`
-		Version  int                `dynamo:"version"`
-		Lines    []string           `dynamo:"lines"`
-		Note     *string            `dynamo:"note"`
-		Coupon   string             `dynamo:"coupon,omitempty"`
+		UserID   string            `dynamo:"user_id,pk"`
+		PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
+		OrderID  string            `dynamo:"order_id,sk"`
+		Total    decimal.Decimal   `dynamo:"total"`
+		Status   string            `dynamo:"status,default=pending"`
+		Tags     codec.Set[string] `dynamo:"tags"`
+		Version  int               `dynamo:"version"`
+		Lines    []string          `dynamo:"lines"`
+		Note     *string           `dynamo:"note"`
+		Coupon   string            `dynamo:"coupon,omitempty"`
 	}
 	// The other entities of the single table have a fixed sort key: every
 	// schema of one table has the same key layout.
@@ -105,12 +107,12 @@ type (
 
 // demoSchemas are built per run: the table name is a flag.
 type demoSchemas struct {
-	orders  *dynamo.Schema[demoOrder]
-	users   *dynamo.Schema[demoUser]
-	accts   *dynamo.Schema[demoAcct]
-	ledger  *dynamo.Schema[demoLedger]
-	holds   *dynamo.Schema[demoHold]
-	docs    *dynamo.Schema[demoDoc]
+	orders  *schema.Schema[demoOrder]
+	users   *schema.Schema[demoUser]
+	accts   *schema.Schema[demoAcct]
+	ledger  *schema.Schema[demoLedger]
+	holds   *schema.Schema[demoHold]
+	docs    *schema.Schema[demoDoc]
 	app     string
 	docsTab string
 }
@@ -118,24 +120,24 @@ type demoSchemas struct {
 func newDemoSchemas(table string) (*demoSchemas, error) {
 	s := &demoSchemas{app: table, docsTab: table + "-docs"}
 	var err error
-	if s.orders, err = dynamo.NewSchema[demoOrder](table, dynamo.EntityName("order"),
-		dynamo.GSI("StatusIndex", "status", "placed_at")); err != nil {
+	if s.orders, err = schema.New[demoOrder](table, schema.EntityName("order"),
+		schema.GSI("StatusIndex", "status", "placed_at")); err != nil {
 		return nil, err
 	}
-	if s.users, err = dynamo.NewSchema[demoUser](table, dynamo.EntityName("user")); err != nil {
+	if s.users, err = schema.New[demoUser](table, schema.EntityName("user")); err != nil {
 		return nil, err
 	}
-	if s.accts, err = dynamo.NewSchema[demoAcct](table, dynamo.EntityName("acct")); err != nil {
+	if s.accts, err = schema.New[demoAcct](table, schema.EntityName("acct")); err != nil {
 		return nil, err
 	}
-	if s.ledger, err = dynamo.NewSchema[demoLedger](table, dynamo.EntityName("ledger")); err != nil {
+	if s.ledger, err = schema.New[demoLedger](table, schema.EntityName("ledger")); err != nil {
 		return nil, err
 	}
-	if s.holds, err = dynamo.NewSchema[demoHold](table, dynamo.EntityName("hold")); err != nil {
+	if s.holds, err = schema.New[demoHold](table, schema.EntityName("hold")); err != nil {
 		return nil, err
 	}
-	if s.docs, err = dynamo.NewSchema[demoDoc](s.docsTab, dynamo.EntityName("doc"),
-		dynamo.VectorIndex("Semantic", "embedding", dynamo.VectorPartition("tenant"), dynamo.InlineFilters("lang"))); err != nil {
+	if s.docs, err = schema.New[demoDoc](s.docsTab, schema.EntityName("doc"),
+		schema.VectorIndex("Semantic", "embedding", schema.VectorPartition("tenant"), schema.InlineFilters("lang"))); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -248,7 +250,7 @@ func errType(err error) string {
 func (d *demo) run(keep bool) (err error) {
 	ctx, s := d.ctx, d.s
 	// Tables, from the schemas (what create-table --schema does).
-	in, err := dynamo.CreateTableInput(s.orders, s.users, s.accts, s.ledger, s.holds)
+	in, err := schema.CreateTableInput(s.orders, s.users, s.accts, s.ledger, s.holds)
 	if err != nil {
 		return err
 	}
@@ -276,7 +278,7 @@ func (d *demo) run(keep bool) (err error) {
 	}
 	d.step("create table", "%s: pk/sk, GSI StatusIndex (status, placed_at), on demand", s.app)
 	vectors := true
-	din, err := dynamo.CreateTableInput(s.docs)
+	din, err := schema.CreateTableInput(s.docs)
 	if err != nil {
 		return err
 	}
@@ -333,34 +335,34 @@ func (d *demo) run(keep bool) (err error) {
 func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 	ctx := d.ctx
 	o := order("u1", 0)
-	o.Tags = dynamo.NewSet("gift")
+	o.Tags = codec.NewSet("gift")
 	o.Lines = []string{"cart"}
-	if _, err := orders.Put(ctx, o, dynamo.If(dynamo.RawCond("attribute_not_exists(pk)", nil, nil))); err != nil {
+	if err := orders.Put(ctx, o, dynamo.If(expr.RawCond("attribute_not_exists(pk)", nil, nil))); err != nil {
 		return err
 	}
 	d.step("put if absent", "order u1/o00 written (raw condition attribute_not_exists(pk))")
-	_, err := orders.Put(ctx, o, dynamo.If(dynamo.NotExists("pk")))
+	err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		return fmt.Errorf("put if absent twice: want a conditional check failure, got %v", err)
 	}
 	d.step("put if absent again", "refused: %s (DSL NotExists(\"pk\"))", errType(err))
 	for i := 1; i < 6; i++ {
-		if _, err := orders.Put(ctx, order("u1", i)); err != nil {
+		if err := orders.Put(ctx, order("u1", i)); err != nil {
 			return err
 		}
 	}
-	if _, err := orders.Put(ctx, order("u2", 0)); err != nil {
+	if err := orders.Put(ctx, order("u2", 0)); err != nil {
 		return err
 	}
 	d.step("put", "orders u1/o01…o05 and u2/o00")
 	o2 := order("u1", 1)
-	_, err = orders.Put(ctx, o2, dynamo.If(dynamo.AllOf(dynamo.Exists("pk"), dynamo.OneOf("status", "pending", "open"))))
+	err = orders.Put(ctx, o2, dynamo.If(expr.AllOf(expr.Exists("pk"), expr.OneOf("status", "pending", "open"))))
 	if err != nil {
 		return err
 	}
 	d.step("put with DSL condition", "u1/o01 replaced (pk exists AND status IN (pending, open))")
 	o2.Total = decimal.RequireFromString("25.50")
-	old, err := orders.Put(ctx, o2, dynamo.ReturnValues(types.ReturnValueAllOld))
+	old, _, err := orders.PutReturningOld(ctx, o2)
 	if err != nil {
 		return err
 	}
@@ -381,7 +383,7 @@ func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 		return fmt.Errorf("get of a missing item: want not found, got %v", err)
 	}
 	d.step("get missing", "%s", errType(err))
-	_, err = orders.Put(ctx, demoOrder{UserID: "a#b", PlacedAt: demoDay, OrderID: "x"})
+	err = orders.Put(ctx, demoOrder{UserID: "a#b", PlacedAt: demoDay, OrderID: "x"})
 	if !errors.Is(err, dynamo.ErrValidation) {
 		return fmt.Errorf("separator in a key: want a validation error, got %v", err)
 	}
@@ -392,46 +394,43 @@ func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 func (d *demo) updates(orders *dynamo.Table[demoOrder]) error {
 	ctx := d.ctx
 	key := demoOrder{UserID: "u1", PlacedAt: order("u1", 0).PlacedAt, OrderID: "o00"}
-	now, err := orders.Update(ctx, key, []dynamo.Change{
-		dynamo.SetAttr("status", "paid"),
-		dynamo.Increment("version", 1),
-	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	now, err := orders.Update(ctx, key,
+		expr.Set("status", "paid"),
+		expr.Increment("version", 1))
 	if err != nil {
 		return err
 	}
 	d.step("update set, increment", "u1/o00: status %s, version %d", now.Status, now.Version)
-	now, err = orders.Update(ctx, key, []dynamo.Change{
-		dynamo.Add("tags", dynamo.NewSet("vip", "red")),
-		dynamo.Append("lines", []string{"book", "ink"}),
-		dynamo.IfNotExists("coupon", "WELCOME"),
-		dynamo.Decrement("version", 1),
-		dynamo.SetNull("note"),
-	}, dynamo.ReturnValues(types.ReturnValueAllNew))
+	now, err = orders.Update(ctx, key,
+		expr.Add("tags", codec.NewSet("vip", "red")),
+		expr.Append("lines", []string{"book", "ink"}),
+		expr.IfNotExists("coupon", "WELCOME"),
+		expr.Decrement("version", 1),
+		expr.SetNull("note"))
 	if err != nil {
 		return err
 	}
 	d.step("update add, append", "u1/o00: tags %v, lines %v, coupon %s (if_not_exists), version %d, note NULL", now.Tags.Sorted(), now.Lines, now.Coupon, now.Version)
-	upd, err := orders.Update(ctx, key, []dynamo.Change{
-		dynamo.DeleteFromSet("tags", dynamo.NewSet("gift")),
-		dynamo.Prepend("lines", []string{"pen"}),
-		dynamo.Remove("coupon"),
-		dynamo.Add("version", 5),
-	}, dynamo.ReturnValues(types.ReturnValueUpdatedNew))
+	upd, err := orders.Update(ctx, key,
+		expr.Delete("tags", codec.NewSet("gift")),
+		expr.Prepend("lines", []string{"pen"}),
+		expr.Remove("coupon"),
+		expr.Add("version", 5))
 	if err != nil {
 		return err
 	}
-	d.step("update delete, prepend, remove", "u1/o00: tags %v, lines %v, coupon removed, version %d (UPDATED_NEW)", upd.Tags.Sorted(), upd.Lines, upd.Version)
-	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("order_id", "o99")})
+	d.step("update delete, prepend, remove", "u1/o00: tags %v, lines %v, coupon removed, version %d", upd.Tags.Sorted(), upd.Lines, upd.Version)
+	_, err = orders.Update(ctx, key, expr.Set("order_id", "o99"))
 	if !errors.Is(err, dynamo.ErrValidation) {
 		return fmt.Errorf("update of a key field: want a validation error, got %v", err)
 	}
 	d.step("update a key field", "refused before sending: %s", errType(err))
-	_, err = orders.Update(ctx, key, []dynamo.Change{dynamo.SetAttr("status", "shipped")}, dynamo.If(dynamo.Eq("version", 0)))
+	_, err = orders.Update(ctx, key, expr.Set("status", "shipped"), dynamo.If(expr.Eq("version", 0)))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		return fmt.Errorf("guarded update: want a conditional check failure, got %v", err)
 	}
 	d.step("update with stale version", "refused: %s", errType(err))
-	old, err := orders.Delete(ctx, demoOrder{UserID: "u2", PlacedAt: demoDay, OrderID: "o00"}, dynamo.ReturnValues(types.ReturnValueAllOld))
+	old, _, err := orders.DeleteReturningOld(ctx, demoOrder{UserID: "u2", PlacedAt: demoDay, OrderID: "o00"})
 	if err != nil {
 		return err
 	}
@@ -471,17 +470,17 @@ func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
 	if err := q("query GSI status=pending", demoOrder{Status: "pending"}, dynamo.Index("StatusIndex"), dynamo.SortGe(demoDay.Add(72*time.Hour))); err != nil {
 		return err
 	}
-	if err := q("query raw filter #t > :m", u1, dynamo.Filter(dynamo.RawCond("#t > :m", map[string]string{"#t": "total"}, map[string]any{":m": 40}))); err != nil {
+	if err := q("query raw filter #t > :m", u1, dynamo.Filter(expr.RawCond("#t > :m", map[string]string{"#t": "total"}, map[string]any{":m": 40}))); err != nil {
 		return err
 	}
-	if err := q("query filter total > 40", u1, dynamo.Filter(dynamo.Gt("total", 40))); err != nil {
+	if err := q("query filter total > 40", u1, dynamo.Filter(expr.Gt("total", 40))); err != nil {
 		return err
 	}
-	if err := q("query filter OR", u1, dynamo.Filter(dynamo.AnyOf(dynamo.Eq("status", "paid"), dynamo.Ge("total", 50)))); err != nil {
+	if err := q("query filter OR", u1, dynamo.Filter(expr.AnyOf(expr.Eq("status", "paid"), expr.Ge("total", 50)))); err != nil {
 		return err
 	}
 	var pages []string
-	var cursor dynamo.Cursor
+	var cursor string
 	for {
 		opts := []dynamo.QueryOption{dynamo.Limit(2)}
 		if cursor != "" {
@@ -500,18 +499,18 @@ func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
 		cursor = p.Cursor
 	}
 	d.step("query pages of 2 (cursor)", "%s", strings.Join(pages, " "))
-	all, err := orders.QueryAll(ctx, u1, dynamo.Limit(4))
+	all, err := orders.QueryAll(ctx, u1, dynamo.MaxItems(4))
 	if err != nil {
 		return err
 	}
-	d.step("query all, limit 4", "%s", orderIDs(all))
+	d.step("query all, at most 4", "%s", orderIDs(all))
 	return nil
 }
 
 func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 	ctx := d.ctx
 	users := dynamo.Bind(d.repo, d.s.users)
-	if _, err := users.Put(ctx, demoUser{ID: "u1", Name: "Ada"}); err != nil {
+	if err := users.Put(ctx, demoUser{ID: "u1", Name: "Ada"}); err != nil {
 		return err
 	}
 	p, err := orders.Scan(ctx, dynamo.Limit(100))
@@ -520,7 +519,7 @@ func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 	}
 	d.step("scan", "%d orders (the user item in the same table is skipped; %d scanned)", len(p.Items), p.ScannedCount)
 	var streamed []demoOrder
-	for o, err := range orders.Stream(ctx, demoOrder{UserID: "u1"}, dynamo.PageSize(2)) {
+	for o, err := range orders.QueryStream(ctx, demoOrder{UserID: "u1"}, dynamo.Limit(2)) {
 		if err != nil {
 			return err
 		}
@@ -531,7 +530,7 @@ func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 	}
 	d.step("stream, page size 2", "%s, then break", orderIDs(streamed))
 	var par []demoOrder
-	for o, err := range orders.ScanStream(ctx, dynamo.Segments(4), dynamo.MaxConcurrency(2)) {
+	for o, err := range orders.ScanStream(ctx, dynamo.Parallel(4, 2)) {
 		if err != nil {
 			return err
 		}
@@ -548,7 +547,7 @@ func (d *demo) batches(orders *dynamo.Table[demoOrder]) error {
 	for i := range 30 {
 		ops = append(ops, orders.PutOp(order("u3", i)))
 	}
-	ops = append(ops, orders.DeleteOp(order("u1", 5)), dynamo.PutOp(d.s.users, demoUser{ID: "u3", Name: "Grace"}))
+	ops = append(ops, orders.DeleteOp(order("u1", 5)), dynamo.Bind(d.repo, d.s.users).PutOp(demoUser{ID: "u3", Name: "Grace"}))
 	res, err := d.repo.BatchWrite(ctx, ops)
 	if err != nil {
 		return err
@@ -567,21 +566,21 @@ func (d *demo) transactions() error {
 	ctx := d.ctx
 	accts, ledger, holds := dynamo.Bind(d.repo, d.s.accts), dynamo.Bind(d.repo, d.s.ledger), dynamo.Bind(d.repo, d.s.holds)
 	for _, a := range []demoAcct{{ID: "a", Balance: 10}, {ID: "b"}, {ID: "c"}} {
-		if _, err := accts.Put(ctx, a); err != nil {
+		if err := accts.Put(ctx, a); err != nil {
 			return err
 		}
 	}
-	if _, err := holds.Put(ctx, demoHold{ID: "h"}); err != nil {
+	if err := holds.Put(ctx, demoHold{ID: "h"}); err != nil {
 		return err
 	}
 	transfer := func(id string, amount int, token string) error {
 		return d.repo.Transact(ctx, []dynamo.TxOp{
-			accts.TxUpdate(demoAcct{ID: "a"}, []dynamo.Change{dynamo.Decrement("balance", amount)},
-				dynamo.If(dynamo.RawCond("#b >= :v", map[string]string{"#b": "balance"}, map[string]any{":v": amount})),
+			accts.TxUpdate(demoAcct{ID: "a"}, expr.Decrement("balance", amount),
+				dynamo.If(expr.RawCond("#b >= :v", map[string]string{"#b": "balance"}, map[string]any{":v": amount})),
 				dynamo.ReturnOldOnConditionFail()),
-			accts.TxUpdate(demoAcct{ID: "b"}, []dynamo.Change{dynamo.Increment("balance", amount)}),
-			ledger.TxPut(demoLedger{ID: id, From: "a", To: "b", Amount: amount}, dynamo.If(dynamo.NotExists("pk"))),
-			accts.TxCheck(demoAcct{ID: "c"}, dynamo.Exists("pk")),
+			accts.TxUpdate(demoAcct{ID: "b"}, expr.Increment("balance", amount)),
+			ledger.TxPut(demoLedger{ID: id, From: "a", To: "b", Amount: amount}, dynamo.If(expr.NotExists("pk"))),
+			accts.TxCheck(demoAcct{ID: "c"}, expr.Exists("pk")),
 			holds.TxDelete(demoHold{ID: "h"}),
 		}, dynamo.ClientRequestToken(token))
 	}
@@ -611,7 +610,7 @@ func (d *demo) transactions() error {
 	d.step("same token again", "idempotent: a=%d", a.Balance)
 	err = transfer("l2", 7, "demo-transfer-2")
 	var e *dynamo.Error
-	if !errors.As(err, &e) || e.Type != dynamo.TypeTransactionCanceled {
+	if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled {
 		return fmt.Errorf("overdraft: want a canceled transaction, got %v", err)
 	}
 	codes := make([]string, len(e.CancellationReasons))
@@ -638,7 +637,7 @@ func (d *demo) vectors() error {
 		{Tenant: "t1", DocID: "d4", Lang: "en", Title: "blue sky", Embedding: []float32{0, 0, 1}},
 		{Tenant: "t2", DocID: "d5", Lang: "en", Title: "other tenant", Embedding: []float32{1, 0, 0}},
 	} {
-		if _, err := docs.Put(ctx, doc); err != nil {
+		if err := docs.Put(ctx, doc); err != nil {
 			return err
 		}
 	}
@@ -648,7 +647,7 @@ func (d *demo) vectors() error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		res, err = docs.SearchVectors(ctx, "Semantic", []float32{1, 0, 0}, dynamo.TopK(2),
-			dynamo.Filter(dynamo.AllOf(dynamo.Eq("tenant", "t1"), dynamo.Eq("lang", "en"))))
+			dynamo.Filter(expr.AllOf(expr.Eq("tenant", "t1"), expr.Eq("lang", "en"))))
 		if d.unsupported("vector search", err) {
 			return nil
 		}

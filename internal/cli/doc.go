@@ -35,8 +35,8 @@
 // Schemas are Go values in the user's module, so only the Go toolchain can
 // evaluate them. The command resolves each --schema with `go list` and
 // go/parser (a package-level variable named Name, or the one variable of
-// type *schema.Schema[Name] or *dynamo.Schema[Name], declared with that
-// type or initialised with schema.Must[Name] / dynamo.MustSchema[Name]),
+// type *schema.Schema[Name] or *schema.Schema[Name], declared with that
+// type or initialised with schema.Must[Name] / schema.Must[Name]),
 // writes a throwaway main package into a temporary directory of the module
 // that calls schema.CreateTableInput and prints the request as JSON, builds
 // it with `go build`, runs it, removes it, and sends the request. Compile
@@ -72,7 +72,7 @@
 // layouts of one entity (parent and child items) are told apart by a
 // constant sort-key field, which gets a default=. Other tables get one type
 // with RawKeys. Types are chosen so that Dump(Load(item)) gives the item
-// back: integers that fit are int64, other numbers dynamo.Number, fixed-width
+// back: integers that fit are int64, other numbers codec.Number, fixed-width
 // UTC times time.Time with their precision, vectors of vector indexes
 // []float32 with dim=N. GSIs, LSIs, vector indexes and provisioned capacity
 // are declared as the table has them.

@@ -46,7 +46,7 @@ func TestErrorText(t *testing.T) {
 		refused = err
 	}
 	var de *dynamo.Error
-	if !errors.As(refused, &de) || de.Type != dynamo.TypeTransport {
+	if !errors.As(refused, &de) || de.Type != dynamo.ErrTransport {
 		t.Fatalf("want a transport *dynamo.Error, got %v", refused)
 	}
 

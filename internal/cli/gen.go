@@ -332,15 +332,15 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 			}
 		}
 		g.addAttributes(t, items)
-		t.Options = append(t.Options, fmt.Sprintf("dynamo.EntityName(%q)", gr.entity))
+		t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
 		if g.pk != "pk" {
-			t.Options = append(t.Options, fmt.Sprintf("dynamo.PartitionKeyName(%q)", g.pk))
+			t.Options = append(t.Options, fmt.Sprintf("schema.PartitionKeyName(%q)", g.pk))
 		}
 		if g.sk != "" && g.sk != "sk" {
-			t.Options = append(t.Options, fmt.Sprintf("dynamo.SortKeyName(%q)", g.sk))
+			t.Options = append(t.Options, fmt.Sprintf("schema.SortKeyName(%q)", g.sk))
 		}
 		if gr.prefix {
-			t.Options = append(t.Options, "dynamo.PrefixSortKey()")
+			t.Options = append(t.Options, "schema.PrefixSortKey()")
 		}
 		out = append(out, t)
 	}
@@ -406,7 +406,7 @@ func (g *generator) rawType(items []item) *genType {
 		keyField(g.sk, "sk")
 	}
 	g.addAttributes(t, items)
-	t.Options = append(t.Options, "dynamo.RawKeys()")
+	t.Options = append(t.Options, "schema.RawKeys()")
 	if len(items) == 0 {
 		t.Notes = append(t.Notes, "The table was empty: only its key attributes are declared.")
 	}
@@ -479,7 +479,7 @@ func fitsInt64(s string) bool {
 // inferField picks the Go type of attr from the values the sample holds.
 // Types are chosen so that a loaded item writes back the same values: an
 // integer N is int64 only when every value fits, other numbers are
-// dynamo.Number (exact), a time is time.Time only when every value has the
+// codec.Number (exact), a time is time.Time only when every value has the
 // same fixed width.
 func (g *generator) inferField(attr string, items []item, key bool) *genField {
 	f := &genField{Attr: attr, GoName: goName(attr)}
@@ -563,7 +563,7 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 			}
 		}
 	case "N":
-		f.GoType = "dynamo.Number"
+		f.GoType = "codec.Number"
 		if allInt {
 			f.GoType = "int64"
 		}
@@ -580,18 +580,18 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 			f.Flags = append(f.Flags, "dim="+strconv.Itoa(vecLen))
 		}
 	case "SS":
-		f.GoType = "dynamo.Set[string]"
+		f.GoType = "codec.Set[string]"
 	case "NS":
-		f.GoType = "dynamo.Set[dynamo.Number]"
+		f.GoType = "codec.Set[codec.Number]"
 		if allIntSet {
-			f.GoType = "dynamo.Set[int64]"
+			f.GoType = "codec.Set[int64]"
 		}
 	case "BS":
-		f.GoType = "dynamo.BinarySet"
+		f.GoType = "codec.BinarySet"
 	}
 	// An attribute some items lack is left out when zero, so that loading
 	// and writing back an item does not add it.
-	if present < len(items) && !key && !strings.HasPrefix(f.GoType, "[]") && !strings.HasPrefix(f.GoType, "map") && !strings.HasPrefix(f.GoType, "dynamo.Set") && f.GoType != "dynamo.BinarySet" {
+	if present < len(items) && !key && !strings.HasPrefix(f.GoType, "[]") && !strings.HasPrefix(f.GoType, "map") && !strings.HasPrefix(f.GoType, "codec.Set") && f.GoType != "codec.BinarySet" {
 		f.Flags = append(f.Flags, "omitempty")
 	}
 	return f
@@ -600,7 +600,7 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 // keyGoType reports whether a key field may have the type.
 func keyGoType(t string) bool {
 	switch t {
-	case "string", "int64", "dynamo.Number", "[]byte", "bool", "time.Time":
+	case "string", "int64", "codec.Number", "[]byte", "bool", "time.Time":
 		return true
 	}
 	return false
@@ -609,7 +609,7 @@ func keyGoType(t string) bool {
 func scalarGoType(t types.ScalarAttributeType) string {
 	switch t {
 	case types.ScalarAttributeTypeN:
-		return "dynamo.Number"
+		return "codec.Number"
 	case types.ScalarAttributeTypeB:
 		return "[]byte"
 	}
@@ -650,7 +650,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 		}
 		switch p.ProjectionType {
 		case types.ProjectionTypeKeysOnly:
-			return ", dynamo.KeysOnly()"
+			return ", schema.KeysOnly()"
 		case types.ProjectionTypeInclude:
 			var attrs []string
 			for _, a := range p.NonKeyAttributes {
@@ -659,9 +659,9 @@ func (g *generator) indexOptions(t *genType, only bool) {
 				}
 			}
 			if len(attrs) == 0 {
-				return ", dynamo.KeysOnly()" // none of the projected attributes is a field of this type
+				return ", schema.KeysOnly()" // none of the projected attributes is a field of this type
 			}
-			return ", dynamo.Include(" + strings.Join(attrs, ", ") + ")"
+			return ", schema.Include(" + strings.Join(attrs, ", ") + ")"
 		}
 		return ""
 	}
@@ -678,18 +678,18 @@ func (g *generator) indexOptions(t *genType, only bool) {
 	provisioned := g.provisioned()
 	if provisioned {
 		p := g.desc.ProvisionedThroughput
-		t.Options = append(t.Options, fmt.Sprintf("dynamo.Provisioned(%d, %d)", aws.ToInt64(p.ReadCapacityUnits), aws.ToInt64(p.WriteCapacityUnits)))
+		t.Options = append(t.Options, fmt.Sprintf("schema.Provisioned(%d, %d)", aws.ToInt64(p.ReadCapacityUnits), aws.ToInt64(p.WriteCapacityUnits)))
 	}
 	for _, ix := range g.desc.GlobalSecondaryIndexes {
 		pk, sk := keys(ix.KeySchema)
 		if !has(pk) || !has(sk) {
 			continue
 		}
-		opt := fmt.Sprintf("dynamo.GSI(%q, %q, %q%s", aws.ToString(ix.IndexName), pk, sk, projection(ix.Projection))
+		opt := fmt.Sprintf("schema.GSI(%q, %q, %q%s", aws.ToString(ix.IndexName), pk, sk, projection(ix.Projection))
 		if p := ix.ProvisionedThroughput; provisioned && p != nil && aws.ToInt64(p.ReadCapacityUnits) > 0 {
 			tp := g.desc.ProvisionedThroughput
 			if aws.ToInt64(p.ReadCapacityUnits) != aws.ToInt64(tp.ReadCapacityUnits) || aws.ToInt64(p.WriteCapacityUnits) != aws.ToInt64(tp.WriteCapacityUnits) {
-				opt += fmt.Sprintf(", dynamo.Throughput(%d, %d)", aws.ToInt64(p.ReadCapacityUnits), aws.ToInt64(p.WriteCapacityUnits))
+				opt += fmt.Sprintf(", schema.Throughput(%d, %d)", aws.ToInt64(p.ReadCapacityUnits), aws.ToInt64(p.WriteCapacityUnits))
 			}
 		}
 		t.Options = append(t.Options, opt+")")
@@ -699,7 +699,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 		if !has(sk) {
 			continue
 		}
-		t.Options = append(t.Options, fmt.Sprintf("dynamo.LSI(%q, %q%s)", aws.ToString(ix.IndexName), sk, projection(ix.Projection)))
+		t.Options = append(t.Options, fmt.Sprintf("schema.LSI(%q, %q%s)", aws.ToString(ix.IndexName), sk, projection(ix.Projection)))
 	}
 	for _, vi := range g.desc.VectorIndexes {
 		attr := aws.ToString(vi.VectorAttribute.AttributeName)
@@ -718,12 +718,12 @@ func (g *generator) indexOptions(t *genType, only bool) {
 		if !hasFlag(f.Flags, dim) {
 			f.Flags = append(f.Flags, dim)
 		}
-		opt := fmt.Sprintf("dynamo.VectorIndex(%q, %q", aws.ToString(vi.IndexName), attr)
+		opt := fmt.Sprintf("schema.VectorIndex(%q, %q", aws.ToString(vi.IndexName), attr)
 		switch vi.DistanceFunction {
 		case types.VectorDistanceFunctionDotProduct:
-			opt += ", dynamo.DotProduct()"
+			opt += ", schema.DotProduct()"
 		case types.VectorDistanceFunctionEuclidean:
-			opt += ", dynamo.Euclidean()"
+			opt += ", schema.Euclidean()"
 		}
 		var filters []string
 		ok := true
@@ -731,7 +731,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 			a := aws.ToString(e.AttributeName)
 			ok = ok && has(a)
 			if e.SearchSchemaElementType == types.SearchSchemaElementTypeHash {
-				opt += fmt.Sprintf(", dynamo.VectorPartition(%q)", a)
+				opt += fmt.Sprintf(", schema.VectorPartition(%q)", a)
 			} else {
 				filters = append(filters, strconv.Quote(a))
 			}
@@ -740,12 +740,12 @@ func (g *generator) indexOptions(t *genType, only bool) {
 			continue
 		}
 		if len(filters) > 0 {
-			opt += ", dynamo.InlineFilters(" + strings.Join(filters, ", ") + ")"
+			opt += ", schema.InlineFilters(" + strings.Join(filters, ", ") + ")"
 		}
 		if p := vi.Projection; p != nil {
 			switch p.ProjectionType {
 			case types.ProjectionTypeKeysOnly:
-				opt += ", dynamo.VectorKeysOnly()"
+				opt += ", schema.KeysOnly()"
 			case types.ProjectionTypeInclude:
 				var attrs []string
 				for _, a := range p.NonKeyAttributes {
@@ -753,7 +753,7 @@ func (g *generator) indexOptions(t *genType, only bool) {
 						attrs = append(attrs, strconv.Quote(a))
 					}
 				}
-				opt += ", dynamo.VectorInclude(" + strings.Join(attrs, ", ") + ")"
+				opt += ", schema.Include(" + strings.Join(attrs, ", ") + ")"
 			}
 		}
 		t.Options = append(t.Options, opt+")")
@@ -779,7 +779,7 @@ func (g *generator) provisioned() bool {
 
 func (g *generator) source(ts []*genType, sampled int) []byte {
 	var body bytes.Buffer
-	g.imports = map[string]bool{"github.com/dynamogo/dynamo": true}
+	g.imports = map[string]bool{"github.com/dynamogo/dynamo/schema": true}
 	for _, t := range ts {
 		g.writeType(&body, t)
 	}
@@ -828,6 +828,9 @@ func (g *generator) writeType(b *bytes.Buffer, t *genType) {
 		if strings.Contains(f.GoType, "time.") {
 			g.imports["time"] = true
 		}
+		if strings.Contains(f.GoType, "codec.") {
+			g.imports["github.com/dynamogo/dynamo/codec"] = true
+		}
 		if strings.ContainsAny(f.Attr, ",\"`") || f.Attr == "-" || f.Attr == "" {
 			fmt.Fprintf(b, "\t// attribute %q cannot be named in a struct tag: read it with a custom type or a raw request\n", f.Attr)
 			continue
@@ -841,7 +844,7 @@ func (g *generator) writeType(b *bytes.Buffer, t *genType) {
 	}
 	b.WriteString("}\n\n")
 	fmt.Fprintf(b, "// %sSchema declares how %s is stored.\n", t.Name, t.Name)
-	fmt.Fprintf(b, "var %sSchema = dynamo.MustSchema[%s](%q", t.Name, t.Name, g.cfg.Table)
+	fmt.Fprintf(b, "var %sSchema = schema.Must[%s](%q", t.Name, t.Name, g.cfg.Table)
 	if len(t.Options) == 0 {
 		b.WriteString(")\n")
 		return

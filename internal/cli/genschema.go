@@ -33,7 +33,7 @@ per entity and key layout, named after the entity, with EntityName and the
 key fields the key parts were generated from (found by value among the
 item's attributes). Other tables give one type with RawKeys. Field types are
 inferred from the sampled values (integers as int64 when they fit, other
-numbers as dynamo.Number, fixed-width UTC times as time.Time, sets, maps,
+numbers as codec.Number, fixed-width UTC times as time.Time, sets, maps,
 lists, vectors of vector indexes as []float32); an attribute missing from
 some items gets omitempty. Review the result: the sample may miss attributes.
 

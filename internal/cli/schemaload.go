@@ -25,7 +25,6 @@ import (
 // The import paths whose Schema type a --schema variable may have.
 const (
 	schemaPkgPath = "github.com/dynamogo/dynamo/schema"
-	rootPkgPath   = "github.com/dynamogo/dynamo"
 )
 
 // schemaRef is one --schema value resolved to a package-level variable.
@@ -247,8 +246,7 @@ func goList(ctx context.Context, pattern string) ([]string, error) {
 
 // findVar finds the package-level variable the reference names: a variable
 // called Name, or the one variable of type *schema.Schema[Name] (declared
-// with that type, or initialised with schema.Must[Name] /
-// dynamo.MustSchema[Name]). The source is scanned with go/parser; the
+// with that type, or initialised with schema.Must[Name]). The source is scanned with go/parser; the
 // compiler checks the rest when the loader is built.
 func (r *schemaRef) findVar() error {
 	fset := token.NewFileSet()
@@ -293,8 +291,8 @@ func (r *schemaRef) findVar() error {
 	return fmt.Errorf("--schema %s: package %s declares several schemas of %s (%s); name one: %s.%s", r.arg, r.importPath, r.name, strings.Join(byType, ", "), r.pkg, byType[0])
 }
 
-// schemaAliases returns the names under which f imports the schema and root
-// packages, with the function that makes a schema in each.
+// schemaAliases returns the name under which f imports the schema package,
+// with the function that makes a schema.
 func schemaAliases(f *ast.File) map[string]string {
 	m := map[string]string{}
 	for _, imp := range f.Imports {
@@ -303,8 +301,6 @@ func schemaAliases(f *ast.File) map[string]string {
 		switch p {
 		case schemaPkgPath:
 			name, must = "schema", "Must"
-		case rootPkgPath:
-			name, must = "dynamo", "MustSchema"
 		default:
 			continue
 		}
@@ -317,7 +313,7 @@ func schemaAliases(f *ast.File) map[string]string {
 }
 
 // schemaTypeArg returns T when typ is *pkg.Schema[T] or value is
-// pkg.Must[T](…) / pkg.MustSchema[T](…), for a local type T.
+// pkg.Must[T](…), for a local type T.
 func schemaTypeArg(typ, value ast.Expr, aliases map[string]string) string {
 	if star, ok := typ.(*ast.StarExpr); ok {
 		if ix, ok := star.X.(*ast.IndexExpr); ok {

@@ -21,9 +21,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/internal/testdir"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 func TestMain(m *testing.M) {
@@ -217,14 +219,14 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 // them in two shapes, written by this library as an application would.
 type (
 	shopOrder struct {
-		UserID   string             `dynamo:"user_id,pk"`
-		PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
-		OrderID  string             `dynamo:"order_id,sk"`
-		Total    decimal.Decimal    `dynamo:"total"`
-		Status   string             `dynamo:"status,default=pending"`
-		Tags     dynamo.Set[string] `dynamo:"tags"`
-		Version  int                `dynamo:"version"`
-		Note     *string            `dynamo:"note"`
+		UserID   string            `dynamo:"user_id,pk"`
+		PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
+		OrderID  string            `dynamo:"order_id,sk"`
+		Total    decimal.Decimal   `dynamo:"total"`
+		Status   string            `dynamo:"status,default=pending"`
+		Tags     codec.Set[string] `dynamo:"tags"`
+		Version  int               `dynamo:"version"`
+		Note     *string           `dynamo:"note"`
 	}
 	shopUser struct {
 		UserID string         `dynamo:"user_id,pk"`
@@ -241,19 +243,19 @@ type (
 		Avatar    []byte `dynamo:"avatar"`
 	}
 	shopEvent struct {
-		DeviceID string              `dynamo:"device_id,pk"`
-		At       time.Time           `dynamo:"at,sk,precision=ms"`
-		Seq      int64               `dynamo:"seq,sk"`
-		Readings dynamo.Set[float64] `dynamo:"readings"`
-		Counts   dynamo.Set[int]     `dynamo:"counts"`
+		DeviceID string             `dynamo:"device_id,pk"`
+		At       time.Time          `dynamo:"at,sk,precision=ms"`
+		Seq      int64              `dynamo:"seq,sk"`
+		Readings codec.Set[float64] `dynamo:"readings"`
+		Counts   codec.Set[int]     `dynamo:"counts"`
 	}
 )
 
 var (
-	shopOrders    = dynamo.MustSchema[shopOrder]("shop", dynamo.EntityName("order"), dynamo.GSI("StatusIndex", "status", "placed_at", dynamo.KeysOnly()))
-	shopUsers     = dynamo.MustSchema[shopUser]("shop", dynamo.EntityName("user"))
-	shopAddresses = dynamo.MustSchema[shopAddress]("shop", dynamo.EntityFrom(shopUsers))
-	shopEvents    = dynamo.MustSchema[shopEvent]("shop", dynamo.EntityName("event"), dynamo.PrefixSortKey())
+	shopOrders    = schema.Must[shopOrder]("shop", schema.EntityName("order"), schema.GSI("StatusIndex", "status", "placed_at", schema.KeysOnly()))
+	shopUsers     = schema.Must[shopUser]("shop", schema.EntityName("user"))
+	shopAddresses = schema.Must[shopAddress]("shop", schema.EntityFrom(shopUsers))
+	shopEvents    = schema.Must[shopEvent]("shop", schema.EntityName("event"), schema.PrefixSortKey())
 )
 
 // seedshop TABLE: creates the single table "shop" and writes its items.
@@ -263,7 +265,7 @@ func cmdSeedShop(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ctx := context.Background()
 	srv := server(ts)
-	in, err := dynamo.CreateTableInput(shopOrders, shopUsers, shopAddresses, shopEvents)
+	in, err := schema.CreateTableInput(shopOrders, shopUsers, shopAddresses, shopEvents)
 	ts.Check(err)
 	_, err = srv.Client().CreateTable(ctx, in)
 	ts.Check(err)
@@ -273,20 +275,20 @@ func cmdSeedShop(ts *testscript.TestScript, neg bool, args []string) {
 	note := "leave at the door"
 	var ops []dynamo.WriteOp
 	for i, o := range []shopOrder{
-		{UserID: "u1", PlacedAt: day, OrderID: "o1", Total: decimal.RequireFromString("19.99"), Tags: dynamo.NewSet("gift", "red"), Version: 2},
+		{UserID: "u1", PlacedAt: day, OrderID: "o1", Total: decimal.RequireFromString("19.99"), Tags: codec.NewSet("gift", "red"), Version: 2},
 		{UserID: "u1", PlacedAt: day.Add(time.Hour), OrderID: "o2", Total: decimal.RequireFromString("5"), Status: "paid", Note: &note},
 		{UserID: "u2", PlacedAt: day.Add(2 * time.Hour), OrderID: "o3", Total: decimal.RequireFromString("0.5"), Version: 1},
 	} {
 		_ = i
-		ops = append(ops, dynamo.PutOp(shopOrders, o))
+		ops = append(ops, dynamo.Bind(repo, shopOrders).PutOp(o))
 	}
 	ops = append(ops,
-		dynamo.PutOp(shopUsers, shopUser{UserID: "u1", Name: "Ada", Prefs: map[string]any{"lang": "en", "n": 3}, Active: true}),
-		dynamo.PutOp(shopUsers, shopUser{UserID: "u2", Name: "Grace"}),
-		dynamo.PutOp(shopAddresses, shopAddress{UserID: "u1", AddressID: "home", Lines: []any{"1 Main St", "Springfield"}, Avatar: []byte{1, 2, 3}}),
-		dynamo.PutOp(shopAddresses, shopAddress{UserID: "u1", AddressID: "work", Lines: []any{"2 Side St"}}),
-		dynamo.PutOp(shopEvents, shopEvent{DeviceID: "d1", At: day.Add(1500 * time.Millisecond), Seq: 7, Readings: dynamo.NewSet(1.5, 2.25), Counts: dynamo.NewSet(1, 2)}),
-		dynamo.PutOp(shopEvents, shopEvent{DeviceID: "d1", At: day.Add(2 * time.Second), Seq: 8}),
+		dynamo.Bind(repo, shopUsers).PutOp(shopUser{UserID: "u1", Name: "Ada", Prefs: map[string]any{"lang": "en", "n": 3}, Active: true}),
+		dynamo.Bind(repo, shopUsers).PutOp(shopUser{UserID: "u2", Name: "Grace"}),
+		dynamo.Bind(repo, shopAddresses).PutOp(shopAddress{UserID: "u1", AddressID: "home", Lines: []any{"1 Main St", "Springfield"}, Avatar: []byte{1, 2, 3}}),
+		dynamo.Bind(repo, shopAddresses).PutOp(shopAddress{UserID: "u1", AddressID: "work", Lines: []any{"2 Side St"}}),
+		dynamo.Bind(repo, shopEvents).PutOp(shopEvent{DeviceID: "d1", At: day.Add(1500 * time.Millisecond), Seq: 7, Readings: codec.NewSet(1.5, 2.25), Counts: codec.NewSet(1, 2)}),
+		dynamo.Bind(repo, shopEvents).PutOp(shopEvent{DeviceID: "d1", At: day.Add(2 * time.Second), Seq: 8}),
 	)
 	res, err := repo.BatchWrite(ctx, ops)
 	ts.Check(err)

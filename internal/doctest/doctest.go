@@ -177,6 +177,7 @@ var Imports = map[string]string{
 	"slices":     "slices",
 	"sync":       "sync",
 	"testing":    "testing",
+	"net":        "net",
 	"http":       "net/http",
 	"httptest":   "net/http/httptest",
 	"net":        "net",

@@ -17,24 +17,26 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // Order is the running example: one user's orders, keyed by time and id.
 type Order struct {
-	UserID   string             `dynamo:"user_id,pk"`
-	PlacedAt time.Time          `dynamo:"placed_at,sk,precision=s"`
-	OrderID  string             `dynamo:"order_id,sk"`
-	Total    decimal.Decimal    `dynamo:"total"`
-	Status   string             `dynamo:"status,default=pending"`
-	Tags     dynamo.Set[string] `dynamo:"tags"`
-	Items    []string           `dynamo:"items"`
-	Version  int                `dynamo:"version"`
+	UserID   string            `dynamo:"user_id,pk"`
+	PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
+	OrderID  string            `dynamo:"order_id,sk"`
+	Total    decimal.Decimal   `dynamo:"total"`
+	Status   string            `dynamo:"status,default=pending"`
+	Tags     codec.Set[string] `dynamo:"tags"`
+	Items    []string          `dynamo:"items"`
+	Version  int               `dynamo:"version"`
 }
 
 // Orders is Order's schema in the single table "app".
-var Orders = dynamo.MustSchema[Order]("app",
-	dynamo.EntityName("order"),
-	dynamo.GSI("StatusIndex", "status", "placed_at"),
+var Orders = schema.Must[Order]("app",
+	schema.EntityName("order"),
+	schema.GSI("StatusIndex", "status", "placed_at"),
 )
 
 // Account and Ledger are the transaction example, in a table "bank" of
@@ -44,7 +46,7 @@ type Account struct {
 	Balance int    `dynamo:"balance"`
 }
 
-var Accounts = dynamo.MustSchema[Account]("bank", dynamo.EntityName("acct"))
+var Accounts = schema.Must[Account]("bank", schema.EntityName("acct"))
 
 type Ledger struct {
 	ID     string `dynamo:"id,pk"`
@@ -53,7 +55,7 @@ type Ledger struct {
 	Amount int    `dynamo:"amount"`
 }
 
-var Ledgers = dynamo.MustSchema[Ledger]("bank", dynamo.EntityName("ledger"))
+var Ledgers = schema.Must[Ledger]("bank", schema.EntityName("ledger"))
 
 // Doc is the vector search example: three-dimensional embeddings per tenant.
 type Doc struct {
@@ -64,10 +66,10 @@ type Doc struct {
 	Embedding []float32 `dynamo:"embedding,dim=3"`
 }
 
-var Docs = dynamo.MustSchema[Doc]("app",
-	dynamo.EntityName("doc"),
-	dynamo.VectorIndex("Semantic", "embedding",
-		dynamo.VectorPartition("tenant"), dynamo.InlineFilters("lang")),
+var Docs = schema.Must[Doc]("app",
+	schema.EntityName("doc"),
+	schema.VectorIndex("Semantic", "embedding",
+		schema.VectorPartition("tenant"), schema.InlineFilters("lang")),
 )
 
 var ctx = context.Background()
@@ -96,7 +98,7 @@ var docs = dynamo.Bind(repo, Docs)
 
 // o is an order with every key field set; key is the same order's key; o1
 // and o2 are two more of user "u"'s orders. seed writes all three.
-var o = Order{UserID: "u", PlacedAt: placed, OrderID: "o", Total: decimal.NewFromInt(120), Status: "open", Tags: dynamo.NewSet("a")}
+var o = Order{UserID: "u", PlacedAt: placed, OrderID: "o", Total: decimal.NewFromInt(120), Status: "open", Tags: codec.NewSet("a")}
 
 var key = Order{UserID: "u", PlacedAt: placed, OrderID: "o"}
 
@@ -117,12 +119,12 @@ func seed() error {
 		return err
 	}
 	for _, x := range []Order{o, o1, o2} {
-		if _, err := orders.Put(ctx, x); err != nil {
+		if err := orders.Put(ctx, x); err != nil {
 			return err
 		}
 	}
 	for _, a := range []Account{{ID: "a", Balance: 10}, {ID: "b"}, {ID: "c"}} {
-		if _, err := accounts.Put(ctx, a); err != nil {
+		if err := accounts.Put(ctx, a); err != nil {
 			return err
 		}
 	}
@@ -130,7 +132,7 @@ func seed() error {
 		{Tenant: "t", ID: "d1", Lang: "en", Title: "Near", Embedding: embedding},
 		{Tenant: "t", ID: "d2", Lang: "en", Title: "Far", Embedding: []float32{0, 1, 0}},
 	} {
-		if _, err := docs.Put(ctx, d); err != nil {
+		if err := docs.Put(ctx, d); err != nil {
 			return err
 		}
 	}
