@@ -180,7 +180,6 @@ var Imports = map[string]string{
 	"net":        "net",
 	"http":       "net/http",
 	"httptest":   "net/http/httptest",
-	"net":        "net",
 	"json":       "encoding/json",
 	"iter":       "iter",
 	"math":       "math",
