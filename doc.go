@@ -21,8 +21,10 @@
 //   - Retries: throttling, 5xx and transport failures (timeouts included),
 //     up to [WithMaxRetries] (3) with full-jitter exponential backoff
 //     ([WithBackoff], 50 ms base, 5 s cap). Nothing else is retried. A
-//     retried timeout may apply a write twice: guard counters with a
-//     condition or use a transaction with a client request token.
+//     write that may already have been applied (its answer was lost, it
+//     timed out, DynamoDB answered 5xx) is retried only when repeating it is
+//     harmless; otherwise it fails with [ErrOutcomeUnknown] and is never
+//     applied twice (docs/data-modelling.md says how to recover).
 //   - Timeouts: [WithTimeouts] (connect 5 s, receive 30 s).
 //   - Telemetry: a [Tracer] sees every HTTP attempt; one that is also an
 //     [OperationTracer] sees the operations around them (the dynamootel
