@@ -2,6 +2,7 @@ package local_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -257,5 +258,194 @@ func TestMultiKeyGSIIndexing(t *testing.T) {
 	eu.ExpressionAttributeValues[":r"] = S("EU")
 	if got := queryIDs(t, c, eu); !slices.Equal(got, []string{"m5", "m2"}) {
 		t.Fatalf("EU partition = %v, want [m5 m2]", got)
+	}
+}
+
+// Every legal key condition shape on a multi-attribute index selects what
+// it says; every other shape gets a ValidationException.
+func TestMultiKeyGSIQueryShapes(t *testing.T) {
+	_, c := newServer(t)
+	matchTable(t, c)
+	for _, it := range []item{
+		match("a", "W24", "NA", "1", "lower", 1),
+		match("b", "W24", "NA", "1", "upper", 1),
+		match("c", "W24", "NA", "1", "upper", 2),
+		match("d", "W24", "NA", "2", "upper", 1),
+		match("e", "W24", "NA", "10", "lower", 3),
+		match("f", "W24", "EU", "1", "upper", 1),
+		match("g", "S25", "NA", "1", "upper", 1),
+	} {
+		put(t, c, "matches", it)
+	}
+	q := func(cond string, vals item) *dynamodb.QueryInput {
+		v := item{":t": S("W24"), ":r": S("NA")}
+		for k, x := range vals {
+			v[k] = x
+		}
+		names := map[string]string{}
+		for ph, n := range map[string]string{"#r": "region", "#n": "round"} {
+			if strings.Contains(cond, ph) {
+				names[ph] = n
+			}
+		}
+		if len(names) == 0 {
+			names = nil
+		}
+		for k := range v {
+			if !strings.Contains(cond, k) {
+				delete(v, k)
+			}
+		}
+		return &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"),
+			KeyConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: v}
+	}
+	const part = "tournament = :t AND #r = :r"
+	for _, tc := range []struct {
+		cond string
+		vals item
+		want []string
+	}{
+		{part, nil, []string{"a", "b", "c", "d", "e"}},
+		{"#r = :r AND tournament = :t", nil, []string{"a", "b", "c", "d", "e"}},
+		{part + " AND #n = :n", item{":n": N("1")}, []string{"a", "b", "c"}},
+		{part + " AND #n < :n", item{":n": N("10")}, []string{"a", "b", "c", "d"}},
+		{part + " AND #n <= :n", item{":n": N("2")}, []string{"a", "b", "c", "d"}},
+		{part + " AND #n > :n", item{":n": N("1")}, []string{"d", "e"}},
+		{part + " AND #n >= :n", item{":n": N("2")}, []string{"d", "e"}},
+		{part + " AND #n BETWEEN :lo AND :hi", item{":lo": N("2"), ":hi": N("10")}, []string{"d", "e"}},
+		{part + " AND #n = :n AND bracket = :b", item{":n": N("1"), ":b": S("upper")}, []string{"b", "c"}},
+		{part + " AND #n = :n AND begins_with(bracket, :b)", item{":n": N("1"), ":b": S("up")}, []string{"b", "c"}},
+		{part + " AND #n = :n AND bracket > :b", item{":n": N("1"), ":b": S("lower")}, []string{"b", "c"}},
+		{part + " AND #n = :n AND bracket = :b AND seed = :s", item{":n": N("1"), ":b": S("upper"), ":s": B(2)}, []string{"c"}},
+		{part + " AND #n = :n AND bracket = :b AND seed < :s", item{":n": N("1"), ":b": S("upper"), ":s": B(2)}, []string{"b"}},
+		{part + " AND #n = :n AND bracket = :b AND seed BETWEEN :s AND :s2", item{":n": N("1"), ":b": S("upper"), ":s": B(1), ":s2": B(9)}, []string{"b", "c"}},
+	} {
+		if got := queryIDs(t, c, q(tc.cond, tc.vals)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s = %v, want %v", tc.cond, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		cond string
+		vals item
+		msg  string
+	}{
+		{"tournament = :t", nil, "Query condition missed key schema element: region"},
+		{"#r = :r", nil, "Query condition missed key schema element: tournament"},
+		{"tournament = :t AND #r > :r", nil, "Query key condition not supported"},
+		{part + " AND bracket = :b", item{":b": S("upper")}, "Query condition missed key schema element: round"},
+		{part + " AND #n = :n AND seed = :s", item{":n": N("1"), ":s": B(1)}, "Query condition missed key schema element: bracket"},
+		{part + " AND #n > :n AND bracket = :b", item{":n": N("1"), ":b": S("upper")}, "Query key condition not supported"},
+		{part + " AND #n = :n AND #n > :n", item{":n": N("1")}, "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key"},
+		{part + " AND score = :o", item{":o": N("1")}, "Query condition missed key schema element: round"},
+		{part + " OR #n = :n", item{":n": N("1")}, "Invalid operator used in KeyConditionExpression: OR"},
+		{part + " AND #n = :n", item{":n": S("1")}, "One or more parameter values were invalid: Condition parameter type does not match schema type"},
+		{"tournament = :t AND #r = :n", item{":n": N("1")}, "One or more parameter values were invalid: Condition parameter type does not match schema type"},
+		{part + " AND #n = :n AND begins_with(bracket, :b) AND seed = :s", item{":n": N("1"), ":b": S("u"), ":s": B(1)}, "Query key condition not supported"},
+		{part + " AND #n BETWEEN :hi AND :lo", item{":lo": N("1"), ":hi": N("2")}, ""},
+	} {
+		_, err := c.Query(ctx, q(tc.cond, tc.vals))
+		wantErr(t, err, "ValidationException", tc.msg)
+	}
+}
+
+// Pages of a multi-attribute index query carry every index key attribute
+// and the table key in LastEvaluatedKey and resume where they stopped, in
+// both directions; Scan of the index walks its entries; Select COUNT and a
+// filter work as on any index.
+func TestMultiKeyGSIPagination(t *testing.T) {
+	_, c := newServer(t)
+	matchTable(t, c)
+	var want []string
+	for i := range 7 {
+		id := string(rune('a' + i))
+		it := match(id, "W24", "NA", "1", "upper", byte(10-i)) // seed falls as id rises
+		it["score"] = N(strconv.Itoa(i))
+		put(t, c, "matches", it)
+		want = append([]string{id}, want...)
+	}
+	put(t, c, "matches", match("z", "W24", "EU", "1", "upper", 1))
+	for _, forward := range []bool{true, false} {
+		in := &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"), Limit: aws.Int32(3),
+			KeyConditionExpression:    aws.String("tournament = :t AND #r = :r AND #n = :n"),
+			ExpressionAttributeNames:  map[string]string{"#r": "region", "#n": "round"},
+			ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA"), ":n": N("1")},
+			ScanIndexForward:          aws.Bool(forward), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes}
+		var got []string
+		pages := 0
+		for {
+			out, err := c.Query(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			got = append(got, matchIDs(out.Items)...)
+			if out.ConsumedCapacity == nil || out.ConsumedCapacity.GlobalSecondaryIndexes["byRound"].CapacityUnits == nil {
+				t.Fatalf("no index capacity: %+v", out.ConsumedCapacity)
+			}
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			var keys []string
+			for k := range out.LastEvaluatedKey {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			if !slices.Equal(keys, []string{"bracket", "id", "region", "round", "seed", "tournament"}) {
+				t.Fatalf("LastEvaluatedKey attributes = %v", keys)
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+		w := want
+		if !forward {
+			w = slices.Clone(want)
+			slices.Reverse(w)
+		}
+		if !slices.Equal(got, w) || pages != 3 {
+			t.Fatalf("forward=%v: %d pages %v, want 3 pages %v", forward, pages, got, w)
+		}
+	}
+	// A starting key missing an index key attribute is refused.
+	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"),
+		KeyConditionExpression:    aws.String("tournament = :t AND #r = :r"),
+		ExpressionAttributeNames:  map[string]string{"#r": "region"},
+		ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA")},
+		ExclusiveStartKey:         item{"id": S("a"), "tournament": S("W24"), "region": S("NA"), "round": N("1"), "bracket": S("upper")}})
+	wantErr(t, err, "ValidationException", "The provided starting key is invalid: The provided key element does not match the schema")
+
+	cnt, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"), Select: types.SelectCount,
+		KeyConditionExpression:    aws.String("tournament = :t AND #r = :r"),
+		FilterExpression:          aws.String("score >= :s"),
+		ExpressionAttributeNames:  map[string]string{"#r": "region"},
+		ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA"), ":s": N("4")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cnt.Count != 3 || cnt.ScannedCount != 7 {
+		t.Fatalf("COUNT with filter = %d of %d, %v; want 3 of 7", cnt.Count, cnt.ScannedCount, err)
+	}
+	// The index key attributes are no filter attributes.
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"),
+		KeyConditionExpression:    aws.String("tournament = :t AND #r = :r"),
+		FilterExpression:          aws.String("seed > :s"),
+		ExpressionAttributeNames:  map[string]string{"#r": "region"},
+		ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA"), ":s": B(7)}})
+	wantErr(t, err, "ValidationException", "Filter Expression can only contain non-primary key attributes: Primary key attribute: seed")
+
+	var scanned []string
+	in := &dynamodb.ScanInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"), Limit: aws.Int32(2)}
+	for {
+		out, err := c.Scan(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scanned = append(scanned, matchIDs(out.Items)...)
+		if out.LastEvaluatedKey == nil {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	slices.Sort(scanned)
+	if !slices.Equal(scanned, []string{"a", "b", "c", "d", "e", "f", "g", "z"}) {
+		t.Fatalf("Scan of the index = %v", scanned)
 	}
 }
