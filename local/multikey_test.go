@@ -1,6 +1,8 @@
 package local_test
 
 import (
+	"bytes"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
 func ks(parts ...string) []types.KeySchemaElement {
@@ -447,5 +452,196 @@ func TestMultiKeyGSIPagination(t *testing.T) {
 	slices.Sort(scanned)
 	if !slices.Equal(scanned, []string{"a", "b", "c", "d", "e", "f", "g", "z"}) {
 		t.Fatalf("Scan of the index = %v", scanned)
+	}
+}
+
+// Index key values are held to the key size limits on every write: 2048
+// bytes for each partition attribute, 1024 for each sort attribute, on
+// single- and multi-attribute indexes alike.
+func TestIndexKeySizeLimits(t *testing.T) {
+	_, c := newServer(t)
+	matchTable(t, c)
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+		TableName: aws.String("matches"), AttributeDefinitions: defs("tag:S", "note:B"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byTag"), KeySchema: ks("tag:HASH", "note:RANGE"), Projection: allProjection}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := func(n int) string { return strings.Repeat("x", n) }
+	ok := match("ok", long(2048), long(2048), "1", long(1024), 1)
+	ok["tag"], ok["note"] = S(long(2048)), B(bytes.Repeat([]byte{7}, 1024)...)
+	put(t, c, "matches", ok)
+	for _, tc := range []struct {
+		attr string
+		v    types.AttributeValue
+		msg  string
+	}{
+		{"region", S(long(2049)), "Size limit exceeded for Index Key region Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: byRound"},
+		{"bracket", S(long(1025)), "Size limit exceeded for Index Key bracket Actual Size: 1025 bytes Max Size: 1024 bytes IndexName: byRound"},
+		{"tag", S(long(2049)), "Size limit exceeded for Index Key tag Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: byTag"},
+		{"note", B(bytes.Repeat([]byte{7}, 1025)...), "Size limit exceeded for Index Key note Actual Size: 1025 bytes Max Size: 1024 bytes IndexName: byTag"},
+	} {
+		it := match("big", "W24", "NA", "1", "upper", 1)
+		it[tc.attr] = tc.v
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("matches"), Item: it})
+		wantErr(t, err, "ValidationException", "One or more parameter values were invalid: "+tc.msg)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("matches"), Key: item{"id": S("ok")},
+			UpdateExpression: aws.String("SET #a = :v"), ExpressionAttributeNames: map[string]string{"#a": tc.attr},
+			ExpressionAttributeValues: item{":v": tc.v}})
+		wantErr(t, err, "ValidationException", "One or more parameter values were invalid: "+tc.msg)
+		_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("matches"), Item: it}}}})
+		wantErrContains(t, err, "ValidationException", tc.msg)
+		_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			"matches": {{PutRequest: &types.PutRequest{Item: it}}}}})
+		wantErrContains(t, err, "ValidationException", tc.msg)
+	}
+	if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("matches"), Key: item{"id": S("big")}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A GSI added to a table that holds items backfills exactly the items a
+// write could have put in it: every key attribute present, of its type,
+// not empty and within the size limits.
+func TestGSIBackfillTakesOnlyQualifyingItems(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "events")
+	for _, it := range []item{
+		{"pk": S("in1"), "kind": S("click"), "day": N("2"), "at": B(1)},
+		{"pk": S("in2"), "kind": S("click"), "day": N("1"), "at": B(2)},
+		{"pk": S("in3"), "kind": S("view"), "day": N("1"), "at": B(1)},
+		{"pk": S("emptyS"), "kind": S(""), "day": N("1"), "at": B(1)},
+		{"pk": S("emptyB"), "kind": S("click"), "day": N("1"), "at": &types.AttributeValueMemberB{Value: []byte{}}},
+		{"pk": S("wrongType"), "kind": S("click"), "day": S("1"), "at": B(1)},
+		{"pk": S("missing"), "kind": S("click"), "day": N("1")},
+		{"pk": S("tooLong"), "kind": S(strings.Repeat("k", 2049)), "day": N("1"), "at": B(1)},
+	} {
+		put(t, c, "events", it)
+	}
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+		TableName: aws.String("events"), AttributeDefinitions: defs("kind:S", "day:N", "at:B"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byKind"), KeySchema: ks("kind:HASH", "day:RANGE", "at:RANGE"), Projection: allProjection}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("events"), IndexName: aws.String("byKind")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range out.Items {
+		got = append(got, sval(it["pk"]))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"in1", "in2", "in3"}) {
+		t.Fatalf("backfilled %v, want [in1 in2 in3]", got)
+	}
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("events")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := aws.ToInt64(d.Table.GlobalSecondaryIndexes[0].ItemCount); n != 3 {
+		t.Fatalf("index ItemCount = %d, want 3", n)
+	}
+	q := queryIDsPK(t, c, &dynamodb.QueryInput{TableName: aws.String("events"), IndexName: aws.String("byKind"),
+		KeyConditionExpression: aws.String("kind = :k"), ExpressionAttributeValues: item{":k": S("click")}})
+	if !slices.Equal(q, []string{"in2", "in1"}) {
+		t.Fatalf("click query = %v, want [in2 in1]", q)
+	}
+}
+
+func queryIDsPK(t *testing.T, c *dynamodb.Client, in *dynamodb.QueryInput) []string {
+	t.Helper()
+	out, err := c.Query(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range out.Items {
+		got = append(got, sval(it["pk"]))
+	}
+	return got
+}
+
+// An UpdateTable that sets a GSI's provisioned throughput to its current
+// value changes nothing and is refused, as for the table's.
+func TestUpdateGSIThroughputUnchanged(t *testing.T) {
+	_, c := newServer(t)
+	pt := &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("prov"), AttributeDefinitions: defs("pk:S", "a:S", "b:N"), KeySchema: ks("pk:HASH"),
+		ProvisionedThroughput: pt,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"), KeySchema: ks("a:HASH", "b:HASH"),
+			Projection: allProjection, ProvisionedThroughput: pt}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := func(r int64) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("prov"),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String("gsi"), ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(5)}}}}})
+		return err
+	}
+	wantErr(t, update(5), "ValidationException", "The provisioned throughput for the index gsi will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the index gsi: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the index gsi: 5. Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+	if err := update(7); err != nil {
+		t.Fatal(err)
+	}
+	wantErrContains(t, update(7), "ValidationException", "will not change")
+}
+
+// A restart on the disk engine keeps a multi-attribute index's key schema
+// and entries.
+func TestMultiKeyGSISurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *disk.Engine {
+		e, err := disk.Open(dir, disk.WithLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	eng := open()
+	first := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	c := first.Client()
+	matchTable(t, c)
+	put(t, c, "matches", match("a", "W24", "NA", "2", "upper", 1))
+	put(t, c, "matches", match("b", "W24", "NA", "10", "lower", 1))
+	first.Close()
+	if err := eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	eng = open()
+	t.Cleanup(func() { eng.Close() })
+	c = dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng))).Client()
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("matches")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema []string
+	for _, k := range d.Table.GlobalSecondaryIndexes[0].KeySchema {
+		schema = append(schema, aws.ToString(k.AttributeName)+":"+string(k.KeyType))
+	}
+	if s := strings.Join(schema, " "); s != "tournament:HASH region:HASH round:RANGE bracket:RANGE seed:RANGE" {
+		t.Fatalf("KeySchema after restart = %s", s)
+	}
+	got := queryIDs(t, c, &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"),
+		KeyConditionExpression:    aws.String("tournament = :t AND #r = :r AND #n > :n"),
+		ExpressionAttributeNames:  map[string]string{"#r": "region", "#n": "round"},
+		ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA"), ":n": N("1")}})
+	if !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("query after restart = %v, want [a b]", got)
+	}
+	put(t, c, "matches", match("c", "W24", "NA", "3", "upper", 1))
+	if got := queryIDs(t, c, &dynamodb.QueryInput{TableName: aws.String("matches"), IndexName: aws.String("byRound"),
+		KeyConditionExpression:    aws.String("tournament = :t AND #r = :r"),
+		ExpressionAttributeNames:  map[string]string{"#r": "region"},
+		ExpressionAttributeValues: item{":t": S("W24"), ":r": S("NA")}}); !slices.Equal(got, []string{"a", "c", "b"}) {
+		t.Fatalf("query after a write = %v, want [a c b]", got)
 	}
 }

@@ -987,7 +987,12 @@ func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created 
 				if u.Update.ProvisionedThroughput == nil {
 					return nil, nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
 				}
-				im.Read, im.Write = *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
+				r, w := *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
+				if r == im.Read && w == im.Write {
+					// An update that changes nothing is refused, as for the table.
+					return nil, nil, validationf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for the index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", im.Name, im.Read, r, im.Write, w)
+				}
+				im.Read, im.Write = r, w
 			case u.Delete != nil:
 				im := findIndex(m.Indexes, *u.Delete.IndexName)
 				if im == nil || im.Local {
