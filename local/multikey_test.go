@@ -645,3 +645,21 @@ func TestMultiKeyGSISurvivesRestart(t *testing.T) {
 		t.Fatalf("query after a write = %v, want [a c b]", got)
 	}
 }
+
+// A PartiQL SELECT of a multi-attribute index returns the items its WHERE
+// selects.
+func TestMultiKeyGSIPartiQL(t *testing.T) {
+	_, c := newServer(t)
+	matchTable(t, c)
+	put(t, c, "matches", match("a", "W24", "NA", "2", "upper", 1))
+	put(t, c, "matches", match("b", "W24", "EU", "1", "upper", 1))
+	out, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{
+		Statement:  aws.String(`SELECT id FROM "matches"."byRound" WHERE tournament = ? AND region = ?`),
+		Parameters: []types.AttributeValue{S("W24"), S("NA")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := matchIDs(out.Items); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("SELECT = %v, want [a]", got)
+	}
+}
