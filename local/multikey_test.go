@@ -663,3 +663,52 @@ func TestMultiKeyGSIPartiQL(t *testing.T) {
 		t.Fatalf("SELECT = %v, want [a]", got)
 	}
 }
+
+// An index with a multi-attribute partition key and no sort key: a Query
+// names every partition attribute and nothing else.
+func TestMultiKeyGSIPartitionOnly(t *testing.T) {
+	_, c := newServer(t)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("orders"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: defs("pk:S", "shop:S", "day:N", "code:B"), KeySchema: ks("pk:HASH"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byShopDay"),
+			KeySchema: ks("shop:HASH", "day:HASH", "code:HASH"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, c, "orders", item{"pk": S("o1"), "shop": S("s"), "day": N("1"), "code": B(1), "total": N("5")})
+	put(t, c, "orders", item{"pk": S("o2"), "shop": S("s"), "day": N("1.0"), "code": B(1)}) // the same number
+	put(t, c, "orders", item{"pk": S("o3"), "shop": S("s"), "day": N("2"), "code": B(1)})
+	in := func(cond string) *dynamodb.QueryInput {
+		return &dynamodb.QueryInput{TableName: aws.String("orders"), IndexName: aws.String("byShopDay"),
+			KeyConditionExpression: aws.String(cond), ExpressionAttributeValues: item{":s": S("s"), ":d": N("1"), ":c": B(1)}}
+	}
+	q0 := in("shop = :s AND #d = :d AND code = :c")
+	q0.ExpressionAttributeNames = map[string]string{"#d": "day"}
+	got := queryIDsPK(t, c, q0)
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"o1", "o2"}) {
+		t.Fatalf("partition (s, 1, 0x01) = %v, want [o1 o2]", got)
+	}
+	q := in("shop = :s AND #d = :d AND code = :c")
+	q.ExpressionAttributeNames = map[string]string{"#d": "day"}
+	out, err := c.Query(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range out.Items {
+		if len(it) != 4 || it["total"] != nil {
+			t.Fatalf("KEYS_ONLY entry = %v, want the 3 index keys and the table key", it)
+		}
+	}
+	q = in("shop = :s AND #d = :d")
+	q.ExpressionAttributeNames = map[string]string{"#d": "day"}
+	q.ExpressionAttributeValues = item{":s": S("s"), ":d": N("1")}
+	_, err = c.Query(ctx, q)
+	wantErr(t, err, "ValidationException", "Query condition missed key schema element: code")
+	q = in("shop = :s AND #d = :d AND code > :c")
+	q.ExpressionAttributeNames = map[string]string{"#d": "day"}
+	_, err = c.Query(ctx, q)
+	wantErr(t, err, "ValidationException", "Query key condition not supported")
+}
