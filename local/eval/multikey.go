@@ -21,7 +21,9 @@ type MultiKeyCond struct {
 // attributes left to right without gaps, equalities and at most one other
 // condition (<, <=, >, >=, BETWEEN, begins_with) on the last attribute
 // used. The condition shapes are checked as KeyCondition checks them; the
-// caller checks the values' types.
+// caller checks the values' types. The service documents no wording for
+// the new shapes, so a missing or skipped attribute and a condition after
+// the range condition reuse its single-key messages.
 func (c *Compiled) MultiKeyCondition(hashKeys, rangeKeys []string) (*MultiKeyCond, error) {
 	if c.keyCondition == nil {
 		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
