@@ -13,19 +13,25 @@ import (
 //	table:  hash64(part(pk)) part(pk) [part(sk)]
 //	index:  hash64(part(ipk)) part(ipk) [part(isk)] part(pk) [part(sk)]
 //
+// (for a multi-attribute index key, part(ipk) and part(isk) are the parts
+// of each attribute in schema order: see multikey.go)
+//
 // where part is storage.AppendKeyPart (self-delimiting, order preserving).
 // The 8-byte big-endian FNV-1a hash of the partition key spreads partitions
 // over the key space as DynamoDB's hashing does: Scan walks partitions in
 // hash order, and scan segments are disjoint ranges of the hash space. Within
 // a partition items are in sort-key order, which Query walks.
 
-// appendPartition appends the hash and the partition key part.
-func appendPartition(dst []byte, pk types.AttributeValue) ([]byte, error) {
+// appendPartition appends the hash and the partition key part (the parts of
+// every value, in order, for a multi-attribute index partition key).
+func appendPartition(dst []byte, pk ...types.AttributeValue) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
-	dst, err := storage.AppendKeyPart(dst, pk)
-	if err != nil {
-		return dst, err
+	for _, v := range pk {
+		var err error
+		if dst, err = storage.AppendKeyPart(dst, v); err != nil {
+			return dst, err
+		}
 	}
 	// FNV-1a, 64 bits.
 	h := uint64(14695981039346656037)
@@ -48,24 +54,25 @@ func (m *tableMeta) appendItemKey(dst []byte, item Item) ([]byte, error) {
 }
 
 // appendIndexKey appends the index storage key of item; ok is false when the
-// item lacks an index key attribute (it is not in a sparse index).
+// item lacks an index key attribute or has one of another type (it is not in
+// a sparse index).
 func (m *tableMeta) appendIndexKey(dst []byte, ix *indexMeta, item Item) ([]byte, bool, error) {
-	hv := item[ix.Hash.Name]
-	if hv == nil || !hasType(hv, ix.Hash.Type) {
-		return dst, false, nil
-	}
-	var rv types.AttributeValue
-	if ix.Range.Name != "" {
-		if rv = item[ix.Range.Name]; rv == nil || !hasType(rv, ix.Range.Type) {
+	hs, rs := ix.hashKeys(), ix.rangeKeys()
+	var buf [2 * maxKeyAttrs]types.AttributeValue
+	vals := buf[:0]
+	for _, ka := range append(hs, rs...) {
+		v := item[ka.Name]
+		if v == nil || !hasType(v, ka.Type) {
 			return dst, false, nil
 		}
+		vals = append(vals, v)
 	}
-	dst, err := appendPartition(dst, hv)
+	dst, err := appendPartition(dst, vals[:len(hs)]...)
 	if err != nil {
 		return dst, false, err
 	}
-	if rv != nil {
-		if dst, err = storage.AppendKeyPart(dst, rv); err != nil {
+	for _, v := range vals[len(hs):] {
+		if dst, err = storage.AppendKeyPart(dst, v); err != nil {
 			return dst, false, err
 		}
 	}

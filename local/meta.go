@@ -51,14 +51,16 @@ type keyAttr struct {
 }
 
 type indexMeta struct {
-	Name       string   `json:"name"`
-	Local      bool     `json:"local,omitempty"`
-	Hash       keyAttr  `json:"hash"`
-	Range      keyAttr  `json:"range,omitzero"`
-	Projection string   `json:"projection"` // ALL, KEYS_ONLY or INCLUDE
-	NonKey     []string `json:"nonKey,omitempty"`
-	Read       int64    `json:"read,omitempty"`
-	Write      int64    `json:"write,omitempty"`
+	Name       string    `json:"name"`
+	Local      bool      `json:"local,omitempty"`
+	Hash       keyAttr   `json:"hash"`
+	Range      keyAttr   `json:"range,omitzero"`
+	MoreHash   []keyAttr `json:"moreHash,omitempty"`  // a GSI's partition attributes after Hash (multikey.go)
+	MoreRange  []keyAttr `json:"moreRange,omitempty"` // a GSI's sort attributes after Range
+	Projection string    `json:"projection"`          // ALL, KEYS_ONLY or INCLUDE
+	NonKey     []string  `json:"nonKey,omitempty"`
+	Read       int64     `json:"read,omitempty"`
+	Write      int64     `json:"write,omitempty"`
 }
 
 type streamMeta struct {

@@ -556,6 +556,10 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		return nil, err
 	}
 	parts, query := partitions(st.Where, src.hash.Name)
+	if src.ix != nil && src.ix.meta.multi() {
+		// A multi-attribute index key is read by a scan that the WHERE filters.
+		parts, query = nil, false
+	}
 	if len(parts) > maxPartitions {
 		return nil, validationf("IN takes at most %d partition key values", maxPartitions)
 	}

@@ -128,7 +128,7 @@ func (s *Server) source(t *table, in *readInput, query bool) (*source, error) {
 func (src *source) projects(name string) bool {
 	m, ix := src.t.meta, src.ix.meta
 	return ix.Projection == "ALL" || name == m.Hash.Name || name == m.Range.Name ||
-		name == ix.Hash.Name || name == ix.Range.Name || slices.Contains(ix.NonKey, name)
+		ix.hasKey(name) || slices.Contains(ix.NonKey, name)
 }
 
 // unprojected lists, comma-separated, the attributes of names the index
@@ -225,6 +225,9 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 
 // keyNames are the key attributes of the table or index read.
 func (src *source) keyNames() []string {
+	if src.ix != nil && src.ix.meta.multi() {
+		return src.ix.meta.keyNames()
+	}
 	if src.rng.Name == "" {
 		return []string{src.hash.Name}
 	}
@@ -236,9 +239,8 @@ func (src *source) keyNames() []string {
 func (src *source) lastKey(it Item) Item {
 	k := keyOf(src.t.meta, it)
 	if src.ix != nil {
-		k[src.hash.Name] = it[src.hash.Name]
-		if src.rng.Name != "" {
-			k[src.rng.Name] = it[src.rng.Name]
+		for _, n := range src.ix.meta.keyNames() {
+			k[n] = it[n]
 		}
 	}
 	return k
@@ -251,10 +253,13 @@ func (src *source) startKey(esk Item) ([]byte, error) {
 	if m.Range.Name != "" {
 		want[m.Range.Name] = m.Range.Type
 	}
+	hash := map[string]bool{m.Hash.Name: true}
 	if src.ix != nil {
-		want[src.hash.Name] = src.hash.Type
-		if src.rng.Name != "" {
-			want[src.rng.Name] = src.rng.Type
+		for _, ka := range src.ix.meta.hashKeys() {
+			want[ka.Name], hash[ka.Name] = ka.Type, true
+		}
+		for _, ka := range src.ix.meta.rangeKeys() {
+			want[ka.Name] = ka.Type
 		}
 	}
 	if len(esk) != len(want) {
@@ -265,7 +270,7 @@ func (src *source) startKey(esk Item) ([]byte, error) {
 		if !ok || !hasType(v, typ) {
 			return nil, validation("The provided starting key is invalid: The provided key element does not match the schema")
 		}
-		if err := checkKeyValue(v, n, n == m.Hash.Name || n == src.hash.Name); err != nil {
+		if err := checkKeyValue(v, n, hash[n]); err != nil {
 			return nil, validationf("The provided starting key is invalid: %s", err.(*Error).Message)
 		}
 	}
@@ -373,25 +378,18 @@ func (s *Server) query(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	kc, err := ex.KeyCondition(src.hash.Name, src.rng.Name)
-	if err != nil {
-		return nil, evalError(err)
-	}
-	if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
-		return nil, in.filterKeysError(evalError(err)) // legacy.go
-	}
-	if !hasType(kc.Partition, src.hash.Type) {
-		return nil, invalidParam("Condition parameter type does not match schema type")
-	}
-	if err := checkKeyValue(kc.Partition, src.hash.Name, true); err != nil {
-		return nil, err
-	}
-	for _, v := range kc.Sort {
-		if !hasType(v, src.rng.Type) {
-			return nil, invalidParam("Condition parameter type does not match schema type")
+	var start, end []byte
+	if src.ix != nil && src.ix.meta.multi() {
+		start, end, err = src.multiKeyBounds(ex)
+		if err == nil {
+			err = ex.CheckFilterKeys(src.keyNames()...)
+			if err != nil {
+				return nil, in.filterKeysError(evalError(err)) // legacy.go
+			}
 		}
+	} else {
+		start, end, err = src.keyBounds(&in, ex)
 	}
-	start, end, err := sortBounds(kc)
 	if err != nil {
 		return nil, err
 	}
@@ -415,6 +413,31 @@ func (s *Server) query(c *call) (any, error) {
 	return s.readPage(src, &in.readInput, ex, start, end, forward, true)
 }
 
+// keyBounds checks the key condition of a query of the table or of an index
+// with a key of one partition and at most one sort attribute, and returns
+// the range of storage keys it selects.
+func (src *source) keyBounds(in *queryInput, ex *eval.Compiled) (start, end []byte, err error) {
+	kc, err := ex.KeyCondition(src.hash.Name, src.rng.Name)
+	if err != nil {
+		return nil, nil, evalError(err)
+	}
+	if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
+		return nil, nil, in.filterKeysError(evalError(err)) // legacy.go
+	}
+	if !hasType(kc.Partition, src.hash.Type) {
+		return nil, nil, invalidParam("Condition parameter type does not match schema type")
+	}
+	if err := checkKeyValue(kc.Partition, src.hash.Name, true); err != nil {
+		return nil, nil, err
+	}
+	for _, v := range kc.Sort {
+		if !hasType(v, src.rng.Type) {
+			return nil, nil, invalidParam("Condition parameter type does not match schema type")
+		}
+	}
+	return sortBounds(kc)
+}
+
 // sortBounds turns a key condition into the [start, end) range of storage
 // keys it selects (see keys.go for the layout).
 func sortBounds(kc *eval.KeyCond) (start, end []byte, err error) {
@@ -422,6 +445,12 @@ func sortBounds(kc *eval.KeyCond) (start, end []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return prefixBounds(p, pend, kc)
+}
+
+// prefixBounds is the [start, end) range of the keys in [p, pend) (every key
+// with prefix p) whose next key part satisfies kc's sort condition.
+func prefixBounds(p, pend []byte, kc *eval.KeyCond) (start, end []byte, err error) {
 	part := func(v types.AttributeValue) []byte { // p + part(v): the first key with sort value v
 		b, e := storage.AppendKeyPart(append([]byte(nil), p...), v)
 		if e != nil {

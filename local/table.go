@@ -145,13 +145,13 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		if im.Local {
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, lsiOut{
 				IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, ItemCount: int64(ix.coll.Len()),
-				KeySchema: keySchema(im.Hash, im.Range), Projection: proj,
+				KeySchema: im.keySchema(), Projection: proj,
 			})
 			continue
 		}
 		g := gsiOut{
 			IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, IndexStatus: "ACTIVE",
-			ItemCount: int64(ix.coll.Len()), KeySchema: keySchema(im.Hash, im.Range), Projection: proj,
+			ItemCount: int64(ix.coll.Len()), KeySchema: im.keySchema(), Projection: proj,
 			ProvisionedThroughput: &throughputOut{ReadCapacityUnits: im.Read, WriteCapacityUnits: im.Write},
 		}
 		if status == "DELETING" {
@@ -170,6 +170,19 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		d.LatestStreamArn = d.TableArn + "/stream/" + t.lastStream
 	}
 	return d
+}
+
+// keySchema is the index's KeySchema: its partition, then its sort
+// attributes.
+func (ix *indexMeta) keySchema() []keySchemaOut {
+	var out []keySchemaOut
+	for _, ka := range ix.hashKeys() {
+		out = append(out, keySchemaOut{ka.Name, "HASH"})
+	}
+	for _, ka := range ix.rangeKeys() {
+		out = append(out, keySchemaOut{ka.Name, "RANGE"})
+	}
+	return out
 }
 
 func keySchema(h, r keyAttr) []keySchemaOut {
@@ -318,18 +331,18 @@ func createConstraints(in *dynamodb.CreateTableInput) error {
 			cs.enum(&t, p+".attributeType", "B", "N", "S")
 		}
 	}
-	checkKeySchemaConstraints(&cs, in.KeySchema, "keySchema")
+	checkKeySchemaConstraints(&cs, in.KeySchema, "keySchema", 2)
 	for i, g := range in.GlobalSecondaryIndexes {
 		p := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
 		cs.name(g.IndexName, p+".indexName", true)
-		checkKeySchemaConstraints(&cs, g.KeySchema, p+".keySchema")
+		checkKeySchemaConstraints(&cs, g.KeySchema, p+".keySchema", 2*maxKeyAttrs)
 		checkProjectionConstraints(&cs, g.Projection, p+".projection")
 		checkThroughputConstraints(&cs, g.ProvisionedThroughput, p+".provisionedThroughput")
 	}
 	for i, l := range in.LocalSecondaryIndexes {
 		p := fmt.Sprintf("localSecondaryIndexes.%d.member", i+1)
 		cs.name(l.IndexName, p+".indexName", true)
-		checkKeySchemaConstraints(&cs, l.KeySchema, p+".keySchema")
+		checkKeySchemaConstraints(&cs, l.KeySchema, p+".keySchema", 2)
 		checkProjectionConstraints(&cs, l.Projection, p+".projection")
 	}
 	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
@@ -401,11 +414,7 @@ func createSecondaryIndexes(in *dynamodb.CreateTableInput, m *tableMeta, defs ma
 			return invalidParam("List of GlobalSecondaryIndexes is empty")
 		}
 		for _, g := range in.GlobalSecondaryIndexes {
-			ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
-			if err != nil {
-				return err
-			}
-			im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
+			im, err := gsiFromSchema(*g.IndexName, g.KeySchema, g.Projection, defs, defNames)
 			if err != nil {
 				return err
 			}
@@ -413,7 +422,9 @@ func createSecondaryIndexes(in *dynamodb.CreateTableInput, m *tableMeta, defs ma
 				return invalidParam("Duplicate index name: %s", im.Name)
 			}
 			names[im.Name] = true
-			used[ih.Name], used[ir.Name] = true, true
+			for _, n := range im.keyNames() {
+				used[n] = true
+			}
 			m.Indexes = append(m.Indexes, im)
 		}
 		if len(in.GlobalSecondaryIndexes) > limits.MaxGSIs {
@@ -501,13 +512,17 @@ func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, 
 	return &streamMeta{ViewType: string(ss.StreamViewType), Label: streamLabel(now)}, nil
 }
 
-func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, path string) {
+// checkKeySchemaConstraints checks a key schema of at most max elements (2,
+// or 8 for a GSI's multi-attribute key).
+func checkKeySchemaConstraints(cs *constraints, ks []types.KeySchemaElement, path string, max int) {
 	if ks == nil {
 		cs.add(nil, path, ruleNotNull)
 		return
 	}
-	if len(ks) < 1 || len(ks) > 2 {
-		cs.add(keySchemaText(ks), path, fmt.Sprintf("Member must have length %s", map[bool]string{true: "greater than or equal to 1", false: "less than or equal to 2"}[len(ks) < 1]))
+	if len(ks) < 1 {
+		cs.add(keySchemaText(ks), path, "Member must have length greater than or equal to 1")
+	} else if len(ks) > max {
+		cs.add(keySchemaText(ks), path, fmt.Sprintf("Member must have length less than or equal to %d", max))
 	}
 	for i, k := range ks {
 		p := fmt.Sprintf("%s.%d.member", path, i+1)
@@ -800,7 +815,7 @@ func updateConstraints(in *dynamodb.UpdateTableInput) error {
 		p := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
 		if g := u.Create; g != nil {
 			cs.name(g.IndexName, p+".create.indexName", true)
-			checkKeySchemaConstraints(&cs, g.KeySchema, p+".create.keySchema")
+			checkKeySchemaConstraints(&cs, g.KeySchema, p+".create.keySchema", 2*maxKeyAttrs)
 			checkProjectionConstraints(&cs, g.Projection, p+".create.projection")
 			checkThroughputConstraints(&cs, g.ProvisionedThroughput, p+".create.provisionedThroughput")
 		}
@@ -935,11 +950,7 @@ func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created 
 				if findIndex(m.Indexes, *g.IndexName) != nil {
 					return nil, nil, validationf("One or more parameter values were invalid: Index with name %s already exists", *g.IndexName)
 				}
-				ih, ir, err := checkKeySchema(g.KeySchema, defs, defNames)
-				if err != nil {
-					return nil, nil, err
-				}
-				im, err := indexFromProjection(*g.IndexName, ih, ir, g.Projection)
+				im, err := gsiFromSchema(*g.IndexName, g.KeySchema, g.Projection, defs, defNames)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -976,7 +987,12 @@ func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created 
 				if u.Update.ProvisionedThroughput == nil {
 					return nil, nil, invalidParam("ProvisionedThroughput must be specified for index: %s", im.Name)
 				}
-				im.Read, im.Write = *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
+				r, w := *u.Update.ProvisionedThroughput.ReadCapacityUnits, *u.Update.ProvisionedThroughput.WriteCapacityUnits
+				if r == im.Read && w == im.Write {
+					// An update that changes nothing is refused, as for the table.
+					return nil, nil, validationf("The provisioned throughput for the index %[1]s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the index %[1]s: %[2]d. Requested ReadCapacityUnits: %[3]d. Current WriteCapacityUnits provisioned for the index %[1]s: %[4]d. Requested WriteCapacityUnits: %[5]d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.", im.Name, im.Read, r, im.Write, w)
+				}
+				im.Read, im.Write = r, w
 			case u.Delete != nil:
 				im := findIndex(m.Indexes, *u.Delete.IndexName)
 				if im == nil || im.Local {
@@ -1072,7 +1088,7 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 			ferr = err
 			return false
 		}
-		if !ok {
+		if !ok || !backfillable(ix.meta, it) {
 			return true
 		}
 		p := project(m, ix.meta, it)

@@ -304,8 +304,9 @@ var (
 
 func (m *tableMeta) indexKeysError(item Item, update bool) error {
 	for _, ix := range m.Indexes {
-		for _, ka := range []keyAttr{ix.Hash, ix.Range} {
-			if ka.Name == "" || ka.Name == m.Hash.Name || ka.Name == m.Range.Name {
+		nh := len(ix.hashKeys())
+		for i, ka := range append(ix.hashKeys(), ix.rangeKeys()...) {
+			if ka.Name == m.Hash.Name || ka.Name == m.Range.Name {
 				continue
 			}
 			v, ok := item[ka.Name]
@@ -314,6 +315,9 @@ func (m *tableMeta) indexKeysError(item Item, update bool) error {
 			}
 			if !hasType(v, ka.Type) {
 				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ka.Name, ka.Type, typeOf(v), ix.Name)
+			}
+			if err := indexKeySizeError(ix, ka, v, i < nh); err != nil {
+				return err
 			}
 			empty := ""
 			switch x := v.(type) {

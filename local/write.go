@@ -176,7 +176,7 @@ func project(m *tableMeta, ix *indexMeta, item Item) Item {
 		return item
 	}
 	out := make(Item, 4+len(ix.NonKey))
-	for _, n := range [...]string{m.Hash.Name, m.Range.Name, ix.Hash.Name, ix.Range.Name} {
+	for _, n := range append([]string{m.Hash.Name, m.Range.Name}, ix.keyNames()...) {
 		if v, ok := item[n]; ok && n != "" {
 			out[n] = v
 		}
