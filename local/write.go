@@ -123,6 +123,11 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 			return err
 		}
 	}
+	if t.history != nil {
+		if err = t.history.stage(b, key, old); err != nil {
+			return err
+		}
+	}
 	for _, ix := range t.indexes {
 		var oldKey, newKey []byte
 		var oldIn, newIn bool
