@@ -234,6 +234,12 @@ func (s *Server) createBackup(c *call) (any, error) {
 	b.Table.Ext = nil // the source's own settings (continuous backups) are not the backup's
 	arn := s.backupArn(b)
 	s.backups.mu.Lock()
+	for _, o := range s.backups.m {
+		if o.Table.ID == b.Table.ID && o.Status == "CREATING" {
+			s.backups.mu.Unlock()
+			return nil, &Error{Type: "BackupInUseException", Message: "There is another ongoing conflicting backup control plane operation on the table. The backup is either being created, deleted or restored to a table."}
+		}
+	}
 	s.backups.m[arn] = b
 	s.backups.mu.Unlock()
 	if err := s.writeBackup(b, items); err != nil {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -503,4 +505,66 @@ func TestBackupsSurviveRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSameItems(t, "from the history after new writes", scanItems(t, c, "again", ""), at3)
+}
+
+// gatedEngine holds the first backup's copy (its collection is opened just
+// before the items are written) until the test releases it.
+type gatedEngine struct {
+	storage.Engine
+	once             sync.Once
+	entered, release chan struct{}
+}
+
+func (e *gatedEngine) Collection(name string) (storage.Collection, error) {
+	if strings.HasPrefix(name, "b/") {
+		e.once.Do(func() { close(e.entered); <-e.release })
+	}
+	return e.Engine.Collection(name)
+}
+
+// While a backup is being made it is CREATING and in use (no delete, no
+// restore, no second backup of the table), and writes to the table go on
+// without waiting for it — and are not in it.
+func TestBackupInUseWhileCreating(t *testing.T) {
+	eng := &gatedEngine{Engine: storage.NewMemory(), entered: make(chan struct{}), release: make(chan struct{})}
+	t.Cleanup(func() { eng.Engine.Close() })
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	c := srv.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	hashRangeTable(t, srv, "orders")
+	put(t, c, "orders", item{"pk": S("a"), "sk": S("1")})
+
+	type result struct {
+		out *dynamodb.CreateBackupOutput
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("orders"), BackupName: aws.String("slow")})
+		done <- result{out, err}
+	}()
+	<-eng.entered
+	l, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{})
+	if err != nil || len(l.BackupSummaries) != 1 || l.BackupSummaries[0].BackupStatus != types.BackupStatusCreating {
+		t.Fatalf("ListBackups while creating = %+v, %v", l, err)
+	}
+	arn := l.BackupSummaries[0].BackupArn
+	_, err = c.DeleteBackup(ctx, &dynamodb.DeleteBackupInput{BackupArn: arn})
+	wantErr(t, err, "BackupInUseException", "Backup is being used: "+*arn)
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: arn, TargetTableName: aws.String("copy")})
+	wantErr(t, err, "BackupInUseException", "Backup is being used: "+*arn)
+	_, err = c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("orders"), BackupName: aws.String("second")})
+	wantErrContains(t, err, "BackupInUseException", "another ongoing conflicting backup")
+	put(t, c, "orders", item{"pk": S("b"), "sk": S("2")}) // does not wait for the copy
+	close(eng.release)
+
+	r := <-done
+	if r.err != nil || r.out.BackupDetails.BackupStatus != types.BackupStatusAvailable {
+		t.Fatalf("CreateBackup = %+v, %v", r.out, r.err)
+	}
+	if _, err := c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: arn, TargetTableName: aws.String("copy")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := scanItems(t, c, "copy", ""); len(got) != 1 || got["a/1"] == nil {
+		t.Fatalf("the backup holds %v, want only a/1", got)
+	}
 }
