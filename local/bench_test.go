@@ -102,6 +102,17 @@ func BenchmarkPutItemStream(b *testing.B) {
 	}
 }
 
+// BenchmarkPutItemPITR is BenchmarkPutItem with point-in-time recovery on:
+// the cost of the history entry of each write.
+func BenchmarkPutItemPITR(b *testing.B) {
+	_, c := benchServer(b)
+	c.call(b, "UpdateContinuousBackups", `{"TableName":"bench","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i%10000), "s", i))
+	}
+}
+
 func BenchmarkGetItem(b *testing.B) {
 	_, c := benchServer(b)
 	for i := 0; i < 10000; i++ {
