@@ -568,3 +568,75 @@ func TestBackupInUseWhileCreating(t *testing.T) {
 		t.Fatalf("the backup holds %v, want only a/1", got)
 	}
 }
+
+// A backup a crash left CREATING (its catalog entry says so) is incomplete:
+// the server deletes it, with its items, when it starts.
+func TestIncompleteBackupIsDeletedAtStart(t *testing.T) {
+	eng := storage.NewMemory()
+	t.Cleanup(func() { eng.Close() })
+	coll, err := eng.Collection("b/01234567890123-abcdefgh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := coll.Put([]byte("k"), item{"pk": S("a")}); err != nil {
+		t.Fatal(err)
+	}
+	entry := `{"id":"01234567890123-abcdefgh","name":"half","table":{"name":"orders","id":"x","hash":{"name":"pk","type":"S"}},"status":"CREATING"}`
+	if err := eng.PutMeta("backup/01234567890123-abcdefgh", []byte(entry)); err != nil {
+		t.Fatal(err)
+	}
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	l, err := srv.Client().ListBackups(ctx, &dynamodb.ListBackupsInput{})
+	if err != nil || len(l.BackupSummaries) != 0 {
+		t.Fatalf("ListBackups = %+v, %v", l, err)
+	}
+	meta, err := eng.Meta()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := meta["backup/01234567890123-abcdefgh"]; ok {
+		t.Fatal("the incomplete backup's catalog entry is still there")
+	}
+	if coll, _ := eng.Collection("b/01234567890123-abcdefgh"); coll.Len() != 0 {
+		t.Fatalf("the incomplete backup's items are still there: %d", coll.Len())
+	}
+}
+
+// Deleting a table deletes its history from the engine, and a new table of
+// the name starts without point-in-time recovery.
+func TestDeleteTableDropsHistory(t *testing.T) {
+	eng := storage.NewMemory()
+	t.Cleanup(func() { eng.Close() })
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
+	c := srv.Client()
+	id := *hashTableID(t, srv, "tbl")
+	if _, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("tbl"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	put(t, c, "tbl", item{"pk": S("k")})
+	if n := local.StoredHistory(srv.Local, "tbl"); n != 1 {
+		t.Fatalf("history holds %d entries, want 1", n)
+	}
+	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")}); err != nil {
+		t.Fatal(err)
+	}
+	if coll, _ := eng.Collection("h/" + id); coll.Len() != 0 {
+		t.Fatalf("the deleted table's history holds %d entries", coll.Len())
+	}
+	hashTable(t, srv, "tbl")
+	dc, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("tbl")})
+	if err != nil || dc.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusDisabled {
+		t.Fatalf("DescribeContinuousBackups = %+v, %v", dc, err)
+	}
+}
+
+func hashTableID(t *testing.T, srv *dynamotest.Server, name string) *string {
+	t.Helper()
+	return srv.CreateTable(t, &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}).TableId
+}
