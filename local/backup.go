@@ -212,6 +212,7 @@ func (s *Server) createBackup(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	s.tableNameOfArn(in.TableName)
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	cs.name(in.BackupName, "backupName", true)
@@ -324,6 +325,19 @@ func backupInUse(arn string) *Error {
 	return &Error{Type: "BackupInUseException", Message: "Backup is being used: " + arn}
 }
 
+// tableNameOfArn replaces a table ARN of this server's region and account
+// with the table's name: the backup actions take either
+// (API_CreateBackup.html, API_UpdateContinuousBackups.html: "You can also
+// provide the Amazon Resource Name (ARN) of the table").
+func (s *Server) tableNameOfArn(name *string) {
+	if name == nil {
+		return
+	}
+	if n, ok := strings.CutPrefix(*name, s.tableArn("")); ok {
+		*name = n
+	}
+}
+
 func tableNotFoundException(name string) *Error {
 	return &Error{Type: "TableNotFoundException", Message: "Table not found: " + name}
 }
@@ -379,6 +393,7 @@ func (s *Server) listBackups(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	s.tableNameOfArn(in.TableName)
 	var cs constraints
 	cs.name(in.TableName, "tableName", false)
 	cs.enum(in.BackupType, "backupType", "USER", "SYSTEM", "AWS_BACKUP", "ALL")

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -180,8 +179,14 @@ func continuousBackups(t *table, now time.Time) continuousBackupsOut {
 }
 
 func (s *Server) describeContinuousBackups(c *call) (any, error) {
-	in, err := s.tableFromName(c)
-	if err != nil {
+	var in tableNameInput
+	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	s.tableNameOfArn(in.TableName)
+	var cs constraints
+	cs.name(in.TableName, "tableName", true)
+	if err := cs.err(); err != nil {
 		return nil, err
 	}
 	t, err := s.readTable(*in.TableName)
@@ -206,6 +211,7 @@ func (s *Server) updateContinuousBackups(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	s.tableNameOfArn(in.TableName)
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	spec := in.PointInTimeRecoverySpecification
@@ -336,8 +342,8 @@ func (s *Server) sourceTable(name, arn *string) (string, error) {
 	case name != nil:
 		return *name, nil
 	case arn != nil:
-		n, ok := strings.CutPrefix(*arn, s.tableArn(""))
-		if !ok || n == "" {
+		n := *arn
+		if s.tableNameOfArn(&n); n == *arn || n == "" {
 			return "", tableNotFoundException(*arn)
 		}
 		return n, nil

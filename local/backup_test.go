@@ -479,7 +479,7 @@ func TestBackupsSurviveRestart(t *testing.T) {
 	t.Cleanup(func() { eng.Close() })
 	second := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng), local.WithClock(clock.now)))
 	c = second.Client()
-	l, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{})
+	l, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{TableName: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/orders")})
 	if err != nil || len(l.BackupSummaries) != 1 || *l.BackupSummaries[0].BackupArn != *b.BackupDetails.BackupArn {
 		t.Fatalf("ListBackups after restart = %+v, %v", l, err)
 	}
@@ -487,7 +487,7 @@ func TestBackupsSurviveRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSameItems(t, "from the backup", scanItems(t, c, "fromBackup", ""), at3)
-	dc, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("orders")})
+	dc, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/orders")})
 	if err != nil || !dc.ContinuousBackupsDescription.PointInTimeRecoveryDescription.EarliestRestorableDateTime.Equal(t0) {
 		t.Fatalf("DescribeContinuousBackups after restart = %+v, %v", dc, err)
 	}
