@@ -591,12 +591,16 @@ func restoredMeta(src *tableMeta, o *restoreOverrides, sum *restoreSummary, now 
 	}
 	if pt := o.ProvisionedThroughputOverride; pt != nil {
 		if m.Billing != string(types.BillingModeProvisioned) {
-			return nil, validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return nil, invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		if err := checkThroughputBounds(pt); err != nil {
 			return nil, err
 		}
 		m.Read, m.Write = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
+	}
+	if m.Billing == string(types.BillingModeProvisioned) && m.Read == 0 {
+		// An on-demand source restored as provisioned needs its throughput.
+		return nil, invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 	}
 	if m.Billing == string(types.BillingModePayPerRequest) {
 		m.Read, m.Write = 0, 0

@@ -243,6 +243,9 @@ func TestRestoreOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupDetails.BackupArn,
+		TargetTableName: aws.String("copy2"), BillingModeOverride: types.BillingModeProvisioned})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
 	td := r.TableDescription
 	if len(td.GlobalSecondaryIndexes) != 0 || len(td.LocalSecondaryIndexes) != 1 || td.BillingModeSummary.BillingMode != types.BillingModeProvisioned ||
 		*td.ProvisionedThroughput.ReadCapacityUnits != 7 || *td.ProvisionedThroughput.WriteCapacityUnits != 3 || *td.ItemCount != 1 {
