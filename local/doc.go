@@ -41,7 +41,8 @@
 // sweeper), tags.go (tagging), search.go (vector indexes and
 // SearchVectors, over package local/vector), stream.go (DynamoDB Streams,
 // over package local/streams: the DynamoDBStreams_20120810 actions, with
-// their own actions table), legacy.go (the pre-expression parameters,
+// their own actions table), backup.go and backup_pitr.go (on-demand backups,
+// point-in-time recovery and the restores of both), legacy.go (the pre-expression parameters,
 // translated into expressions) and partiql.go (ExecuteStatement,
 // BatchExecuteStatement, ExecuteTransaction, over the parser of package
 // local/partiql, run through the JSON operations' code). Each action is one
@@ -52,7 +53,8 @@
 // All writes to a table go through (*table).apply in write.go with the table
 // locked (writeTable, or writeTables for several tables in name order — what
 // TransactWriteItems needs to be atomic across tables). An item's write with
-// its index entries and stream record, and a whole transaction, reach the engine as one
+// its index entries, stream record and point-in-time history entry, and a
+// whole transaction, reach the engine as one
 // storage.Engine.Apply batch, all or nothing even across a crash of a
 // durable engine. Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for

@@ -32,3 +32,17 @@ func StoredStreamRecords(s *Server, arn string) int {
 func WithSweepHook(swept func(n int)) Option {
 	return func(s *Server) { s.sweep.swept = swept }
 }
+
+// StoredHistory is how many point-in-time history entries the engine holds
+// for a table, for tests of trimming.
+func StoredHistory(s *Server, table string) int {
+	t, err := s.readTable(table)
+	if err != nil {
+		return -1
+	}
+	defer t.mu.RUnlock()
+	if t.history == nil {
+		return 0
+	}
+	return t.history.coll.Len()
+}

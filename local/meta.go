@@ -93,6 +93,7 @@ type table struct {
 	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
 	vectors vector.Set // aligned with meta.Vectors (search.go)
 	stream  *stream    // the enabled stream, nil if none (stream.go)
+	history *history   // point-in-time recovery's change log, nil if off (backup_pitr.go)
 	// lastStream is the label of the table's disabled stream, which
 	// DescribeTable still reports as the latest.
 	lastStream string
@@ -187,6 +188,9 @@ func (s *Server) loadTables() error {
 		}
 		s.tables[m.Name] = t
 	}
+	if err := s.loadBackups(metas); err != nil {
+		return err
+	}
 	return s.loadStreams(metas)
 }
 
@@ -205,6 +209,9 @@ func (s *Server) openTable(m *tableMeta) (*table, error) {
 		t.indexes = append(t.indexes, &index{meta: im, coll: c})
 	}
 	if err := t.openVectors(); err != nil {
+		return nil, err
+	}
+	if err := s.openHistory(t); err != nil {
 		return nil, err
 	}
 	return t, nil

@@ -37,6 +37,7 @@ type Server struct {
 	auth    authConfig // WithAccessKeys (auth.go)
 	tenants tenants    // WithTenancy: the accounts (tenant.go)
 	streams streamSet  // DynamoDB Streams (stream.go)
+	backups backupSet  // on-demand backups (backup.go)
 
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
@@ -152,6 +153,15 @@ var actions = map[string]handler{
 	"ExecuteStatement":      (*Server).executeStatement,
 	"BatchExecuteStatement": (*Server).batchExecuteStatement,
 	"ExecuteTransaction":    (*Server).executeTransaction,
+	// backups and point-in-time recovery (backup.go, backup_pitr.go)
+	"CreateBackup":              (*Server).createBackup,
+	"DescribeBackup":            (*Server).describeBackup,
+	"ListBackups":               (*Server).listBackups,
+	"DeleteBackup":              (*Server).deleteBackup,
+	"RestoreTableFromBackup":    (*Server).restoreTableFromBackup,
+	"DescribeContinuousBackups": (*Server).describeContinuousBackups,
+	"UpdateContinuousBackups":   (*Server).updateContinuousBackups,
+	"RestoreTableToPointInTime": (*Server).restoreTableToPointInTime,
 }
 
 // call is one request being served.

@@ -99,6 +99,7 @@ type (
 		TableName                 string
 		TableSizeBytes            int64
 		TableStatus               string
+		RestoreSummary            *restoreSummary `json:",omitempty"` // backup.go
 	}
 )
 
@@ -160,6 +161,7 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, g)
 	}
 	d.VectorIndexes = t.describeVectors(d.TableArn)
+	d.RestoreSummary = m.restoreSummary()
 	if m.Stream != nil {
 		d.StreamSpecification = &streamSpecOut{StreamEnabled: true, StreamViewType: m.Stream.ViewType}
 		d.LatestStreamLabel = m.Stream.Label
@@ -708,6 +710,7 @@ func (s *Server) deleteTable(c *call) (any, error) {
 	for _, ix := range t.indexes {
 		s.engine.Drop(indexCollection(t.meta.Name, ix.meta.Name))
 	}
+	s.engine.Drop(historyCollection(t.meta))
 	t.deleted = true
 	delete(s.tables, t.meta.Name)
 	if err := s.syncStream(t, c.now); err != nil {

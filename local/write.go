@@ -12,7 +12,8 @@ import (
 // This file is the one place where items change: every write to a table
 // goes through (*table).apply, or stage and (*writeBatch).commit for several
 // items at once, with the table locked exclusively. The item, every index
-// entry and the stream record (stream.go) reach the engine as one batch
+// entry, the stream record (stream.go) and the point-in-time history entry
+// (backup_pitr.go) reach the engine as one batch
 // (storage.Engine.Apply, all or nothing, one log record on a durable
 // engine), so a crash never leaves an index or a stream out of step with
 // its table; the size counters, vector indexes and stream positions change
@@ -120,6 +121,11 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
 	if t.stream != nil {
 		if err = t.stream.stageRecord(b, old, nu); err != nil {
+			return err
+		}
+	}
+	if t.history != nil {
+		if err = t.history.stage(b, key, old); err != nil {
 			return err
 		}
 	}
