@@ -542,7 +542,7 @@ func nextRecord(f file, from, size int64) (int64, error) {
 		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(b[i+4:]) {
 			continue
 		}
-		if _, err := decodeRecord(payload); err == nil {
+		if _, err := decodeRecord(payload, nil); err == nil {
 			return from + int64(i), nil
 		}
 	}
