@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dynamogo/dynamo/local"
@@ -20,7 +21,7 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
+		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log] [--sync always|interval:100ms]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -38,6 +39,13 @@ after it, a missing file) stops the server with an error naming the file
 and the offset. --truncate-damaged-log then cuts the damaged log at that
 offset, keeping a copy of the whole file beside it: the writes after the
 damage are lost, so use it once, knowingly.
+
+--sync interval:DURATION (e.g. interval:100ms) relaxes durability for test
+suites that do not need it: a write is acknowledged once handed to the
+operating system, and the log is fsynced every DURATION. A killed or
+crashed server loses nothing; a crash of the machine (power loss, kernel
+panic) loses the writes acknowledged in the last DURATION. The default,
+--sync always, fsyncs before acknowledging.
 
 With --credentials FILE every request must be signed (AWS Signature
 Version 4) by one of the access keys in FILE, one per line:
@@ -72,6 +80,7 @@ type localOpts struct {
 	credentials                    string
 	perAccount                     bool
 	truncateDamaged                bool
+	sync                           string
 	allowHosts, cors               stringList
 }
 
@@ -84,6 +93,7 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.StringVar(&o.account, "account", "000000000000", "account id used in ARNs")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep tables and items in this directory across restarts (default: in memory)")
 	fs.BoolVar(&o.truncateDamaged, "truncate-damaged-log", false, "with --data-dir: cut a damaged write-ahead log at the damage, keeping a copy (the writes after it are lost)")
+	fs.StringVar(&o.sync, "sync", "always", "with --data-dir: always (fsync before acknowledging a write) or interval:DURATION (fsync every DURATION; a machine crash loses the writes of the last one)")
 	fs.DurationVar(&o.ttlSweep, "ttl-sweep", time.Minute, "how often expired TTL items are deleted (0 turns the sweeper off)")
 	fs.StringVar(&o.credentials, "credentials", "", "require requests signed by an access key of this file (lines: ACCESS_KEY_ID SECRET [SESSION_TOKEN])")
 	fs.BoolVar(&o.perAccount, "per-account", false, "separate tables by access key id and region (default: shared by all)")
@@ -106,6 +116,13 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	}
 	if o.truncateDamaged && o.dataDir == "" {
 		return usagef("--truncate-damaged-log needs --data-dir")
+	}
+	syncOpts, err := parseSync(o.sync)
+	if err != nil {
+		return err
+	}
+	if syncOpts != nil && o.dataDir == "" {
+		return usagef("--sync %s needs --data-dir", o.sync)
 	}
 	opts := []local.Option{local.WithRegion(o.region), local.WithAccountID(o.account)}
 	if o.ttlSweep > 0 {
@@ -133,6 +150,7 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 		if o.truncateDamaged {
 			dopts = append(dopts, disk.WithTruncateDamagedLog())
 		}
+		dopts = append(dopts, syncOpts...)
 		eng, oerr := disk.Open(o.dataDir, dopts...)
 		if oerr != nil {
 			return oerr
@@ -161,6 +179,9 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	}
 	defer srv.Close()
 	fmt.Fprintf(env.Stderr, "dynamo local: %s\ndynamo local: %s\n", auth, tables)
+	if syncOpts != nil {
+		fmt.Fprintf(env.Stderr, "dynamo local: durability relaxed (--sync %s): a crash of the machine loses the writes acknowledged since the last fsync; a killed server loses nothing\n", o.sync)
+	}
 	if !isLoopback(ln.Addr()) && o.credentials == "" {
 		fmt.Fprintf(env.Stderr, "warning: dynamo local listens on %s, beyond this machine, and does not check credentials: "+
 			"anyone who can reach it can read and change every table. Listen on 127.0.0.1 (the default) or use --credentials unless the network is trusted.\n", ln.Addr())
@@ -202,4 +223,18 @@ func isLoopback(addr net.Addr) bool {
 	host, _, err := net.SplitHostPort(addr.String())
 	ip := net.ParseIP(host)
 	return err == nil && ip != nil && ip.IsLoopback()
+}
+
+// parseSync reads --sync: "always" (nil: the engine's default) or
+// "interval:DURATION".
+func parseSync(v string) ([]disk.Option, error) {
+	if v == "always" {
+		return nil, nil
+	}
+	rest, ok := strings.CutPrefix(v, "interval:")
+	d, err := time.ParseDuration(rest)
+	if !ok || err != nil || d <= 0 {
+		return nil, usagef("--sync %q: want always or interval:DURATION with a positive duration (e.g. interval:100ms)", v)
+	}
+	return []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithSyncInterval(d)}, nil
 }

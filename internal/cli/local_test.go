@@ -347,3 +347,54 @@ func TestLocalDamagedLog(t *testing.T) {
 		t.Fatalf("copies of the damaged log: %v", saved)
 	}
 }
+
+// --sync interval:D relaxes durability (and says so); the data still
+// outlives the server, whose Close fsyncs. Bad values and --sync without
+// --data-dir are usage errors naming the flag.
+func TestLocalSyncInterval(t *testing.T) {
+	for _, args := range [][]string{
+		{"--sync", "never", "--data-dir", t.TempDir()},
+		{"--sync", "interval:0s", "--data-dir", t.TempDir()},
+		{"--sync", "interval:soon", "--data-dir", t.TempDir()},
+		{"--sync", "interval:100ms"},
+	} {
+		var stderr bytes.Buffer
+		if code := Main(append([]string{"local", "--port", "0"}, args...), &Env{Stdout: io.Discard, Stderr: &stderr}); code != 2 || !strings.Contains(stderr.String(), "--sync") {
+			t.Errorf("%q: exit %d, stderr %q, want a usage error naming --sync", args, code, stderr.String())
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), "data")
+	ctx := context.Background()
+	var stderr bytes.Buffer
+	endpoint, stop := serveLocal(t, &stderr, "--data-dir", dir, "--sync", "interval:50ms")
+	if !strings.Contains(stderr.String(), "durability relaxed (--sync interval:50ms)") {
+		t.Fatalf("stderr %q does not say durability is relaxed", stderr.String())
+	}
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
+		HTTPClient:  dynamotest.HTTPClient()})
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("kept"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	c, stop = startLocal(t, "--data-dir", dir)
+	defer stop()
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("kept"),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "a"}}})
+	if err != nil || out.Item == nil {
+		t.Fatalf("after a restart: %v, %v", out, err)
+	}
+}

@@ -2,6 +2,9 @@ package disk_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -170,6 +173,168 @@ func BenchmarkBatch(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(e.Stats().Syncs)/float64(b.N), "fsyncs/op")
+		})
+	}
+}
+
+// benchItem is an item of ~170 encoded bytes, the size the restart
+// measurements used (1M items, 167 MB of files).
+func benchItem(i int) storage.Item {
+	return storage.Item{
+		"pk":     &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#%010d", i)},
+		"sk":     &types.AttributeValueMemberS{Value: "ORDER#2026-12-01T08:00:00Z"},
+		"total":  &types.AttributeValueMemberN{Value: "129.95"},
+		"status": &types.AttributeValueMemberS{Value: "pending"},
+		"items": &types.AttributeValueMemberL{Value: []types.AttributeValue{
+			&types.AttributeValueMemberS{Value: "SKU-1"}, &types.AttributeValueMemberS{Value: "SKU-2"}}},
+		"note": &types.AttributeValueMemberS{Value: "leave at the door, ring twice, thank you"},
+	}
+}
+
+// benchScale is the number of items of the large-scale benchmarks: 1M with
+// DYNAMO_BENCH_SCALE=1 (slow to set up), else small.
+func benchScale(small int) int {
+	if os.Getenv("DYNAMO_BENCH_SCALE") == "1" {
+		return 1_000_000
+	}
+	return small
+}
+
+// BenchmarkOpen is a restart to the first Get: Open of a data directory
+// holding n items, half in the snapshot and half in the log after it (the
+// state a compaction leaves half a threshold later). read-files is reading
+// the same files into memory: the floor Open is measured against.
+func BenchmarkOpen(b *testing.B) {
+	n := benchScale(50_000)
+	dir := b.TempDir()
+	e := open(b, dir, disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1<<40))
+	c := coll(b, e, "c")
+	for i := range n {
+		if i == n/2 {
+			must(b, e.Compact())
+		}
+		if _, _, err := c.Put(fmt.Appendf(nil, "k%010d", i), benchItem(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(b, e.Close())
+	var bytes int64
+	b.Run("read-files", func(b *testing.B) {
+		cpu := startCPU()
+		for range b.N {
+			bytes = 0
+			ents, err := os.ReadDir(dir)
+			must(b, err)
+			for _, ent := range ents {
+				data, err := os.ReadFile(filepath.Join(dir, ent.Name()))
+				must(b, err)
+				bytes += int64(len(data))
+			}
+		}
+		cpu.report(b)
+		b.ReportMetric(float64(bytes)/1e6, "MB")
+	})
+	b.Run("open", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu := startCPU()
+		for range b.N {
+			e := open(b, dir)
+			c := coll(b, e, "c")
+			if _, ok, err := c.Get(fmt.Appendf(nil, "k%010d", n-1)); !ok || err != nil {
+				b.Fatalf("last item: %v %v", ok, err)
+			}
+			if c.Len() != n {
+				b.Fatalf("%d items, want %d", c.Len(), n)
+			}
+			must(b, e.Close())
+		}
+		cpu.report(b)
+		b.ReportMetric(float64(n), "items")
+	})
+}
+
+// BenchmarkPutParallel8 is 8 writers putting ~170-byte items:
+//
+//	memory      the in-memory engine: the CPU cost of a write without a disk
+//	durable     SyncAlways with group commit
+//	periodic    SyncPeriodic (fsync every 100ms)
+//	fsync-bound one writer fsyncing a small append to a file in the same
+//	            directory: the disk's synchronous-write latency (its
+//	            ns/op); 8 writers can at best commit 8 per fsync, so the
+//	            durable case is bounded by 8 / that latency.
+//
+// Compare durable's ns/op with fsync-bound's ns/op / 8, and the cpu-ns/op
+// (process CPU time per write) of durable with memory's.
+func BenchmarkPutParallel8(b *testing.B) {
+	b.Run("fsync-bound", func(b *testing.B) {
+		f, err := os.OpenFile(filepath.Join(b.TempDir(), "f"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		must(b, err)
+		defer f.Close()
+		rec := make([]byte, 200)
+		cpu := startCPU()
+		b.ResetTimer()
+		for range b.N {
+			_, err := f.Write(rec)
+			must(b, err)
+			must(b, f.Sync())
+		}
+		b.StopTimer()
+		cpu.report(b)
+	})
+	cases := []struct {
+		name string
+		open func(b *testing.B) storage.Engine
+	}{
+		{"memory", func(*testing.B) storage.Engine { return storage.NewMemory() }},
+		{"durable", func(b *testing.B) storage.Engine {
+			return open(b, b.TempDir(), disk.WithCompactThreshold(1<<40))
+		}},
+		{"periodic", func(b *testing.B) storage.Engine {
+			return open(b, b.TempDir(), disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1<<40))
+		}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			e := tc.open(b)
+			defer e.Close()
+			c := coll(b, e, "c")
+			var mu sync.Mutex // the memory engine leaves locking to its caller
+			put := func(key []byte, it storage.Item) error {
+				if _, ok := e.(*disk.Engine); !ok {
+					mu.Lock()
+					defer mu.Unlock()
+				}
+				_, _, err := c.Put(key, it)
+				return err
+			}
+			var next atomic.Int64
+			b.ReportAllocs()
+			cpu := startCPU()
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1)) - 1
+						if i >= b.N {
+							return
+						}
+						if err := put(fmt.Appendf(nil, "k%010d", i), benchItem(i)); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.StopTimer()
+			cpu.report(b)
+			if d, ok := e.(*disk.Engine); ok {
+				st := d.Stats()
+				b.ReportMetric(float64(st.Writes)/float64(max(st.Syncs, 1)), "writes/fsync")
+			}
 		})
 	}
 }

@@ -124,10 +124,53 @@ func appendValue(dst []byte, av types.AttributeValue) ([]byte, error) {
 	}
 }
 
-// decoder reads the encodings appendItem writes.
+// decoder reads the encodings appendItem writes. Restarts decode every
+// stored item, so it allocates little: decoded strings are substrings of
+// s, one copy of the whole record, and with a slabs S and N values are
+// carved from shared arrays.
 type decoder struct {
 	b   []byte
+	s   string // b as a string
 	off int
+	sl  *slabs // nil: allocate each value
+}
+
+func newDecoder(b []byte, sl *slabs) *decoder { return &decoder{b: b, s: string(b), sl: sl} }
+
+// slabs hands out S and N values from arrays of slabSize, so a restart
+// makes one allocation per slabSize values instead of one per value. (A
+// value keeps its array alive: a few KB at most per live item.)
+type slabs struct {
+	ss []types.AttributeValueMemberS
+	ns []types.AttributeValueMemberN
+}
+
+const slabSize = 64
+
+func (d *decoder) newS(v string) *types.AttributeValueMemberS {
+	if d.sl == nil {
+		return &types.AttributeValueMemberS{Value: v}
+	}
+	if len(d.sl.ss) == 0 {
+		d.sl.ss = make([]types.AttributeValueMemberS, slabSize)
+	}
+	p := &d.sl.ss[0]
+	d.sl.ss = d.sl.ss[1:]
+	p.Value = v
+	return p
+}
+
+func (d *decoder) newN(v string) *types.AttributeValueMemberN {
+	if d.sl == nil {
+		return &types.AttributeValueMemberN{Value: v}
+	}
+	if len(d.sl.ns) == 0 {
+		d.sl.ns = make([]types.AttributeValueMemberN, slabSize)
+	}
+	p := &d.sl.ns[0]
+	d.sl.ns = d.sl.ns[1:]
+	p.Value = v
+	return p
 }
 
 func (d *decoder) uvarint() (uint64, error) {
@@ -164,8 +207,13 @@ func (d *decoder) bytes() ([]byte, error) {
 }
 
 func (d *decoder) string() (string, error) {
-	b, err := d.bytes()
-	return string(b), err
+	n, err := d.count()
+	if err != nil {
+		return "", err
+	}
+	v := d.s[d.off : d.off+n]
+	d.off += n
+	return v, nil
 }
 
 func (d *decoder) item() (storage.Item, error) {
@@ -198,10 +246,10 @@ func (d *decoder) value(depth int) (types.AttributeValue, error) {
 	switch tag {
 	case tagS:
 		s, err := d.string()
-		return &types.AttributeValueMemberS{Value: s}, err
+		return d.newS(s), err
 	case tagN:
 		s, err := d.string()
-		return &types.AttributeValueMemberN{Value: s}, err
+		return d.newN(s), err
 	case tagB:
 		b, err := d.bytes()
 		return &types.AttributeValueMemberB{Value: append([]byte{}, b...)}, err

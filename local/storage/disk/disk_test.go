@@ -560,3 +560,62 @@ func TestAcknowledgedMeansDurable(t *testing.T) {
 		crashed.Close()
 	}
 }
+
+// Steady writers fill each fsync: the writers one fsync releases are
+// waited for by the next, instead of splitting into two groups that take
+// turns with half of them each. Every fsync here is held until each
+// writer still running has its next write under way, so without the wait
+// the groups alternate and average writers/2.
+func TestGroupCommitFillsEachFsync(t *testing.T) {
+	const writers, perWriter = 8, 40
+	var mu sync.Mutex
+	changed := sync.NewCond(&mu)
+	active, inPut, started := writers, 0, false
+	hold := func(op, name string) error {
+		if op == "sync" && strings.HasPrefix(name, "wal.") {
+			mu.Lock()
+			for started && inPut < active {
+				changed.Wait()
+			}
+			mu.Unlock()
+		}
+		return nil
+	}
+	e := open(t, t.TempDir(), disk.WithFaults(hold), disk.WithCompactThreshold(1<<40))
+	defer e.Close()
+	c := coll(t, e, "c")
+	base := e.Stats()
+	mu.Lock()
+	started = true
+	mu.Unlock()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { mu.Lock(); active--; changed.Broadcast(); mu.Unlock() }()
+			for i := range perWriter {
+				mu.Lock()
+				inPut++
+				changed.Broadcast()
+				mu.Unlock()
+				k := fmt.Sprintf("%d-%03d", w, i)
+				_, _, err := c.Put([]byte(k), item(k))
+				mu.Lock()
+				inPut--
+				mu.Unlock()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	st := e.Stats()
+	writes, syncs := st.Writes-base.Writes, st.Syncs-base.Syncs
+	t.Logf("%d writes, %d fsyncs", writes, syncs)
+	if per := float64(writes) / float64(syncs); per < 6 {
+		t.Fatalf("%.1f writes per fsync with %d writers, want at least 6", per, writers)
+	}
+}

@@ -69,7 +69,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		f.Add(rec[frameHeader:])
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		r, err := decodeRecord(payload)
+		r, err := decodeRecord(payload, nil)
 		if err == nil && r.op == opBatch {
 			checkBatchRoundTrip(t, r)
 		}
@@ -82,7 +82,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decoded item does not re-encode: %v", err)
 		}
-		r2, err := decodeRecord(again[frameHeader:])
+		r2, err := decodeRecord(again[frameHeader:], nil)
 		if err != nil {
 			t.Fatalf("re-encoded record does not decode: %v", err)
 		}
@@ -106,7 +106,7 @@ func checkBatchRoundTrip(t *testing.T, r record) {
 	if err != nil {
 		t.Fatalf("decoded batch does not re-encode: %v", err)
 	}
-	r2, err := decodeRecord(again[frameHeader:])
+	r2, err := decodeRecord(again[frameHeader:], nil)
 	if err != nil || r2.op != opBatch || len(r2.ops) != len(r.ops) {
 		t.Fatalf("re-encoded batch decodes to %d ops, %v; want %d", len(r2.ops), err, len(r.ops))
 	}
@@ -127,7 +127,7 @@ func TestBatchRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeRecord(rec[frameHeader:])
+	r, err := decodeRecord(rec[frameHeader:], nil)
 	if err != nil || r.op != opBatch || len(r.ops) != 3 {
 		t.Fatalf("decoded %+v, %v", r, err)
 	}
@@ -138,7 +138,7 @@ func TestBatchRecordRoundTrip(t *testing.T) {
 	// A batch op that is not a put or delete is damage.
 	bad := append([]byte(nil), rec[frameHeader:]...)
 	bad[2] = opDrop
-	if _, err := decodeRecord(bad); err == nil {
+	if _, err := decodeRecord(bad, nil); err == nil {
 		t.Fatal("a batch holding a drop decoded")
 	}
 }
@@ -159,7 +159,7 @@ func TestDecodeRejects(t *testing.T) {
 		"too deep":   deep,
 	}
 	for name, b := range cases {
-		if _, err := decodeRecord(b); err == nil {
+		if _, err := decodeRecord(b, nil); err == nil {
 			t.Errorf("%s: decoded", name)
 		}
 	}

@@ -140,12 +140,15 @@ type batchOp struct {
 	item storage.Item // nil deletes
 }
 
-func decodeRecord(payload []byte) (record, error) {
+// decodeRecord decodes one record's payload; sl (nil or shared by the
+// records of one file) supplies its values.
+func decodeRecord(payload []byte, sl *slabs) (record, error) {
 	if len(payload) == 0 {
 		return record{}, errors.New("empty record")
 	}
 	r := record{op: payload[0]}
-	d := &decoder{b: payload, off: 1}
+	d := newDecoder(payload, sl)
+	d.off = 1
 	var err error
 	switch r.op {
 	case opPut:
@@ -237,6 +240,7 @@ func (e *frameError) Error() string {
 func readRecords(r io.Reader, base, size int64, fn func(record) error) (int64, error) {
 	var hdr [frameHeader]byte
 	var buf []byte
+	var sl slabs
 	off := base
 	for off < size {
 		fail := func(torn bool, err error) (int64, error) {
@@ -267,7 +271,7 @@ func readRecords(r io.Reader, base, size int64, fn func(record) error) (int64, e
 		if crc != binary.LittleEndian.Uint32(hdr[4:]) {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		rec, err := decodeRecord(buf)
+		rec, err := decodeRecord(buf, &sl)
 		if err != nil {
 			return fail(false, err)
 		}

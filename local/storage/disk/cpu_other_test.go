@@ -1,0 +1,11 @@
+//go:build !unix
+
+package disk_test
+
+import "testing"
+
+type cpuClock struct{}
+
+func startCPU() cpuClock { return cpuClock{} }
+
+func (cpuClock) report(*testing.B) {}
