@@ -43,7 +43,7 @@ func streamsClient(t *testing.T, srv *dynamotest.Server) *dynamodbstreams.Client
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	return dynamodbstreams.New(dynamodbstreams.Options{
-		HTTPClient:   &http.Client{Transport: tr},
+		HTTPClient:   &http.Client{Transport: dynamotest.Transport(tr)}, // the SDK's closed-connection race
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("dynamotest", "dynamotest", ""),
 		BaseEndpoint: aws.String(srv.URL),
