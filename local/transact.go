@@ -401,11 +401,11 @@ func (w *txWrite) evaluate() cancellationReason {
 	case "Delete":
 		w.nu = nil
 	case "Update":
-		base := old
-		if base == nil {
-			base = cloneItem(w.keyItem)
+		nu, updated, err := updateResult(w.ex, old, w.keyItem, m.keyNames())
+		if err == nil && nu == nil {
+			w.nu = nil // nothing to create
+			return cancellationReason{Code: "None"}
 		}
-		nu, updated, err := w.ex.Update(base, m.keyNames())
 		if err == nil {
 			err = checkValues(nu)
 		}

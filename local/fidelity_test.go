@@ -1,0 +1,54 @@
+package local_test
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// An update that only removes attributes of an item that does not exist
+// creates nothing, and removing a nested path of it is not an error.
+func TestUpdateOnlyRemovingMissingItemCreatesNothing(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	for _, u := range []*dynamodb.UpdateItemInput{
+		{UpdateExpression: aws.String("REMOVE x")},
+		{UpdateExpression: aws.String("REMOVE x.y, z[0]")},
+		{UpdateExpression: aws.String("DELETE s :v"), ExpressionAttributeValues: item{":v": &types.AttributeValueMemberSS{Value: []string{"a"}}}},
+		{AttributeUpdates: map[string]types.AttributeValueUpdate{"x": {Action: types.AttributeActionDelete}}},
+	} {
+		u.TableName, u.Key, u.ReturnValues = aws.String("tbl"), key, types.ReturnValueAllNew
+		out, err := c.UpdateItem(ctx, u)
+		if err != nil {
+			t.Fatalf("%v: %v", aws.ToString(u.UpdateExpression), err)
+		}
+		if out.Attributes != nil {
+			t.Errorf("%v: Attributes = %v, want none", aws.ToString(u.UpdateExpression), out.Attributes)
+		}
+		got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+		if err != nil || got.Item != nil {
+			t.Fatalf("%v: item = %v, %v; want none", aws.ToString(u.UpdateExpression), got.Item, err)
+		}
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Update: &types.Update{TableName: aws.String("tbl"), Key: key, UpdateExpression: aws.String("REMOVE x.y")}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+	if err != nil || got.Item != nil {
+		t.Fatalf("after transaction: item = %v, %v; want none", got.Item, err)
+	}
+	// An update without actions still creates the item with its key.
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+	if len(got.Item) != 1 {
+		t.Fatalf("item = %v, want just the key", got.Item)
+	}
+}
