@@ -52,3 +52,26 @@ func TestUpdateOnlyRemovingMissingItemCreatesNothing(t *testing.T) {
 		t.Fatalf("item = %v, want just the key", got.Item)
 	}
 }
+
+// BatchGetItem charges a key with no item what GetItem charges for it.
+func TestBatchGetMissingKeyCapacity(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	for _, consistent := range []bool{false, true} {
+		keys := []item{{"pk": S("missing")}}
+		out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems:           map[string]types.KeysAndAttributes{"tbl": {Keys: keys, ConsistentRead: aws.Bool(consistent)}},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		get, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: keys[0], ConsistentRead: aws.Bool(consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.ConsumedCapacity) != 1 || aws.ToFloat64(out.ConsumedCapacity[0].CapacityUnits) != aws.ToFloat64(get.ConsumedCapacity.CapacityUnits) {
+			t.Errorf("consistent=%v: BatchGetItem consumed %+v, GetItem %v", consistent, out.ConsumedCapacity, aws.ToFloat64(get.ConsumedCapacity.CapacityUnits))
+		}
+	}
+}
