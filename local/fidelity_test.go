@@ -6,6 +6,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/local"
 )
 
 // An update that only removes attributes of an item that does not exist
@@ -72,6 +74,47 @@ func TestBatchGetMissingKeyCapacity(t *testing.T) {
 		}
 		if len(out.ConsumedCapacity) != 1 || aws.ToFloat64(out.ConsumedCapacity[0].CapacityUnits) != aws.ToFloat64(get.ConsumedCapacity.CapacityUnits) {
 			t.Errorf("consistent=%v: BatchGetItem consumed %+v, GetItem %v", consistent, out.ConsumedCapacity, aws.ToFloat64(get.ConsumedCapacity.CapacityUnits))
+		}
+	}
+}
+
+// DeleteTable describes the table without its key schema, attribute
+// definitions, creation time or indexes, as the service does.
+func TestDeleteTableDescription(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	out, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.TableDescription
+	if d.TableStatus != types.TableStatusDeleting || aws.ToString(d.TableName) != "tbl" || aws.ToString(d.TableArn) == "" || d.ProvisionedThroughput == nil {
+		t.Errorf("description = %+v", d)
+	}
+	if d.KeySchema != nil || d.AttributeDefinitions != nil || d.CreationDateTime != nil || d.GlobalSecondaryIndexes != nil || d.LocalSecondaryIndexes != nil {
+		t.Errorf("description has members the service leaves out: %+v", d)
+	}
+}
+
+// TagResource and UntagResource answer with an empty body.
+func TestTagResourceEmptyBody(t *testing.T) {
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, body := rawCall(t, srv, "DynamoDB_20120810.CreateTable", `{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	if res.StatusCode != 200 {
+		t.Fatal(body)
+	}
+	arn := `"arn:aws:dynamodb:us-east-1:000000000000:table/tbl"`
+	for _, tc := range []struct{ target, body string }{
+		{"DynamoDB_20120810.TagResource", `{"ResourceArn":` + arn + `,"Tags":[{"Key":"k","Value":"v"}]}`},
+		{"DynamoDB_20120810.UntagResource", `{"ResourceArn":` + arn + `,"TagKeys":["k"]}`},
+	} {
+		res, body := rawCall(t, srv, tc.target, tc.body)
+		if res.StatusCode != 200 || body != "" {
+			t.Errorf("%s: %d %q, want 200 and no body", tc.target, res.StatusCode, body)
 		}
 	}
 }

@@ -307,6 +307,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch v := out.(type) {
 	case rawJSON:
 		resp = v
+	case emptyBody:
 	default:
 		if resp, err = json.Marshal(v); err != nil {
 			s.writeError(w, id, internalError())
@@ -331,6 +332,10 @@ func (s *Server) run(h handler, c *call) (out any, err error) {
 }
 
 const contentType = "application/x-amz-json-1.0"
+
+// emptyBody is the answer of an action whose output has no members and which
+// DynamoDB answers with no body at all, not "{}" (TagResource, UntagResource).
+type emptyBody struct{}
 
 func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
 	h := w.Header()

@@ -669,6 +669,30 @@ func (s *Server) describeTable(c *call) (any, error) {
 	return map[string]any{"Table": s.describe(t, "ACTIVE")}, nil
 }
 
+// deletedTableOut is the TableDescription DeleteTable answers: the service
+// reports the table's identity, status, size and throughput, but neither its
+// key schema, attribute definitions, creation time nor indexes (the example
+// in API_DeleteTable.html).
+type deletedTableOut struct {
+	BillingModeSummary        *billingOut `json:",omitempty"`
+	DeletionProtectionEnabled bool
+	ItemCount                 int64
+	ProvisionedThroughput     throughputOut
+	TableArn                  string
+	TableId                   string
+	TableName                 string
+	TableSizeBytes            int64
+	TableStatus               string
+}
+
+func deletedDescription(d *tableDescription) *deletedTableOut {
+	return &deletedTableOut{
+		BillingModeSummary: d.BillingModeSummary, DeletionProtectionEnabled: d.DeletionProtectionEnabled,
+		ItemCount: d.ItemCount, ProvisionedThroughput: d.ProvisionedThroughput, TableArn: d.TableArn,
+		TableId: d.TableId, TableName: d.TableName, TableSizeBytes: d.TableSizeBytes, TableStatus: d.TableStatus,
+	}
+}
+
 func (s *Server) deleteTable(c *call) (any, error) {
 	in, err := s.tableFromName(c)
 	if err != nil {
@@ -685,7 +709,7 @@ func (s *Server) deleteTable(c *call) (any, error) {
 	if t.meta.DeletionProtection {
 		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
-	desc := s.describe(t, "DELETING")
+	desc := deletedDescription(s.describe(t, "DELETING"))
 	if err := s.engine.PutMeta(metaKey(t.meta.Name), nil); err != nil {
 		return nil, err
 	}

@@ -172,7 +172,7 @@ func (s *Server) tagResource(c *call) (any, error) {
 		return nil, err
 	}
 	t.meta = m
-	return struct{}{}, nil
+	return emptyBody{}, nil
 }
 
 func (s *Server) untagResource(c *call) (any, error) {
@@ -223,7 +223,7 @@ func (s *Server) untagResource(c *call) (any, error) {
 		return nil, err
 	}
 	t.meta = m
-	return struct{}{}, nil
+	return emptyBody{}, nil
 }
 
 func (s *Server) listTagsOfResource(c *call) (any, error) {
