@@ -163,3 +163,11 @@ func (c *constraints) enum(v *string, path string, allowed ...string) {
 	}
 	c.add(*v, path, "Member must satisfy enum value set: ["+strings.Join(allowed, ", ")+"]")
 }
+
+// The service's messages, one entry each, with where the wording comes from.
+const (
+	// ConditionalOperator with fewer than two conditions to join (observed
+	// from the service; API_Scan.html, ConditionalOperator).
+	msgCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
+	msgCondOpOne   = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+)

@@ -118,3 +118,69 @@ func TestTagResourceEmptyBody(t *testing.T) {
 		}
 	}
 }
+
+// Legacy EQ and NE compare values of every type, lists, maps and booleans
+// included.
+func TestLegacyEqualityEveryType(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	l := &types.AttributeValueMemberL{Value: []types.AttributeValue{S("x")}}
+	m := &types.AttributeValueMemberM{Value: item{"k": N("1")}}
+	b := &types.AttributeValueMemberBOOL{Value: true}
+	put(t, c, "tbl", item{"pk": S("a"), "l": l, "m": m, "b": b})
+	for _, tc := range []struct {
+		attr string
+		v    types.AttributeValue
+	}{{"l", l}, {"m", m}, {"b", b}} {
+		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ScanFilter: map[string]types.Condition{
+			tc.attr: {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{tc.v}},
+		}})
+		if err != nil || out.Count != 1 {
+			t.Fatalf("ScanFilter EQ on %s: %v, %v", tc.attr, out, err)
+		}
+		out, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ScanFilter: map[string]types.Condition{
+			tc.attr: {ComparisonOperator: types.ComparisonOperatorNe, AttributeValueList: []types.AttributeValue{tc.v}},
+		}})
+		if err != nil || out.Count != 0 {
+			t.Fatalf("ScanFilter NE on %s: %v, %v", tc.attr, out, err)
+		}
+		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a"), "l": l, "m": m, "b": b},
+			Expected: map[string]types.ExpectedAttributeValue{tc.attr: {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{tc.v}}}})
+		if err != nil {
+			t.Fatalf("Expected EQ on %s: %v", tc.attr, err)
+		}
+	}
+}
+
+// ConditionalOperator needs two or more conditions to join.
+func TestConditionalOperatorNeedsConditions(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	eq := types.Condition{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("x")}}
+	exp := types.ExpectedAttributeValue{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("x")}}
+	const alone = "ConditionalOperator cannot be used without Filter or Expected"
+	const one = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+	_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorAnd})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorOr, ScanFilter: map[string]types.Condition{"a": eq}})
+	wantErr(t, err, "ValidationException", one)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorAnd,
+		KeyConditions: map[string]types.Condition{"pk": eq}})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		Expected: map[string]types.ExpectedAttributeValue{}})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		Expected: map[string]types.ExpectedAttributeValue{"a": exp}})
+	wantErr(t, err, "ValidationException", one)
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionPut, Value: S("v")}}})
+	wantErr(t, err, "ValidationException", alone)
+	// Two conditions are fine.
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorOr, ScanFilter: map[string]types.Condition{"a": eq, "b": eq}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -141,7 +141,10 @@ func decodeLegacy(raw json.RawMessage, v any) error {
 	return nil
 }
 
-func conditionalOperator(raw json.RawMessage) (string, error) {
+// conditionalOperator decodes ConditionalOperator, which joins the n
+// conditions of Expected, QueryFilter or ScanFilter: it needs two or more
+// of them (the service's wording, observed; API_Scan.html calls it legacy).
+func conditionalOperator(raw json.RawMessage, n int) (string, error) {
 	if !isSet(raw) {
 		return "AND", nil
 	}
@@ -153,6 +156,12 @@ func conditionalOperator(raw json.RawMessage) (string, error) {
 		var cs constraints
 		cs.add(op, "conditionalOperator", "Member must satisfy enum value set: [AND, OR]")
 		return "", cs.err()
+	}
+	switch n {
+	case 0:
+		return "", validation(msgCondOpAlone)
+	case 1:
+		return "", validation(msgCondOpOne)
 	}
 	return op, nil
 }
@@ -185,9 +194,10 @@ var argCounts = map[string]int{
 	"BEGINS_WITH": 1, "NULL": 0, "NOT_NULL": 0, "IN": -1, "BETWEEN": 2,
 }
 
-// operandTypes are the value types each ComparisonOperator accepts.
+// operandTypes are the value types each ComparisonOperator accepts; EQ and
+// NE accept every type, lists, maps and booleans included (API_Condition.html).
 var operandTypes = map[string]string{
-	"EQ": "S N B SS NS BS", "NE": "S N B SS NS BS", "LE": "S N B", "LT": "S N B", "GE": "S N B", "GT": "S N B",
+	"LE": "S N B", "LT": "S N B", "GE": "S N B", "GT": "S N B",
 	"CONTAINS": "S N B", "NOT_CONTAINS": "S N B", "BEGINS_WITH": "S B", "IN": "S N B", "BETWEEN": "S N B",
 }
 
@@ -212,7 +222,7 @@ func (b *legacyBuilder) compareCond(attr, op string, vals []types.AttributeValue
 		if typeOf(v) != typeOf(vals[0]) {
 			return nil, invalidParam("AttributeValues inside AttributeValueList must be of same type")
 		}
-		if !strings.Contains(" "+operandTypes[op]+" ", " "+typeOf(v)+" ") {
+		if ts, ok := operandTypes[op]; ok && !strings.Contains(" "+ts+" ", " "+typeOf(v)+" ") {
 			return nil, invalidParam("ComparisonOperator %s is not valid for %s AttributeValue type", op, typeOf(v))
 		}
 	}
@@ -290,7 +300,7 @@ func (b *legacyBuilder) expectedCond(raw, opRaw json.RawMessage) (expr.Cond, err
 	if err := decodeLegacy(raw, &exp); err != nil {
 		return nil, err
 	}
-	op, err := conditionalOperator(opRaw)
+	op, err := conditionalOperator(opRaw, len(exp))
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +363,7 @@ func (b *legacyBuilder) filterCond(raw, opRaw json.RawMessage, member string) (e
 	if err := decodeLegacy(raw, &conds); err != nil {
 		return nil, err
 	}
-	op, err := conditionalOperator(opRaw)
+	op, err := conditionalOperator(opRaw, len(conds))
 	if err != nil {
 		return nil, err
 	}
