@@ -184,3 +184,45 @@ func TestConditionalOperatorNeedsConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An action whose key does not fit its table cancels the transaction with a
+// ValidationError reason; an empty key value fails the request; the same
+// item twice in TransactGetItems is refused.
+func TestTransactionActionValidation(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	ok := txPut("tbl", item{"pk": S("ok")})
+	for _, tc := range []struct {
+		name string
+		bad  types.TransactWriteItem
+		msg  string
+	}{
+		{"key of the wrong type", txCheck("tbl", item{"pk": N("1")}, "attribute_exists(pk)", nil), "The provided key element does not match the schema"},
+		{"missing key attribute", txCheck("tbl", item{"id": S("a")}, "attribute_exists(pk)", nil), "The provided key element does not match the schema"},
+		{"put without its key", txPut("tbl", item{"x": S("a")}), "One or more parameter values were invalid: Missing the key pk in the item"},
+	} {
+		_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{ok, tc.bad}})
+		msg, reasons := cancelReasons(t, err)
+		if msg != "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]" ||
+			aws.ToString(reasons[1].Message) != tc.msg {
+			t.Errorf("%s: message %q, reason %q", tc.name, msg, aws.ToString(reasons[1].Message))
+		}
+	}
+	if getItem(t, c, "tbl", item{"pk": S("ok")}) != nil {
+		t.Fatal("a cancelled transaction applied its put")
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{ok, txCheck("tbl", item{"pk": S("")}, "attribute_exists(pk)", nil)}})
+	wantErrContains(t, err, "ValidationException", "cannot contain an empty string value")
+
+	get := func(k item) types.TransactGetItem {
+		return types.TransactGetItem{Get: &types.Get{TableName: aws.String("tbl"), Key: k}}
+	}
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{get(item{"pk": S("a")}), get(item{"pk": S("a")})}})
+	wantErr(t, err, "ValidationException", "Transaction request cannot include multiple operations on one item")
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{get(item{"pk": S("a")}), get(item{"pk": N("1")})}})
+	msg, reasons := cancelReasons(t, err)
+	if msg != "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]" ||
+		aws.ToString(reasons[1].Message) != "The provided key element does not match the schema" {
+		t.Errorf("TransactGetItems: message %q, reasons %+v", msg, reasons)
+	}
+}
