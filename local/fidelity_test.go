@@ -226,3 +226,25 @@ func TestTransactionActionValidation(t *testing.T) {
 		t.Errorf("TransactGetItems: message %q, reasons %+v", msg, reasons)
 	}
 }
+
+// UpdateTable: an empty list of index updates counts as no change alone and
+// is refused beside another one; an unknown StreamViewType is refused; a new
+// GSI's key must be defined.
+func TestUpdateTableValidation(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	empty := []types.GlobalSecondaryIndexUpdate{}
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty})
+	wantErrContains(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty, DeletionProtectionEnabled: aws.Bool(true)})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty")
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
+	if err != nil || aws.ToBool(d.Table.DeletionProtectionEnabled) {
+		t.Fatalf("the refused update applied: %v", err)
+	}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: "BAD"}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	wantErrContains(t, err, "ValidationException", "Some index key attributes are not defined in AttributeDefinitions")
+}

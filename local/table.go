@@ -341,15 +341,7 @@ func createConstraints(in *dynamodb.CreateTableInput) error {
 		tc := string(in.TableClass)
 		cs.enum(&tc, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	}
-	if ss := in.StreamSpecification; ss != nil {
-		if ss.StreamEnabled == nil {
-			cs.add(nil, "streamSpecification.streamEnabled", ruleNotNull)
-		}
-		if ss.StreamViewType != "" {
-			v := string(ss.StreamViewType)
-			cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
-		}
-	}
+	checkStreamConstraints(&cs, in.StreamSpecification)
 	vectorConstraints(&cs, in.VectorIndexes, "vectorIndexes")
 	if err := cs.err(); err != nil { // a *Error: return no typed nil
 		return err
@@ -486,6 +478,22 @@ func findIndex(ixs []*indexMeta, name string) *indexMeta {
 		}
 	}
 	return nil
+}
+
+// checkStreamConstraints adds the member constraints of a
+// StreamSpecification (API_StreamSpecification.html), in CreateTable and
+// UpdateTable alike.
+func checkStreamConstraints(cs *constraints, ss *types.StreamSpecification) {
+	if ss == nil {
+		return
+	}
+	if ss.StreamEnabled == nil {
+		cs.add(nil, "streamSpecification.streamEnabled", ruleNotNull)
+	}
+	if ss.StreamViewType != "" {
+		v := string(ss.StreamViewType)
+		cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	}
 }
 
 func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, error) {
@@ -836,13 +844,19 @@ func updateConstraints(in *dynamodb.UpdateTableInput) error {
 			cs.name(g.IndexName, p+".delete.indexName", true)
 		}
 	}
+	checkStreamConstraints(&cs, in.StreamSpecification)
 	if err := cs.err(); err != nil { // a *Error: return no typed nil
 		return err
 	}
-	if in.ProvisionedThroughput == nil && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil &&
+	// An empty GlobalSecondaryIndexUpdates counts as absent when nothing
+	// else is asked, and is refused beside another change (observed).
+	if in.ProvisionedThroughput == nil && in.BillingMode == "" && len(in.GlobalSecondaryIndexUpdates) == 0 &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
-		return validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+		return validation(msgUpdateNothing)
+	}
+	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return invalidParam(msgEmptyGSIUpdates)
 	}
 	return nil
 }
