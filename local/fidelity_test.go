@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -247,4 +248,23 @@ func TestUpdateTableValidation(t *testing.T) {
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
 	wantErrContains(t, err, "ValidationException", "Some index key attributes are not defined in AttributeDefinitions")
+}
+
+// Tag lengths count Unicode characters, and tags may hold letters, numbers,
+// white space and + - = . _ : /.
+func TestTagUnicodeCharacters(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	arn := aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl")
+	tags := []types.Tag{
+		{Key: aws.String(strings.Repeat("é", 128)), Value: aws.String(strings.Repeat("ü", 256))},
+		{Key: aws.String("Ünï 1+-=._:/"), Value: aws.String("")},
+	}
+	if _, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: arn, Tags: tags}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: arn})
+	if err != nil || len(out.Tags) != 2 {
+		t.Fatalf("tags = %v, %v", out, err)
+	}
 }
