@@ -268,3 +268,32 @@ func TestTagUnicodeCharacters(t *testing.T) {
 		t.Fatalf("tags = %v, %v", out, err)
 	}
 }
+
+// Integer members sent as JSON strings, as dynamodb-admin sends capacity
+// units, are accepted; a null body is a SerializationException.
+func TestProtocolNumericStringsAndNullBody(t *testing.T) {
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, body := rawCall(t, srv, "DynamoDB_20120810.CreateTable", `{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":"3","WriteCapacityUnits":"4"},`+
+		`"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":"5","WriteCapacityUnits":"6"}}]}`)
+	if res.StatusCode != 200 || !strings.Contains(body, `"ReadCapacityUnits":3,`) || !strings.Contains(body, `"ReadCapacityUnits":5,`) {
+		t.Fatalf("CreateTable with capacity units as strings: %d %s", res.StatusCode, body)
+	}
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `{"Limit":"1"}`)
+	if res.StatusCode != 200 || !strings.Contains(body, `"TableNames":["tbl"]`) {
+		t.Fatalf("ListTables with Limit as a string: %d %s", res.StatusCode, body)
+	}
+	// A string that is no integer is still refused.
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `{"Limit":"x"}`)
+	if res.StatusCode != 400 || !strings.Contains(body, "SerializationException") {
+		t.Fatalf("ListTables with Limit \"x\": %d %s", res.StatusCode, body)
+	}
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `null`)
+	if res.StatusCode != 400 || !strings.Contains(body, "SerializationException") {
+		t.Fatalf("null body: %d %s", res.StatusCode, body)
+	}
+}
