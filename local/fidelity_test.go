@@ -297,3 +297,23 @@ func TestProtocolNumericStringsAndNullBody(t *testing.T) {
 		t.Fatalf("null body: %d %s", res.StatusCode, body)
 	}
 }
+
+// A projected attribute name is 1 to 255 characters.
+func TestNonKeyAttributeNameLength(t *testing.T) {
+	_, c := newServer(t)
+	long := strings.Repeat("a", 256)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema:   []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode: types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", long}}}},
+	})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long+"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "+
+		"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+}

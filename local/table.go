@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -556,6 +557,15 @@ func checkProjectionConstraints(cs *constraints, p *types.Projection, path strin
 	// API_Projection.html: at most 20 NonKeyAttributes per index.
 	if len(p.NonKeyAttributes) > limits.MaxProjectedPerIndex {
 		cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes", "Member must have length less than or equal to 20")
+	}
+	// Each name is 1 to 255 characters (API_Projection.html); the framework
+	// reports the whole list.
+	for _, n := range p.NonKeyAttributes {
+		if l := utf8.RuneCountInString(n); l < 1 || l > limits.MaxNameLen {
+			cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes",
+				"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+			break
+		}
 	}
 }
 
