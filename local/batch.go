@@ -165,10 +165,10 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				t.mu.RUnlock()
 				return nil, err
 			}
-			// Each item is rounded up to 4 KB on its own; a key with no
-			// item costs nothing (API_BatchGetItem.html; DynamoDB Local 3.3.1).
+			// Each item is rounded up to 4 KB on its own, and a key with
+			// no item costs what GetItem of it does (API_BatchGetItem.html).
+			mt.table += readUnits(itemsize.Item(it), consistent)
 			if it != nil {
-				mt.table += readUnits(itemsize.Item(it), consistent)
 				p := rd.ex.Project(it)
 				bytesOut += itemsize.Item(p)
 				got = append(got, itemJSONOut(p))

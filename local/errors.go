@@ -170,4 +170,10 @@ const (
 	// from the service; API_Scan.html, ConditionalOperator).
 	msgCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
 	msgCondOpOne   = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+
+	// UpdateTable asking for nothing (observed), and with an empty list of
+	// index updates beside another change (observed; after the
+	// "One or more parameter values were invalid: " prefix).
+	msgUpdateNothing   = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
+	msgEmptyGSIUpdates = "List of GlobalSecondaryIndexUpdates is empty"
 )

@@ -309,6 +309,17 @@ type updateItemInput struct {
 	AttributeUpdates json.RawMessage // legacy (part 2)
 }
 
+// updateResult is the item an update leaves: the UpdateExpression applied to old
+// or, when there is no item, to its key. It is nil when the update creates
+// nothing: on a missing item, an update that only removes attributes writes
+// no item (and a nested path to remove is not an error), as in DynamoDB.
+func updateResult(ex *eval.Compiled, old, keyItem Item, keyNames []string) (Item, []string, error) {
+	if old != nil {
+		return ex.Update(old, keyNames)
+	}
+	return ex.UpdateMissing(cloneItem(keyItem), keyNames)
+}
+
 func (s *Server) updateItem(c *call) (any, error) {
 	var in updateItemInput
 	if err := in.decode(c.body); err != nil {
@@ -347,15 +358,13 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := old
-	if base == nil {
-		base = cloneItem(keyItem)
+	nu, updated, err := updateResult(ex, old, keyItem, m.keyNames())
+	if err != nil {
+		return nil, evalError(err)
 	}
-	nu, updated := base, []string(nil)
-	if in.UpdateExpression != nil {
-		if nu, updated, err = ex.Update(base, m.keyNames()); err != nil {
-			return nil, evalError(err)
-		}
+	if nu == nil { // only removals on a missing item: nothing is written
+		mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(0)}
+		return s.finishWrite(t, &in.writeOptions, nil, mt, keyItem)
 	}
 	if err := checkValues(nu); err != nil {
 		return nil, err

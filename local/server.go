@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,7 +177,17 @@ type call struct {
 // decode unmarshals the request body into v; malformed JSON or a value of the
 // wrong JSON type is a SerializationException, as DynamoDB answers.
 func (c *call) decode(v any) error {
-	if err := json.Unmarshal(c.body, v); err != nil {
+	err := json.Unmarshal(c.body, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Value == "string" && isInteger(te.Type.Kind()) {
+		// An integer member sent as a JSON string ("3"), as dynamodb-admin
+		// sends capacity units: accepted, as DynamoDB Local accepts it
+		// (docs/local-server.md, "Numbers as strings").
+		if body, ok := integersFromStrings(c.body, reflect.TypeOf(v)); ok {
+			err = json.Unmarshal(body, v)
+		}
+	}
+	if err != nil {
 		var ae *Error
 		if errors.As(err, &ae) {
 			return ae
@@ -192,6 +203,64 @@ func (c *call) decode(v any) error {
 		return serialization(err.Error())
 	}
 	return nil
+}
+
+func isInteger(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// integersFromStrings rewrites body so that each string holding an integer
+// where t has an integer member is that number; ok is false when body is
+// not a JSON object.
+func integersFromStrings(body []byte, t reflect.Type) ([]byte, bool) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var doc any
+	if d.Decode(&doc) != nil {
+		return nil, false
+	}
+	out, err := json.Marshal(coerceIntegers(doc, t))
+	return out, err == nil
+}
+
+func coerceIntegers(v any, t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch x := v.(type) {
+	case string:
+		if isInteger(t.Kind()) {
+			if _, err := strconv.ParseInt(x, 10, 64); err == nil {
+				return json.Number(x)
+			}
+		}
+	case []any:
+		if t.Kind() == reflect.Slice {
+			for i := range x {
+				x[i] = coerceIntegers(x[i], t.Elem())
+			}
+		}
+	case map[string]any:
+		switch t.Kind() {
+		case reflect.Map:
+			for k, e := range x {
+				x[k] = coerceIntegers(e, t.Elem())
+			}
+		case reflect.Struct:
+			for k, e := range x {
+				// encoding/json matches member names case-insensitively.
+				if f, ok := t.FieldByNameFunc(func(n string) bool { return strings.EqualFold(n, k) }); ok {
+					x[k] = coerceIntegers(e, f.Type)
+				}
+			}
+		}
+	}
+	return v
 }
 
 func typeErrorMessage(te *json.UnmarshalTypeError) string {
@@ -304,6 +373,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, id, serialization("Request body is empty"))
 		return
 	}
+	if string(bytes.TrimSpace(body)) == "null" {
+		// The input is a structure: null is not one (the framework's
+		// wording for any other value where a structure belongs).
+		s.writeError(w, id, serialization("Start of structure or map found where not expected."))
+		return
+	}
 	out, err := srv.run(h, c)
 	if err != nil {
 		var ae *Error
@@ -317,6 +392,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch v := out.(type) {
 	case rawJSON:
 		resp = v
+	case emptyBody:
 	default:
 		if resp, err = json.Marshal(v); err != nil {
 			s.writeError(w, id, internalError())
@@ -341,6 +417,10 @@ func (s *Server) run(h handler, c *call) (out any, err error) {
 }
 
 const contentType = "application/x-amz-json-1.0"
+
+// emptyBody is the answer of an action whose output has no members and which
+// DynamoDB answers with no body at all, not "{}" (TagResource, UntagResource).
+type emptyBody struct{}
 
 func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
 	h := w.Header()

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -356,15 +357,7 @@ func createConstraints(in *dynamodb.CreateTableInput) error {
 		tc := string(in.TableClass)
 		cs.enum(&tc, "tableClass", "STANDARD", "STANDARD_INFREQUENT_ACCESS")
 	}
-	if ss := in.StreamSpecification; ss != nil {
-		if ss.StreamEnabled == nil {
-			cs.add(nil, "streamSpecification.streamEnabled", ruleNotNull)
-		}
-		if ss.StreamViewType != "" {
-			v := string(ss.StreamViewType)
-			cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
-		}
-	}
+	checkStreamConstraints(&cs, in.StreamSpecification)
 	vectorConstraints(&cs, in.VectorIndexes, "vectorIndexes")
 	if err := cs.err(); err != nil { // a *Error: return no typed nil
 		return err
@@ -501,6 +494,22 @@ func findIndex(ixs []*indexMeta, name string) *indexMeta {
 	return nil
 }
 
+// checkStreamConstraints adds the member constraints of a
+// StreamSpecification (API_StreamSpecification.html), in CreateTable and
+// UpdateTable alike.
+func checkStreamConstraints(cs *constraints, ss *types.StreamSpecification) {
+	if ss == nil {
+		return
+	}
+	if ss.StreamEnabled == nil {
+		cs.add(nil, "streamSpecification.streamEnabled", ruleNotNull)
+	}
+	if ss.StreamViewType != "" {
+		v := string(ss.StreamViewType)
+		cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+	}
+}
+
 func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, error) {
 	if !aws.ToBool(ss.StreamEnabled) {
 		if ss.StreamViewType != "" {
@@ -565,6 +574,15 @@ func checkProjectionConstraints(cs *constraints, p *types.Projection, path strin
 	// API_Projection.html: at most 20 NonKeyAttributes per index.
 	if len(p.NonKeyAttributes) > limits.MaxProjectedPerIndex {
 		cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes", "Member must have length less than or equal to 20")
+	}
+	// Each name is 1 to 255 characters (API_Projection.html); the framework
+	// reports the whole list.
+	for _, n := range p.NonKeyAttributes {
+		if l := utf8.RuneCountInString(n); l < 1 || l > limits.MaxNameLen {
+			cs.add("["+strings.Join(p.NonKeyAttributes, ", ")+"]", path+".nonKeyAttributes",
+				"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+			break
+		}
 	}
 }
 
@@ -686,6 +704,30 @@ func (s *Server) describeTable(c *call) (any, error) {
 	return map[string]any{"Table": s.describe(t, "ACTIVE")}, nil
 }
 
+// deletedTableOut is the TableDescription DeleteTable answers: the service
+// reports the table's identity, status, size and throughput, but neither its
+// key schema, attribute definitions, creation time nor indexes (the example
+// in API_DeleteTable.html).
+type deletedTableOut struct {
+	BillingModeSummary        *billingOut `json:",omitempty"`
+	DeletionProtectionEnabled bool
+	ItemCount                 int64
+	ProvisionedThroughput     throughputOut
+	TableArn                  string
+	TableId                   string
+	TableName                 string
+	TableSizeBytes            int64
+	TableStatus               string
+}
+
+func deletedDescription(d *tableDescription) *deletedTableOut {
+	return &deletedTableOut{
+		BillingModeSummary: d.BillingModeSummary, DeletionProtectionEnabled: d.DeletionProtectionEnabled,
+		ItemCount: d.ItemCount, ProvisionedThroughput: d.ProvisionedThroughput, TableArn: d.TableArn,
+		TableId: d.TableId, TableName: d.TableName, TableSizeBytes: d.TableSizeBytes, TableStatus: d.TableStatus,
+	}
+}
+
 func (s *Server) deleteTable(c *call) (any, error) {
 	in, err := s.tableFromName(c)
 	if err != nil {
@@ -702,7 +744,7 @@ func (s *Server) deleteTable(c *call) (any, error) {
 	if t.meta.DeletionProtection {
 		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
-	desc := s.describe(t, "DELETING")
+	desc := deletedDescription(s.describe(t, "DELETING"))
 	if err := s.engine.PutMeta(metaKey(t.meta.Name), nil); err != nil {
 		return nil, err
 	}
@@ -830,13 +872,19 @@ func updateConstraints(in *dynamodb.UpdateTableInput) error {
 			cs.name(g.IndexName, p+".delete.indexName", true)
 		}
 	}
+	checkStreamConstraints(&cs, in.StreamSpecification)
 	if err := cs.err(); err != nil { // a *Error: return no typed nil
 		return err
 	}
-	if in.ProvisionedThroughput == nil && in.BillingMode == "" && in.GlobalSecondaryIndexUpdates == nil &&
+	// An empty GlobalSecondaryIndexUpdates counts as absent when nothing
+	// else is asked, and is refused beside another change (observed).
+	if in.ProvisionedThroughput == nil && in.BillingMode == "" && len(in.GlobalSecondaryIndexUpdates) == 0 &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
-		return validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+		return validation(msgUpdateNothing)
+	}
+	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
+		return invalidParam(msgEmptyGSIUpdates)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package local
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/limits"
@@ -13,8 +14,7 @@ import (
 // API_ListTagsOfResource.html, Tagging.html). Tags are part of the table's
 // definition (tableMeta.Tags), persisted with it, in the order first set.
 // The checks and their order are the service's: the ARN's shape (a
-// malformed one is an authorisation failure, as IAM cannot match it), the
-// tags, then the table.
+// malformed one is a ValidationException), the tags, then the table.
 
 type tagIn struct {
 	Key   *string
@@ -37,7 +37,7 @@ func (s *Server) tagTable(action string, arn *string, write bool, pre, post func
 		return nil, errNoArn
 	}
 	if !arnShape.MatchString(*arn) {
-		return nil, s.accessDenied(action, *arn)
+		return nil, errBadArn(*arn)
 	}
 	if pre != nil {
 		if err := pre(); err != nil {
@@ -46,7 +46,7 @@ func (s *Server) tagTable(action string, arn *string, write bool, pre, post func
 	}
 	m := tableArnRE.FindStringSubmatch(*arn)
 	if m == nil {
-		return nil, validationf("Invalid TableArn: Invalid ResourceArn provided as input %s", *arn)
+		return nil, errBadArn(*arn)
 	}
 	if post != nil {
 		if err := post(); err != nil {
@@ -73,6 +73,12 @@ func (s *Server) tagTable(action string, arn *string, write bool, pre, post func
 	return t, nil
 }
 
+// errBadArn is the answer to a ResourceArn that is no table's ARN, however
+// malformed.
+func errBadArn(arn string) *Error {
+	return validationf("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+}
+
 func (s *Server) accessDenied(action, resource string) *Error {
 	if resource == "" {
 		resource = "*"
@@ -80,8 +86,14 @@ func (s *Server) accessDenied(action, resource string) *Error {
 	return &Error{Type: "AccessDeniedException", Message: "User: arn:aws:iam::" + s.account + ":root is not authorized to perform: dynamodb:" + action + " on resource: " + resource}
 }
 
+// tagText is what tag keys and values may hold: letters, white space,
+// numbers and + - = . _ : / (TaggingRestrictions.html).
+var tagText = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}+\-=._:/]*$`)
+
+// checkTagKey checks a tag key; lengths count Unicode characters
+// (TaggingRestrictions.html), not bytes.
 func checkTagKey(k *string) error {
-	if k == nil || len(*k) < 1 || len(*k) > limits.MaxTagKeyLen {
+	if k == nil || *k == "" || utf8.RuneCountInString(*k) > limits.MaxTagKeyLen || !tagText.MatchString(*k) {
 		v := "null"
 		if k != nil {
 			v = *k
@@ -104,7 +116,7 @@ func checkTags(tags []tagIn) error {
 		if tg.Value == nil {
 			return validation("The Tag Value provided is invalid, Value: null")
 		}
-		if len(*tg.Value) > limits.MaxTagValueLen {
+		if utf8.RuneCountInString(*tg.Value) > limits.MaxTagValueLen || !tagText.MatchString(*tg.Value) {
 			return validation("The Tag Value provided is invalid, Value: " + *tg.Value)
 		}
 		if seen[*tg.Key] {
@@ -172,7 +184,7 @@ func (s *Server) tagResource(c *call) (any, error) {
 		return nil, err
 	}
 	t.meta = m
-	return struct{}{}, nil
+	return emptyBody{}, nil
 }
 
 func (s *Server) untagResource(c *call) (any, error) {
@@ -223,7 +235,7 @@ func (s *Server) untagResource(c *call) (any, error) {
 		return nil, err
 	}
 	t.meta = m
-	return struct{}{}, nil
+	return emptyBody{}, nil
 }
 
 func (s *Server) listTagsOfResource(c *call) (any, error) {

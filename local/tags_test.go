@@ -79,7 +79,10 @@ func TestTagValidation(t *testing.T) {
 		tags      []types.Tag
 		code, msg string
 	}{
-		{"malformed arn", "abcd", []types.Tag{tag("a", "b")}, "AccessDeniedException", "User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:TagResource on resource: abcd"},
+		{"malformed arn", "abcd", []types.Tag{tag("a", "b")}, "ValidationException", "Invalid TableArn: Invalid ResourceArn provided as input abcd"},
+		{"key of 129 characters", arn, []types.Tag{tag(strings.Repeat("é", 129), "b")}, "ValidationException", "The Tag Key provided is invalid, Key: " + strings.Repeat("é", 129)},
+		{"key with a disallowed character", arn, []types.Tag{tag("a*b", "b")}, "ValidationException", "The Tag Key provided is invalid, Key: a*b"},
+		{"value with a disallowed character", arn, []types.Tag{tag("a", "b#c")}, "ValidationException", "The Tag Value provided is invalid, Value: b#c"},
 		{"not a table arn", "a:b:c:d:e:f/g", []types.Tag{tag("a", "b")}, "ValidationException", "Invalid TableArn: Invalid ResourceArn provided as input a:b:c:d:e:f/g"},
 		{"no tags", arn, []types.Tag{}, "ValidationException", "Atleast one Tag needs to be provided as Input."},
 		{"empty key", arn, []types.Tag{tag("", "b")}, "ValidationException", "The Tag Key provided is invalid, Key: "},

@@ -280,13 +280,29 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	for _, w := range writes {
+	invalid := make([]error, len(writes))
+	for i, w := range writes {
 		w.t = tables[*w.op.TableName]
 		m := w.t.meta
+		src := Item(w.op.Key)
+		if w.kind == "Put" {
+			src = Item(w.op.Item)
+		}
+		if err := m.checkKeyValues(src); err != nil {
+			unlock()
+			return nil, err
+		}
 		if w.kind == "Put" {
 			it := Item(w.op.Item)
-			_, err = w.t.checkPut(it)
 			w.keyItem = keyOf(m, it)
+			if err = m.checkKey(it, keyOfItem); err == nil {
+				// The item's other checks fail the request, in the order
+				// PutItem and BatchWriteItem share.
+				if _, err := w.t.checkPut(it); err != nil {
+					unlock()
+					return nil, err
+				}
+			}
 		} else {
 			err = m.checkKey(Item(w.op.Key), keyOfRequest)
 			w.keyItem = Item(w.op.Key)
@@ -295,8 +311,8 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 			w.key, err = m.appendItemKey(nil, w.keyItem)
 		}
 		if err != nil {
-			unlock()
-			return nil, err
+			invalid[i] = err
+			continue
 		}
 		id := m.Name + "\x00" + string(w.key)
 		if seen[id] {
@@ -305,7 +321,36 @@ func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
 		}
 		seen[id] = true
 	}
+	if err := invalidActions(invalid); err != nil {
+		unlock()
+		return nil, err
+	}
 	return unlock, nil
+}
+
+// invalidActions is the answer to a transaction some of whose actions
+// failed validation against their table (a key of the wrong type, a missing
+// key attribute): the service cancels it with ValidationError as those
+// actions' reasons rather than failing the request (API_CancellationReason.html;
+// observed). An empty key value fails the request before (checkKeyValues).
+// It is nil when every action is valid.
+func invalidActions(errs []error) error {
+	reasons := make([]cancellationReason, len(errs))
+	cancelled := false
+	for i, err := range errs {
+		reasons[i] = cancellationReason{Code: "None"}
+		if err == nil {
+			continue
+		}
+		if e, ok := err.(*Error); !ok || e.Type != "ValidationException" {
+			return err
+		}
+		reasons[i], cancelled = validationReason(err), true
+	}
+	if !cancelled {
+		return nil
+	}
+	return transactionCanceled(reasons)
 }
 
 // runTransaction evaluates every action against the state before the
@@ -401,11 +446,11 @@ func (w *txWrite) evaluate() cancellationReason {
 	case "Delete":
 		w.nu = nil
 	case "Update":
-		base := old
-		if base == nil {
-			base = cloneItem(w.keyItem)
+		nu, updated, err := updateResult(w.ex, old, w.keyItem, m.keyNames())
+		if err == nil && nu == nil {
+			w.nu = nil // nothing to create
+			return cancellationReason{Code: "None"}
 		}
-		nu, updated, err := w.ex.Update(base, m.keyNames())
 		if err == nil {
 			err = checkValues(nu)
 		}
@@ -632,16 +677,29 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 	}
 	defer unlock()
 	keys := make([][]byte, len(names))
+	invalid := make([]error, len(names))
+	seen := map[string]bool{}
 	for i, ti := range in.TransactItems {
 		m := tables[names[i]].meta
-		if err := m.checkKey(Item(ti.Get.Key), keyOfRequest); err != nil {
+		if err := m.checkKeyValues(Item(ti.Get.Key)); err != nil {
 			return nil, err
 		}
-		k, err := m.appendItemKey(nil, Item(ti.Get.Key))
+		err := m.checkKey(Item(ti.Get.Key), keyOfRequest)
+		if err == nil {
+			keys[i], err = m.appendItemKey(nil, Item(ti.Get.Key))
+		}
 		if err != nil {
-			return nil, err
+			invalid[i] = err
+			continue
 		}
-		keys[i] = k
+		id := m.Name + "\x00" + string(keys[i])
+		if seen[id] {
+			return nil, validation(msgTxDuplicate)
+		}
+		seen[id] = true
+	}
+	if err := invalidActions(invalid); err != nil {
+		return nil, err
 	}
 	mode := str(in.ReturnConsumedCapacity)
 	meters := map[string]*meter{}

@@ -156,8 +156,6 @@ func TestTransactWriteValidation(t *testing.T) {
 			Delete: &types.Delete{TableName: aws.String("accts"), Key: item{"pk": S("b")}}}},
 			"ValidationException", "TransactItems can only contain one of Check, Put, Update or Delete"},
 		{"no table", []types.TransactWriteItem{txPut("nope", item{"pk": S("a")})}, "ResourceNotFoundException", "Requested resource not found"},
-		{"key schema", []types.TransactWriteItem{txCheck("accts", item{"id": S("a")}, "attribute_exists(pk)", nil)},
-			"ValidationException", "The provided key element does not match the schema"},
 		{"bad expression", []types.TransactWriteItem{txCheck("accts", item{"pk": S("a")}, "pk = ", nil)}, "ValidationException", ""},
 	}
 	for _, tc := range cases {

@@ -260,6 +260,20 @@ func (m *tableMeta) checkKey(item Item, ctx keyContext) error {
 	return nil
 }
 
+// checkKeyValues checks the values of the key attributes item has with the
+// key's type (checkKeyValue): the input validation a transaction fails on as
+// a whole, before its actions are checked against their tables.
+func (m *tableMeta) checkKeyValues(item Item) error {
+	for i, ka := range []keyAttr{m.Hash, m.Range} {
+		if v, ok := item[ka.Name]; ok && ka.Name != "" && hasType(v, ka.Type) {
+			if err := checkKeyValue(v, ka.Name, i == 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // checkKeyValue rejects empty strings and binaries and oversized keys.
 func checkKeyValue(v types.AttributeValue, name string, hash bool) error {
 	size := 0

@@ -132,9 +132,14 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 // just its key attributes, which the new item starts from. It differs from
 // Update(key, ...) in one point DynamoDB is lenient about: REMOVE of a
 // nested path whose parent is missing is ignored rather than an error,
-// since there is nothing to remove it from.
+// since there is nothing to remove it from. newItem is nil when every action
+// removes (REMOVE, DELETE): DynamoDB then creates no item at all.
 func (c *Compiled) UpdateMissing(key Item, keyAttrs []string) (newItem Item, updated []string, err error) {
-	return c.apply(key, keyAttrs, true)
+	nu, updated, err := c.apply(key, keyAttrs, true)
+	if err == nil && c.update != nil && len(c.update.set) == 0 && len(c.update.add) == 0 {
+		nu = nil
+	}
+	return nu, updated, err
 }
 
 func (c *Compiled) apply(item Item, keyAttrs []string, missing bool) (Item, []string, error) {

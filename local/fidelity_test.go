@@ -1,0 +1,319 @@
+package local_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/local"
+)
+
+// An update that only removes attributes of an item that does not exist
+// creates nothing, and removing a nested path of it is not an error.
+func TestUpdateOnlyRemovingMissingItemCreatesNothing(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	for _, u := range []*dynamodb.UpdateItemInput{
+		{UpdateExpression: aws.String("REMOVE x")},
+		{UpdateExpression: aws.String("REMOVE x.y, z[0]")},
+		{UpdateExpression: aws.String("DELETE s :v"), ExpressionAttributeValues: item{":v": &types.AttributeValueMemberSS{Value: []string{"a"}}}},
+		{AttributeUpdates: map[string]types.AttributeValueUpdate{"x": {Action: types.AttributeActionDelete}}},
+	} {
+		u.TableName, u.Key, u.ReturnValues = aws.String("tbl"), key, types.ReturnValueAllNew
+		out, err := c.UpdateItem(ctx, u)
+		if err != nil {
+			t.Fatalf("%v: %v", aws.ToString(u.UpdateExpression), err)
+		}
+		if out.Attributes != nil {
+			t.Errorf("%v: Attributes = %v, want none", aws.ToString(u.UpdateExpression), out.Attributes)
+		}
+		got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+		if err != nil || got.Item != nil {
+			t.Fatalf("%v: item = %v, %v; want none", aws.ToString(u.UpdateExpression), got.Item, err)
+		}
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Update: &types.Update{TableName: aws.String("tbl"), Key: key, UpdateExpression: aws.String("REMOVE x.y")}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+	if err != nil || got.Item != nil {
+		t.Fatalf("after transaction: item = %v, %v; want none", got.Item, err)
+	}
+	// An update without actions still creates the item with its key.
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: key})
+	if len(got.Item) != 1 {
+		t.Fatalf("item = %v, want just the key", got.Item)
+	}
+}
+
+// BatchGetItem charges a key with no item what GetItem charges for it.
+func TestBatchGetMissingKeyCapacity(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	for _, consistent := range []bool{false, true} {
+		keys := []item{{"pk": S("missing")}}
+		out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems:           map[string]types.KeysAndAttributes{"tbl": {Keys: keys, ConsistentRead: aws.Bool(consistent)}},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		get, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("tbl"), Key: keys[0], ConsistentRead: aws.Bool(consistent), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.ConsumedCapacity) != 1 || aws.ToFloat64(out.ConsumedCapacity[0].CapacityUnits) != aws.ToFloat64(get.ConsumedCapacity.CapacityUnits) {
+			t.Errorf("consistent=%v: BatchGetItem consumed %+v, GetItem %v", consistent, out.ConsumedCapacity, aws.ToFloat64(get.ConsumedCapacity.CapacityUnits))
+		}
+	}
+}
+
+// DeleteTable describes the table without its key schema, attribute
+// definitions, creation time or indexes, as the service does.
+func TestDeleteTableDescription(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	out, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("tbl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.TableDescription
+	if d.TableStatus != types.TableStatusDeleting || aws.ToString(d.TableName) != "tbl" || aws.ToString(d.TableArn) == "" || d.ProvisionedThroughput == nil {
+		t.Errorf("description = %+v", d)
+	}
+	if d.KeySchema != nil || d.AttributeDefinitions != nil || d.CreationDateTime != nil || d.GlobalSecondaryIndexes != nil || d.LocalSecondaryIndexes != nil {
+		t.Errorf("description has members the service leaves out: %+v", d)
+	}
+}
+
+// TagResource and UntagResource answer with an empty body.
+func TestTagResourceEmptyBody(t *testing.T) {
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, body := rawCall(t, srv, "DynamoDB_20120810.CreateTable", `{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	if res.StatusCode != 200 {
+		t.Fatal(body)
+	}
+	arn := `"arn:aws:dynamodb:us-east-1:000000000000:table/tbl"`
+	for _, tc := range []struct{ target, body string }{
+		{"DynamoDB_20120810.TagResource", `{"ResourceArn":` + arn + `,"Tags":[{"Key":"k","Value":"v"}]}`},
+		{"DynamoDB_20120810.UntagResource", `{"ResourceArn":` + arn + `,"TagKeys":["k"]}`},
+	} {
+		res, body := rawCall(t, srv, tc.target, tc.body)
+		if res.StatusCode != 200 || body != "" {
+			t.Errorf("%s: %d %q, want 200 and no body", tc.target, res.StatusCode, body)
+		}
+	}
+}
+
+// Legacy EQ and NE compare values of every type, lists, maps and booleans
+// included.
+func TestLegacyEqualityEveryType(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	l := &types.AttributeValueMemberL{Value: []types.AttributeValue{S("x")}}
+	m := &types.AttributeValueMemberM{Value: item{"k": N("1")}}
+	b := &types.AttributeValueMemberBOOL{Value: true}
+	put(t, c, "tbl", item{"pk": S("a"), "l": l, "m": m, "b": b})
+	for _, tc := range []struct {
+		attr string
+		v    types.AttributeValue
+	}{{"l", l}, {"m", m}, {"b", b}} {
+		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ScanFilter: map[string]types.Condition{
+			tc.attr: {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{tc.v}},
+		}})
+		if err != nil || out.Count != 1 {
+			t.Fatalf("ScanFilter EQ on %s: %v, %v", tc.attr, out, err)
+		}
+		out, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ScanFilter: map[string]types.Condition{
+			tc.attr: {ComparisonOperator: types.ComparisonOperatorNe, AttributeValueList: []types.AttributeValue{tc.v}},
+		}})
+		if err != nil || out.Count != 0 {
+			t.Fatalf("ScanFilter NE on %s: %v, %v", tc.attr, out, err)
+		}
+		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a"), "l": l, "m": m, "b": b},
+			Expected: map[string]types.ExpectedAttributeValue{tc.attr: {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{tc.v}}}})
+		if err != nil {
+			t.Fatalf("Expected EQ on %s: %v", tc.attr, err)
+		}
+	}
+}
+
+// ConditionalOperator needs two or more conditions to join.
+func TestConditionalOperatorNeedsConditions(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	eq := types.Condition{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("x")}}
+	exp := types.ExpectedAttributeValue{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("x")}}
+	const alone = "ConditionalOperator cannot be used without Filter or Expected"
+	const one = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+	_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorAnd})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorOr, ScanFilter: map[string]types.Condition{"a": eq}})
+	wantErr(t, err, "ValidationException", one)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorAnd,
+		KeyConditions: map[string]types.Condition{"pk": eq}})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		Expected: map[string]types.ExpectedAttributeValue{}})
+	wantErr(t, err, "ValidationException", alone)
+	_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		Expected: map[string]types.ExpectedAttributeValue{"a": exp}})
+	wantErr(t, err, "ValidationException", one)
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: item{"pk": S("a")}, ConditionalOperator: types.ConditionalOperatorAnd,
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionPut, Value: S("v")}}})
+	wantErr(t, err, "ValidationException", alone)
+	// Two conditions are fine.
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), ConditionalOperator: types.ConditionalOperatorOr, ScanFilter: map[string]types.Condition{"a": eq, "b": eq}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An action whose key does not fit its table cancels the transaction with a
+// ValidationError reason; an empty key value fails the request; the same
+// item twice in TransactGetItems is refused.
+func TestTransactionActionValidation(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	ok := txPut("tbl", item{"pk": S("ok")})
+	for _, tc := range []struct {
+		name string
+		bad  types.TransactWriteItem
+		msg  string
+	}{
+		{"key of the wrong type", txCheck("tbl", item{"pk": N("1")}, "attribute_exists(pk)", nil), "The provided key element does not match the schema"},
+		{"missing key attribute", txCheck("tbl", item{"id": S("a")}, "attribute_exists(pk)", nil), "The provided key element does not match the schema"},
+		{"put without its key", txPut("tbl", item{"x": S("a")}), "One or more parameter values were invalid: Missing the key pk in the item"},
+	} {
+		_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{ok, tc.bad}})
+		msg, reasons := cancelReasons(t, err)
+		if msg != "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]" ||
+			aws.ToString(reasons[1].Message) != tc.msg {
+			t.Errorf("%s: message %q, reason %q", tc.name, msg, aws.ToString(reasons[1].Message))
+		}
+	}
+	if getItem(t, c, "tbl", item{"pk": S("ok")}) != nil {
+		t.Fatal("a cancelled transaction applied its put")
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{ok, txCheck("tbl", item{"pk": S("")}, "attribute_exists(pk)", nil)}})
+	wantErrContains(t, err, "ValidationException", "cannot contain an empty string value")
+
+	get := func(k item) types.TransactGetItem {
+		return types.TransactGetItem{Get: &types.Get{TableName: aws.String("tbl"), Key: k}}
+	}
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{get(item{"pk": S("a")}), get(item{"pk": S("a")})}})
+	wantErr(t, err, "ValidationException", "Transaction request cannot include multiple operations on one item")
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{get(item{"pk": S("a")}), get(item{"pk": N("1")})}})
+	msg, reasons := cancelReasons(t, err)
+	if msg != "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError]" ||
+		aws.ToString(reasons[1].Message) != "The provided key element does not match the schema" {
+		t.Errorf("TransactGetItems: message %q, reasons %+v", msg, reasons)
+	}
+}
+
+// UpdateTable: an empty list of index updates counts as no change alone and
+// is refused beside another one; an unknown StreamViewType is refused; a new
+// GSI's key must be defined.
+func TestUpdateTableValidation(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	empty := []types.GlobalSecondaryIndexUpdate{}
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty})
+	wantErrContains(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty, DeletionProtectionEnabled: aws.Bool(true)})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty")
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
+	if err != nil || aws.ToBool(d.Table.DeletionProtectionEnabled) {
+		t.Fatalf("the refused update applied: %v", err)
+	}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: "BAD"}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	wantErrContains(t, err, "ValidationException", "Some index key attributes are not defined in AttributeDefinitions")
+}
+
+// Tag lengths count Unicode characters, and tags may hold letters, numbers,
+// white space and + - = . _ : /.
+func TestTagUnicodeCharacters(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	arn := aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl")
+	tags := []types.Tag{
+		{Key: aws.String(strings.Repeat("é", 128)), Value: aws.String(strings.Repeat("ü", 256))},
+		{Key: aws.String("Ünï 1+-=._:/"), Value: aws.String("")},
+	}
+	if _, err := c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: arn, Tags: tags}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: arn})
+	if err != nil || len(out.Tags) != 2 {
+		t.Fatalf("tags = %v, %v", out, err)
+	}
+}
+
+// Integer members sent as JSON strings, as dynamodb-admin sends capacity
+// units, are accepted; a null body is a SerializationException.
+func TestProtocolNumericStringsAndNullBody(t *testing.T) {
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, body := rawCall(t, srv, "DynamoDB_20120810.CreateTable", `{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":"3","WriteCapacityUnits":"4"},`+
+		`"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":"5","WriteCapacityUnits":"6"}}]}`)
+	if res.StatusCode != 200 || !strings.Contains(body, `"ReadCapacityUnits":3,`) || !strings.Contains(body, `"ReadCapacityUnits":5,`) {
+		t.Fatalf("CreateTable with capacity units as strings: %d %s", res.StatusCode, body)
+	}
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `{"Limit":"1"}`)
+	if res.StatusCode != 200 || !strings.Contains(body, `"TableNames":["tbl"]`) {
+		t.Fatalf("ListTables with Limit as a string: %d %s", res.StatusCode, body)
+	}
+	// A string that is no integer is still refused.
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `{"Limit":"x"}`)
+	if res.StatusCode != 400 || !strings.Contains(body, "SerializationException") {
+		t.Fatalf("ListTables with Limit \"x\": %d %s", res.StatusCode, body)
+	}
+	res, body = rawCall(t, srv, "DynamoDB_20120810.ListTables", `null`)
+	if res.StatusCode != 400 || !strings.Contains(body, "SerializationException") {
+		t.Fatalf("null body: %d %s", res.StatusCode, body)
+	}
+}
+
+// A projected attribute name is 1 to 255 characters.
+func TestNonKeyAttributeNameLength(t *testing.T) {
+	_, c := newServer(t)
+	long := strings.Repeat("a", 256)
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema:   []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode: types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", long}}}},
+	})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long+"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "+
+		"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+}
