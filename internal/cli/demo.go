@@ -177,7 +177,7 @@ func runDemo(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%-30s %s\n", "embedded server", "listening on "+url)
 	}
-	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s, progress: &progress{w: env.Stderr, on: env.terminal()}}
+	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s}
 	return d.run(o.keep)
 }
 
@@ -204,8 +204,7 @@ type demo struct {
 	repo *dynamo.Repo
 	s    *demoSchemas
 	// skipped lists the steps the endpoint does not implement.
-	skipped  []string
-	progress *progress // waiting for tables, on a terminal
+	skipped []string
 }
 
 // step prints one line: what was done and what came back.
