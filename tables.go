@@ -22,6 +22,7 @@ type TableAPI interface {
 	DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
 	DeleteTable(ctx context.Context, in *dynamodb.DeleteTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteTableOutput, error)
 	ListTables(ctx context.Context, in *dynamodb.ListTablesInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error)
+	UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error)
 }
 
 var _ TableAPI = (*dynamodb.Client)(nil)
@@ -57,8 +58,122 @@ func (r *Repo) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput) (
 
 // CreateTables creates the tables the schemas describe, one per table name
 // (schemas sharing a table are merged as schema.CreateTableInput merges
-// them), and waits until each is ACTIVE.
+// them), and waits until each is ACTIVE. It fails if a table exists; see
+// SyncTables for the form a program can run any number of times.
 func (r *Repo) CreateTables(ctx context.Context, schemas ...schema.Described) error {
+	ins, err := tableInputs(schemas)
+	if err != nil {
+		return err
+	}
+	for _, in := range ins {
+		if err := r.createTable(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TableChange is one thing SyncTables did to a table, or found and left
+// alone. Action is "create table", "create index" or "keep index" (an index
+// on the table that no schema declares: SyncTables never drops one); Index
+// is "" for "create table".
+type TableChange struct {
+	Table, Index, Action string
+}
+
+// String renders the change as "table: action [index]".
+func (c TableChange) String() string {
+	if c.Index == "" {
+		return c.Table + ": " + c.Action
+	}
+	return c.Table + ": " + c.Action + " " + c.Index
+}
+
+// SyncTables brings the tables in line with the schemas (merged per table
+// as CreateTables merges them) and waits until each is ACTIVE: it creates a
+// missing table, and adds each missing GSI with UpdateTable, one at a time
+// as DynamoDB requires, waiting for it to become ACTIVE. It returns what it
+// did, nothing when everything was in place, so a program may call it on
+// every start. It never drops a table or an index, and it never changes a
+// key: a table or index whose key differs from its schema's, or a missing
+// LSI or vector index (which UpdateTable cannot add), is a validation error
+// naming the table and the attribute or index.
+func (r *Repo) SyncTables(ctx context.Context, schemas ...schema.Described) ([]TableChange, error) {
+	const op = "SyncTables"
+	ins, err := tableInputs(schemas)
+	if err != nil {
+		return nil, err
+	}
+	var changes []TableChange
+	for _, in := range ins {
+		name := aws.ToString(in.TableName)
+		d, err := r.DescribeTable(ctx, name)
+		if errors.Is(err, ErrResourceNotFound) {
+			if err := r.createTable(ctx, in); err != nil {
+				return changes, err
+			}
+			changes = append(changes, TableChange{Table: name, Action: "create table"})
+			continue
+		}
+		if err != nil {
+			return changes, err
+		}
+		if err := sameKey(op, name, "", in.KeySchema, in.AttributeDefinitions, d.KeySchema, d.AttributeDefinitions); err != nil {
+			return changes, err
+		}
+		have := map[string][]types.KeySchemaElement{}
+		for _, g := range d.GlobalSecondaryIndexes {
+			have[aws.ToString(g.IndexName)] = g.KeySchema
+		}
+		for _, l := range d.LocalSecondaryIndexes {
+			have[aws.ToString(l.IndexName)] = l.KeySchema
+		}
+		for _, l := range in.LocalSecondaryIndexes {
+			idx := aws.ToString(l.IndexName)
+			ks, ok := have[idx]
+			if !ok {
+				return changes, invalidf(op, "table %s has no local secondary index %s, and an LSI can only be created with its table", name, idx)
+			}
+			if err := sameKey(op, name, idx, l.KeySchema, in.AttributeDefinitions, ks, d.AttributeDefinitions); err != nil {
+				return changes, err
+			}
+		}
+		vectors := map[string]bool{}
+		for _, v := range d.VectorIndexes {
+			vectors[aws.ToString(v.IndexName)] = true
+		}
+		for _, v := range in.VectorIndexes {
+			if idx := aws.ToString(v.IndexName); !vectors[idx] {
+				return changes, invalidf(op, "table %s has no vector index %s; SyncTables adds global secondary indexes only", name, idx)
+			}
+		}
+		wanted := map[string]bool{}
+		for _, g := range in.GlobalSecondaryIndexes {
+			idx := aws.ToString(g.IndexName)
+			wanted[idx] = true
+			if ks, ok := have[idx]; ok {
+				if err := sameKey(op, name, idx, g.KeySchema, in.AttributeDefinitions, ks, d.AttributeDefinitions); err != nil {
+					return changes, err
+				}
+				continue
+			}
+			if err := r.createIndex(ctx, in, g); err != nil {
+				return changes, err
+			}
+			changes = append(changes, TableChange{Table: name, Index: idx, Action: "create index"})
+		}
+		for _, g := range d.GlobalSecondaryIndexes {
+			if idx := aws.ToString(g.IndexName); !wanted[idx] {
+				changes = append(changes, TableChange{Table: name, Index: idx, Action: "keep index"})
+			}
+		}
+	}
+	return changes, nil
+}
+
+// tableInputs merges the schemas into one CreateTable request per table
+// name, in the order the names first appear.
+func tableInputs(schemas []schema.Described) ([]*dynamodb.CreateTableInput, error) {
 	var names []string
 	byTable := map[string][]schema.Described{}
 	for _, s := range schemas {
@@ -68,19 +183,104 @@ func (r *Repo) CreateTables(ctx context.Context, schemas ...schema.Described) er
 		}
 		byTable[name] = append(byTable[name], s)
 	}
-	for _, name := range names {
+	ins := make([]*dynamodb.CreateTableInput, len(names))
+	for i, name := range names {
 		in, err := schema.CreateTableInput(byTable[name]...)
 		if err != nil {
-			return invalid("CreateTable", err)
+			return nil, invalid("CreateTable", err)
 		}
-		if _, err := r.CreateTable(ctx, in); err != nil {
+		ins[i] = in
+	}
+	return ins, nil
+}
+
+// createTable creates the table and waits until it is ACTIVE.
+func (r *Repo) createTable(ctx context.Context, in *dynamodb.CreateTableInput) error {
+	if _, err := r.CreateTable(ctx, in); err != nil {
+		return err
+	}
+	_, err := r.WaitForTable(ctx, aws.ToString(in.TableName))
+	return err
+}
+
+// createIndex adds the GSI g of the table in to the existing table and
+// waits until it is ACTIVE (DynamoDB creates one GSI per UpdateTable).
+func (r *Repo) createIndex(ctx context.Context, in *dynamodb.CreateTableInput, g types.GlobalSecondaryIndex) error {
+	const op = "UpdateTable"
+	name := aws.ToString(in.TableName)
+	up := &dynamodb.UpdateTableInput{
+		TableName:            in.TableName,
+		AttributeDefinitions: keyDefs(in.AttributeDefinitions, g.KeySchema),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:             g.IndexName,
+			KeySchema:             g.KeySchema,
+			Projection:            g.Projection,
+			ProvisionedThroughput: g.ProvisionedThroughput,
+		}}},
+	}
+	err := r.run(ctx, op, []string{name}, func(ctx context.Context) error {
+		api, err := r.tables(op)
+		if err != nil {
 			return err
 		}
-		if _, err := r.WaitForTable(ctx, name); err != nil {
-			return err
+		if _, err := api.UpdateTable(ctx, up, r.callOpts...); err != nil {
+			return mapError(op, name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = r.WaitForTable(ctx, name)
+	return err
+}
+
+// keyDefs returns the attribute definitions of the key's attributes.
+func keyDefs(defs []types.AttributeDefinition, key []types.KeySchemaElement) []types.AttributeDefinition {
+	var out []types.AttributeDefinition
+	for _, k := range key {
+		for _, d := range defs {
+			if aws.ToString(d.AttributeName) == aws.ToString(k.AttributeName) {
+				out = append(out, d)
+			}
 		}
 	}
+	return out
+}
+
+// sameKey checks that the table's key (index "") or index's key is the one
+// the schema declares: same attributes, roles and types, in order.
+func sameKey(op, table, index string, want []types.KeySchemaElement, wantDefs []types.AttributeDefinition, got []types.KeySchemaElement, gotDefs []types.AttributeDefinition) error {
+	where := "table " + table
+	if index != "" {
+		where += " index " + index
+	}
+	for i, w := range want {
+		attr := aws.ToString(w.AttributeName)
+		if i >= len(got) || got[i].KeyType != w.KeyType {
+			return invalidf(op, "%s has no %s key, the schema's is attribute %s; SyncTables never changes a key", where, w.KeyType, attr)
+		}
+		if have := aws.ToString(got[i].AttributeName); have != attr {
+			return invalidf(op, "%s: its %s key is attribute %s, the schema's is %s; SyncTables never changes a key", where, w.KeyType, have, attr)
+		}
+		wt, gt := attrType(wantDefs, attr), attrType(gotDefs, attr)
+		if gt != "" && wt != gt {
+			return invalidf(op, "%s: key attribute %s is %s in the schema but %s in the table", where, attr, wt, gt)
+		}
+	}
+	if len(got) > len(want) {
+		return invalidf(op, "%s has a %s key, attribute %s, the schema has none; SyncTables never changes a key", where, got[len(want)].KeyType, aws.ToString(got[len(want)].AttributeName))
+	}
 	return nil
+}
+
+func attrType(defs []types.AttributeDefinition, name string) types.ScalarAttributeType {
+	for _, d := range defs {
+		if aws.ToString(d.AttributeName) == name {
+			return d.AttributeType
+		}
+	}
+	return ""
 }
 
 // DescribeTable returns the table's description.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -89,3 +90,97 @@ func TestTableManagementNeedsTableAPI(t *testing.T) {
 
 // dataOnly implements dynamo.API and nothing else.
 type dataOnly struct{ dynamo.API }
+
+// SyncTables creates what is missing, is a no-op the second time, adds a
+// GSI the schema gained, leaves an index the schema lost, and refuses a key
+// it would have to change.
+func TestSyncTables(t *testing.T) {
+	srv := dynamotest.NewServer(t)
+	repo := srv.Repo(t)
+	ctx := context.Background()
+	sync := func(schemas ...schema.Described) []string {
+		t.Helper()
+		changes, err := repo.SyncTables(ctx, schemas...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, c := range changes {
+			s = append(s, c.String())
+		}
+		return s
+	}
+	gsis := func() []string {
+		t.Helper()
+		d, err := repo.DescribeTable(ctx, "app")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, g := range d.GlobalSecondaryIndexes {
+			if g.IndexStatus != types.IndexStatusActive {
+				t.Errorf("index %s is %s", aws.ToString(g.IndexName), g.IndexStatus)
+			}
+			s = append(s, aws.ToString(g.IndexName))
+		}
+		slices.Sort(s)
+		return s
+	}
+
+	if got := sync(Orders, Users); !slices.Equal(got, []string{"app: create table"}) {
+		t.Fatalf("first sync: %q", got)
+	}
+	if got := sync(Orders, Users); got != nil {
+		t.Fatalf("second sync changed %q", got)
+	}
+	orders := dynamo.Bind(repo, Orders)
+	if err := orders.Put(ctx, order("u1", 1)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The schema gains an index: it is added, ACTIVE, and backfilled.
+	withTotal := schema.Must[Order]("app",
+		schema.EntityName("order"),
+		schema.GSI("StatusIndex", "status", "placed_at"),
+		schema.GSI("TotalIndex", "total", ""),
+	)
+	if got := sync(withTotal, Users); !slices.Equal(got, []string{"app: create index TotalIndex"}) {
+		t.Fatalf("sync with a new GSI: %q", got)
+	}
+	if got := gsis(); !slices.Equal(got, []string{"StatusIndex", "TotalIndex"}) {
+		t.Fatalf("GSIs after adding one: %q", got)
+	}
+	if got := sync(withTotal, Users); got != nil {
+		t.Fatalf("sync after adding a GSI changed %q", got)
+	}
+
+	// The schema loses it again: the index stays and is reported.
+	if got := sync(Orders, Users); !slices.Equal(got, []string{"app: keep index TotalIndex"}) {
+		t.Fatalf("sync without the new GSI: %q", got)
+	}
+	if got := gsis(); !slices.Equal(got, []string{"StatusIndex", "TotalIndex"}) {
+		t.Fatalf("GSIs after sync without one: %q", got)
+	}
+
+	// A table keyed differently is an error naming table and attribute.
+	in := &dynamodb.CreateTableInput{
+		TableName:            aws.String("legacy"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}
+	if _, err := repo.CreateTable(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	legacy := schema.Must[User]("legacy", schema.EntityName("user"))
+	_, err := repo.SyncTables(ctx, legacy)
+	var de *dynamo.Error
+	if !errors.As(err, &de) || de.Type != dynamo.ErrValidation || !strings.Contains(err.Error(), "legacy") || !strings.Contains(err.Error(), "pk") {
+		t.Fatalf("sync of a differently keyed table: %v", err)
+	}
+	t.Log(err)
+	d, err := repo.DescribeTable(ctx, "legacy")
+	if err != nil || aws.ToString(d.KeySchema[0].AttributeName) != "id" || len(d.KeySchema) != 1 {
+		t.Fatalf("legacy table changed: %v", err)
+	}
+}

@@ -177,7 +177,7 @@ func runDemo(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "%-30s %s\n", "embedded server", "listening on "+url)
 	}
-	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s, progress: &progress{w: env.Stderr, on: env.terminal()}}
+	d := &demo{ctx: ctx, w: env.Stdout, repo: repo, s: s}
 	return d.run(o.keep)
 }
 
@@ -204,8 +204,7 @@ type demo struct {
 	repo *dynamo.Repo
 	s    *demoSchemas
 	// skipped lists the steps the endpoint does not implement.
-	skipped  []string
-	progress *progress // waiting for tables, on a terminal
+	skipped []string
 }
 
 // step prints one line: what was done and what came back.
@@ -225,6 +224,22 @@ func (d *demo) unsupported(name string, err error) bool {
 }
 
 var demoDay = time.Date(2024, 6, 1, 9, 0, 0, 0, time.UTC)
+
+// clearItems deletes the items of the schema's entity (a scan yields only
+// those), so that a rerun of the demo on kept tables finds what a new table
+// holds.
+func clearItems[T any](ctx context.Context, repo *dynamo.Repo, s *schema.Schema[T]) error {
+	t := dynamo.Bind(repo, s)
+	for item, err := range t.ScanStream(ctx) {
+		if err != nil {
+			return err
+		}
+		if err := t.Delete(ctx, item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func order(user string, i int) demoOrder {
 	return demoOrder{UserID: user, PlacedAt: demoDay.Add(time.Duration(i) * 24 * time.Hour), OrderID: fmt.Sprintf("o%02d", i),
@@ -249,15 +264,10 @@ func errType(err error) string {
 
 func (d *demo) run(keep bool) (err error) {
 	ctx, s := d.ctx, d.s
-	// Tables, from the schemas (what create-table --schema does).
-	in, err := schema.CreateTableInput(s.orders, s.users, s.accts, s.ledger, s.holds)
-	if err != nil {
-		return err
-	}
-	if _, err := d.repo.CreateTable(ctx, in); err != nil {
-		return fmt.Errorf("create table %s: %s", s.app, reason(err))
-	}
-	created := []string{s.app}
+	// Tables, from the schemas: SyncTables creates them or checks that the
+	// existing ones (a rerun with --keep) match, so the demo runs any number
+	// of times. Only the tables this run created are deleted at the end.
+	var created []string
 	defer func() {
 		if keep {
 			return
@@ -267,33 +277,46 @@ func (d *demo) run(keep bool) (err error) {
 				err = fmt.Errorf("delete table %s: %s", t, reason(derr))
 			}
 		}
-		if err == nil {
+		if err == nil && len(created) > 0 {
 			d.step("delete tables", "%s", strings.Join(created, ", "))
 		}
 	}()
-	_, err = waitActive(ctx, d.repo, s.app, 10*time.Minute, d.progress)
-	d.progress.done()
-	if err != nil {
-		return err
+	sync := func(schemas ...schema.Described) (string, error) {
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+		defer cancel()
+		changes, err := d.repo.SyncTables(wctx, schemas...)
+		if err != nil {
+			return "", err
+		}
+		name := schemas[0].Describe().Table
+		for _, c := range changes {
+			if c.Action == "create table" {
+				created = append(created, name)
+				return "", nil
+			}
+		}
+		return "exists, ", nil
 	}
-	d.step("create table", "%s: pk/sk, GSI StatusIndex (status, placed_at), on demand", s.app)
+	how, err := sync(s.orders, s.users, s.accts, s.ledger, s.holds)
+	if err != nil {
+		return fmt.Errorf("create table %s: %s", s.app, reason(err))
+	}
+	if how != "" { // a rerun: start from the demo's own items removed, as a new table
+		if err := errors.Join(clearItems(ctx, d.repo, s.orders), clearItems(ctx, d.repo, s.users), clearItems(ctx, d.repo, s.accts),
+			clearItems(ctx, d.repo, s.ledger), clearItems(ctx, d.repo, s.holds)); err != nil {
+			return fmt.Errorf("reset table %s: %s", s.app, reason(err))
+		}
+	}
+	d.step("create table", "%s: %spk/sk, GSI StatusIndex (status, placed_at), on demand", s.app, how)
 	vectors := true
-	din, err := schema.CreateTableInput(s.docs)
-	if err != nil {
-		return err
-	}
-	if _, err := d.repo.CreateTable(ctx, din); err != nil {
+	if how, err := sync(s.docs); err != nil {
 		d.step("create table", "%s skipped: the endpoint refused the vector index: %s", s.docsTab, reason(err))
 		d.skipped = append(d.skipped, "vector search")
 		vectors = false
+	} else if err := clearItems(ctx, d.repo, s.docs); how != "" && err != nil {
+		return fmt.Errorf("reset table %s: %s", s.docsTab, reason(err))
 	} else {
-		created = append(created, s.docsTab)
-		_, err = waitActive(ctx, d.repo, s.docsTab, 10*time.Minute, d.progress)
-		d.progress.done()
-		if err != nil {
-			return err
-		}
-		d.step("create table", "%s: vector index Semantic (embedding, 3 dims, partition tenant, filter lang)", s.docsTab)
+		d.step("create table", "%s: %svector index Semantic (embedding, 3 dims, partition tenant, filter lang)", s.docsTab, how)
 	}
 
 	orders := dynamo.Bind(d.repo, s.orders)
@@ -584,7 +607,10 @@ func (d *demo) transactions() error {
 			holds.TxDelete(demoHold{ID: "h"}),
 		}, dynamo.ClientRequestToken(token))
 	}
-	err := transfer("l1", 7, "demo-transfer-1")
+	// Tokens are unique per run: DynamoDB replays a token's first outcome
+	// for 10 minutes, which would hide a rerun's transfers.
+	run := fmt.Sprint(time.Now().UnixNano())
+	err := transfer("l1", 7, "demo-"+run+"-1")
 	if d.unsupported("transaction", err) {
 		return nil
 	}
@@ -600,7 +626,7 @@ func (d *demo) transactions() error {
 		return err
 	}
 	d.step("transaction", "moved 7 from a to b (update, update, put, check, delete): a=%d b=%d", a.Balance, b.Balance)
-	if err := transfer("l1", 7, "demo-transfer-1"); err != nil {
+	if err := transfer("l1", 7, "demo-"+run+"-1"); err != nil {
 		return fmt.Errorf("replayed transaction: %w", err)
 	}
 	a, err = accts.Get(ctx, demoAcct{ID: "a"})
@@ -608,7 +634,7 @@ func (d *demo) transactions() error {
 		return err
 	}
 	d.step("same token again", "idempotent: a=%d", a.Balance)
-	err = transfer("l2", 7, "demo-transfer-2")
+	err = transfer("l2", 7, "demo-"+run+"-2")
 	var e *dynamo.Error
 	if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled {
 		return fmt.Errorf("overdraft: want a canceled transaction, got %v", err)

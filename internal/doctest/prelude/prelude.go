@@ -115,7 +115,7 @@ var embedding = []float32{1, 0, 0}
 // seed creates the tables of the schemas above and writes the orders,
 // accounts "a" (balance 10), "b" and "c", and documents of tenant "t".
 func seed() error {
-	if err := repo.CreateTables(ctx, Orders, Docs, Accounts, Ledgers); err != nil {
+	if _, err := repo.SyncTables(ctx, Orders, Docs, Accounts, Ledgers); err != nil {
 		return err
 	}
 	for _, x := range []Order{o, o1, o2} {
