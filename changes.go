@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"iter"
 	"maps"
 	"slices"
@@ -172,6 +173,14 @@ func (f *feed[T]) run(ctx context.Context, yield func(Change[T], error) bool) er
 		progress := false
 		for _, shard := range slices.Sorted(maps.Keys(f.iters)) {
 			out, err := f.api.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(f.iters[shard])})
+			var expired *stypes.ExpiredIteratorException
+			if errors.As(err, &expired) {
+				// A slow loop outlived the iterator (15 minutes): reopen it
+				// after the last change read.
+				delete(f.iters, shard)
+				relist, progress = true, true
+				continue
+			}
 			if err != nil {
 				return f.err(err)
 			}

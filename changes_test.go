@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo"
 	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/local"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -191,6 +195,41 @@ func TestChangesFromLatest(t *testing.T) {
 	}
 	if got[0].New.ID != "after" {
 		t.Fatalf("FromLatest read %+v first, want the note written after it started", got[0].New)
+	}
+}
+
+// TestChangesExpiredIterator lets the shard iterator expire between two
+// changes (the loop body outlived it): the feed reopens it after the last
+// change read and loses nothing.
+func TestChangesExpiredIterator(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithClock(clock)))
+	s := noteSchema(types.StreamViewTypeNewImage)
+	srv.CreateTables(t, s)
+	notes := dynamo.Bind(srv.Repo(t), s)
+	ctx := context.Background()
+	if err := notes.Put(ctx, Note{ID: "n1", Text: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []dynamo.ChangeKind
+	for c, err := range notes.Changes(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kinds = append(kinds, c.Kind); len(kinds) == 2 {
+			break
+		}
+		mu.Lock()
+		now = now.Add(16 * time.Minute)
+		mu.Unlock()
+		if err := notes.Delete(ctx, Note{ID: "n1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []dynamo.ChangeKind{dynamo.ChangeInsert, dynamo.ChangeRemove}; !slices.Equal(kinds, want) {
+		t.Fatalf("kinds = %v, want %v", kinds, want)
 	}
 }
 
