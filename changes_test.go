@@ -334,3 +334,34 @@ func (c *countActions) TraceRequestStart(ctx context.Context, _ dynamo.TraceRequ
 func (c *countActions) TraceRequestEnd(_ context.Context, d dynamo.TraceRequestEndData) {
 	c.n[d.Action]++
 }
+
+// TestChangesFromClient reads a feed through a repo over a client configured
+// elsewhere (its tracer installed per call) and refuses a stub politely.
+func TestChangesFromClient(t *testing.T) {
+	srv := dynamotest.NewServer(t)
+	s := noteSchema(types.StreamViewTypeNewImage)
+	srv.CreateTables(t, s)
+	tr := &countActions{n: map[string]int{}}
+	repo, err := dynamo.FromClient(srv.Client(), dynamo.WithTracer(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := dynamo.Bind(repo, s)
+	if err := notes.Put(context.Background(), Note{ID: "n1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := take(t, notes.Changes(context.Background()), 1); got[0].New.ID != "n1" {
+		t.Fatalf("change = %+v", got[0])
+	}
+	if tr.n["GetRecords"] == 0 {
+		t.Fatal("the tracer saw no GetRecords attempt")
+	}
+
+	stub, _ := dynamo.FromClient(&cannedAPI{})
+	for _, err := range dynamo.Bind(stub, s).Changes(context.Background()) {
+		var e *dynamo.Error
+		if !errors.As(err, &e) || e.Type != dynamo.ErrValidation || !strings.Contains(e.Message, "FromClient") {
+			t.Fatalf("stub: err = %v", err)
+		}
+	}
+}
