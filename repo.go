@@ -12,6 +12,7 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 )
 
 // API is the subset of *dynamodb.Client the repo calls. Pass your own
@@ -36,7 +37,9 @@ var _ API = (*dynamodb.Client)(nil)
 type Repo struct {
 	api    API
 	client *dynamodb.Client // nil when FromClient was given a stub
-	cfg    config
+	// streams reads change feeds, configured as client; nil with a stub.
+	streams *dynamodbstreams.Client
+	cfg     config
 
 	callOpts   []func(*dynamodb.Options) // every call (tracing on a client passed to FromClient)
 	searchOpts []func(*dynamodb.Options) // SearchVectors: callOpts plus the search endpoint
@@ -147,6 +150,9 @@ func (c config) repo(api API, fromClient bool) *Repo {
 				o.APIOptions = append(o.APIOptions, addTracing(t))
 			})
 		}
+	}
+	if r.client != nil {
+		r.streams = streamsClient(r.client, r.callOpts...)
 	}
 	r.searchOpts = r.callOpts
 	if r.cfg.searchEndpoint != "" {

@@ -73,6 +73,8 @@ type config struct {
 	vectors []vectorDecl
 
 	read, write int64 // Provisioned
+
+	stream types.StreamViewType // Stream; "" when the table has none
 }
 
 func (c *config) once(name string) {
@@ -92,7 +94,7 @@ func (c *config) has(name string) bool { return c.seen[name] > 0 }
 var tableOptions = []string{
 	"EntityName", "EntityFrom", "Separator", "PartitionKeyName", "SortKeyName",
 	"PrefixSortKey", "RawKeys", "PartitionKey", "SortKey", "GSI", "LSI",
-	"VectorIndex", "Provisioned",
+	"VectorIndex", "Provisioned", "Stream",
 }
 
 // repeatable options may be given more than once.
@@ -188,6 +190,13 @@ func SortKey(fields ...string) Option {
 // indexes need PAY_PER_REQUEST, so a schema cannot have both.
 func Provisioned(read, write int64) Option {
 	return func(c *config) { c.once("Provisioned"); c.read, c.write = read, write }
+}
+
+// Stream makes CreateTableInput enable the table's DynamoDB stream with the
+// given view type (NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES or KEYS_ONLY):
+// what each record holds, and so what a change feed can decode.
+func Stream(view types.StreamViewType) Option {
+	return func(c *config) { c.once("Stream"); c.stream = view }
 }
 
 type indexDecl struct {

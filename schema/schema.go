@@ -103,6 +103,9 @@ type Description struct {
 	VectorIndexes               []*VectorIndexSpec
 	// Provisioned capacity of the table (Provisioned); 0 means on demand.
 	Read, Write int64
+	// StreamView is the view type of the table's stream (Stream); "" when
+	// the schema declares none.
+	StreamView types.StreamViewType
 }
 
 // Described is implemented by every *Schema[T].
@@ -431,6 +434,9 @@ func (s *Schema[T]) buildKeys(pk, sk []*codec.Field) (map[*codec.Field]types.Att
 
 // validateIndexes checks throughput and the secondary and vector indexes.
 func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.AttributeValue) error {
+	if c.has("Stream") && !slices.Contains(types.StreamViewType("").Values(), c.stream) {
+		return s.errf("", "Stream(%q): the view type must be one of %v", c.stream, types.StreamViewType("").Values())
+	}
 	// Throughput.
 	if c.has("Provisioned") {
 		if c.read < 1 || c.write < 1 {
@@ -883,6 +889,7 @@ func (s *Schema[T]) describe(c *config) {
 		VectorIndexes: s.vectors,
 		Read:          c.read,
 		Write:         c.write,
+		StreamView:    c.stream,
 	}
 	if !s.embedded {
 		d.PKType = s.tableKeyType(true)

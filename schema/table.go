@@ -52,6 +52,13 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 	if b.prov, err = tableBilling(descs); err != nil {
 		return nil, err
 	}
+	view, err := tableStream(descs)
+	if err != nil {
+		return nil, err
+	}
+	if view != "" {
+		b.in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
+	}
 	if err := b.secondaryIndexes(descs); err != nil {
 		return nil, err
 	}
@@ -120,6 +127,26 @@ func tableBilling(descs []*Description) (*Description, error) {
 		}
 	}
 	return prov, nil
+}
+
+// tableStream returns the view type of the table's stream, "" for none: the
+// schemas that declare a stream must agree on its view type (a table has one
+// stream); schemas that declare none take the table's.
+func tableStream(descs []*Description) (types.StreamViewType, error) {
+	var by *Description
+	for _, d := range descs {
+		if d.StreamView == "" {
+			continue
+		}
+		if by != nil && d.StreamView != by.StreamView {
+			return "", &Error{Type: d.Type, Msg: fmt.Sprintf("Stream(%s) differs from schema %s's Stream(%s)", d.StreamView, by.Type, by.StreamView)}
+		}
+		by = d
+	}
+	if by == nil {
+		return "", nil
+	}
+	return by.StreamView, nil
 }
 
 // tableBuilder accumulates the CreateTable request of CreateTableInput.

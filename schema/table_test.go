@@ -6,9 +6,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/schema"
 )
@@ -222,5 +225,38 @@ func TestCreateTableInputErrors(t *testing.T) {
 				t.Fatalf("error\n got: %s\nwant: %s", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestCreateTableInputStream(t *testing.T) {
+	type Other struct {
+		ID string `dynamo:"id,pk"`
+	}
+	in, err := schema.CreateTableInput(
+		schema.Must[Order]("app", schema.Stream(types.StreamViewTypeNewAndOldImages)),
+		schema.Must[Invoice]("app"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := in.StreamSpecification
+	if spec == nil || !aws.ToBool(spec.StreamEnabled) || spec.StreamViewType != types.StreamViewTypeNewAndOldImages {
+		t.Fatalf("StreamSpecification = %+v, want enabled NEW_AND_OLD_IMAGES", spec)
+	}
+	if in, _ := schema.CreateTableInput(schema.Must[Order]("app")); in.StreamSpecification != nil {
+		t.Fatalf("no Stream option: StreamSpecification = %+v, want nil", in.StreamSpecification)
+	}
+	_, err = schema.CreateTableInput(
+		schema.Must[Order]("app", schema.Stream(types.StreamViewTypeNewImage)),
+		schema.Must[Invoice]("app", schema.Stream(types.StreamViewTypeKeysOnly)),
+	)
+	if want := "dynamo: schema Invoice: Stream(KEYS_ONLY) differs from schema Order's Stream(NEW_IMAGE)"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	if _, err := schema.New[Other]("things", schema.Stream("NEW")); err == nil || !strings.Contains(err.Error(), `Stream("NEW"): the view type must be one of`) {
+		t.Fatalf("bad view type: err = %v", err)
+	}
+	if _, err := schema.Embedded[Other](schema.Stream(types.StreamViewTypeNewImage)); err == nil {
+		t.Fatal("Embedded accepted Stream")
 	}
 }
