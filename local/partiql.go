@@ -900,10 +900,15 @@ func (s *Server) runWrite(c *call, w *plannedWrite, mode string) (attrs, cc json
 // --- BatchExecuteStatement ---
 
 type batchStatementRequest struct {
-	Statement                           *string
-	Parameters                          paramList
-	ConsistentRead                      *bool
-	ReturnValuesOnConditionCheckFailure *string
+	parameterizedStatement
+	ConsistentRead *bool
+}
+
+func (r *batchStatementRequest) statement() *parameterizedStatement {
+	if r == nil {
+		return nil
+	}
+	return &r.parameterizedStatement
 }
 
 type batchExecuteInput struct {
@@ -961,15 +966,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 	case len(in.Statements) > limits.MaxBatchStatements:
 		cs.add(fmt.Sprintf("%d statements", len(in.Statements)), "statements", "Member must have length less than or equal to 25")
 	}
-	for i, r := range in.Statements {
-		p := fmt.Sprintf("statements.%d.member.", i+1)
-		if r == nil {
-			cs.add(nil, p[:len(p)-1], ruleNotNull)
-			continue
-		}
-		statementConstraints(&cs, p, r.Statement, r.Parameters)
-		cs.enum(r.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
-	}
+	statementListConstraints(&cs, "statements", in.Statements)
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	if err := cs.err(); err != nil {
 		return nil, err
@@ -1121,6 +1118,25 @@ type parameterizedStatement struct {
 	ReturnValuesOnConditionCheckFailure *string
 }
 
+func (r *parameterizedStatement) statement() *parameterizedStatement { return r }
+
+// statementListConstraints checks each statement of a batch or a
+// transaction; member names the list in the messages.
+func statementListConstraints[S interface {
+	statement() *parameterizedStatement
+}](cs *constraints, member string, list []S) {
+	for i, r := range list {
+		p := fmt.Sprintf("%s.%d.member.", member, i+1)
+		st := r.statement()
+		if st == nil {
+			cs.add(nil, p[:len(p)-1], ruleNotNull)
+			continue
+		}
+		statementConstraints(cs, p, st.Statement, st.Parameters)
+		cs.enum(st.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
+	}
+}
+
 type executeTransactionInput struct {
 	TransactStatements     []*parameterizedStatement
 	ClientRequestToken     *string
@@ -1142,15 +1158,7 @@ func (s *Server) executeTransaction(c *call) (any, error) {
 	}
 	var cs constraints
 	checkTransactItems(&cs, "transactStatements", in.TransactStatements)
-	for i, r := range in.TransactStatements {
-		p := fmt.Sprintf("transactStatements.%d.member.", i+1)
-		if r == nil {
-			cs.add(nil, p[:len(p)-1], ruleNotNull)
-			continue
-		}
-		statementConstraints(&cs, p, r.Statement, r.Parameters)
-		cs.enum(r.ReturnValuesOnConditionCheckFailure, p+"returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
-	}
+	statementListConstraints(&cs, "transactStatements", in.TransactStatements)
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
