@@ -106,16 +106,8 @@ func TestLocalDataDirSurvivesRestart(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	ctx := context.Background()
 	c, stop := startLocal(t, "--data-dir", dir)
-	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String("kept"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
+	createTable(t, c, "kept")
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: "a"}, "n": &types.AttributeValueMemberN{Value: "42"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -160,15 +152,7 @@ func TestLocalTTLSweep(t *testing.T) {
 		deleted bool
 	}{{"20ms", true}, {"0", false}} {
 		c, stop := startLocal(t, "--ttl-sweep", tc.sweep)
-		_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-			TableName:            aws.String("ttl"),
-			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-			BillingMode:          types.BillingModePayPerRequest,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		createTable(t, c, "ttl")
 		if _, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("ttl"),
 			TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
 			t.Fatal(err)
@@ -228,14 +212,7 @@ func TestLocalCredentialsAndPerAccount(t *testing.T) {
 			Credentials: credentials.NewStaticCredentialsProvider(id, secret, ""), HTTPClient: dynamotest.HTTPClient()})
 	}
 	alice := client("AKIDALICE", "alice-secret")
-	if _, err := alice.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String("mine"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	}); err != nil {
-		t.Fatal(err)
-	}
+	createTable(t, alice, "mine")
 	if lt, err := client("AKIDBOB", "bob-secret").ListTables(ctx, &dynamodb.ListTablesInput{}); err != nil || len(lt.TableNames) != 0 {
 		t.Fatalf("bob lists %v, %v", lt, err)
 	}
@@ -264,14 +241,7 @@ func TestLocalPerAccountDataDir(t *testing.T) {
 			Credentials: credentials.NewStaticCredentialsProvider(id, "any", ""), HTTPClient: dynamotest.HTTPClient()})
 	}
 	endpoint, stop := serveLocal(t, io.Discard, "--data-dir", dir, "--per-account")
-	if _, err := client(endpoint, "alice").CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String("mine"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	}); err != nil {
-		t.Fatal(err)
-	}
+	createTable(t, client(endpoint, "alice"), "mine")
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -296,15 +266,8 @@ func TestLocalDamagedLog(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	ctx := context.Background()
 	c, stop := startLocal(t, "--data-dir", dir)
-	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String("kept"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	createTable(t, c, "kept")
+	var err error
 	const n = 40
 	for i := range n {
 		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
@@ -374,15 +337,7 @@ func TestLocalSyncInterval(t *testing.T) {
 	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
 		Credentials: credentials.NewStaticCredentialsProvider("x", "y", ""),
 		HTTPClient:  dynamotest.HTTPClient()})
-	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String("kept"),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	createTable(t, c, "kept")
 	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("kept"), Item: map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: "a"}}}); err != nil {
 		t.Fatal(err)
@@ -396,5 +351,19 @@ func TestLocalSyncInterval(t *testing.T) {
 		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "a"}}})
 	if err != nil || out.Item == nil {
 		t.Fatalf("after a restart: %v, %v", out, err)
+	}
+}
+
+// createTable creates an on-demand table keyed by the string pk.
+func createTable(t *testing.T, c *dynamodb.Client, name string) {
+	t.Helper()
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
