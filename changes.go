@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // ChangeKind is what a change did to its item.
@@ -79,25 +81,103 @@ const (
 // when caught up, the loop polls with a backoff of up to a second.
 func (t *Table[T]) Changes(ctx context.Context, opts ...ChangesOption) iter.Seq2[Change[T], error] {
 	const op = "GetRecords"
+	return changes(ctx, t.repo, t.schema.Table(), schemaDecoder(t.schema, op), opts)
+}
+
+// RawItem is an item as DynamoDB holds it, the type of the changes of
+// [Repo.Changes].
+type RawItem = map[string]types.AttributeValue
+
+// Changes is [Table.Changes] for any table, without a schema: every change
+// of the table's items, with Key, Old and New as DynamoDB holds them (for
+// tools that follow any table, like the dynamo command's tail).
+func (r *Repo) Changes(ctx context.Context, table string, opts ...ChangesOption) iter.Seq2[Change[RawItem], error] {
+	const op = "GetRecords"
+	raw := changeDecoder[RawItem]{op: op, table: table, load: func(it RawItem) (RawItem, error) { return it, nil }}
+	return changes(ctx, r, table, raw, opts)
+}
+
+// ChangeFromRecord decodes one record of s's table's DynamoDB stream, as a
+// dynamodbstreams client returns it or a consumer receives it (AWS Lambda,
+// the Kinesis adapter), into a change of s's entity; ok is false for an
+// item of another entity of a single table. Position is empty: it belongs
+// to the feed of [Table.Changes]. A failure is an *Error (ErrDecode).
+func ChangeFromRecord[T any](s *schema.Schema[T], rec stypes.Record) (c Change[T], ok bool, err error) {
+	return schemaDecoder(s, "ChangeFromRecord").change(rec)
+}
+
+func changes[T any](ctx context.Context, r *Repo, table string, d changeDecoder[T], opts []ChangesOption) iter.Seq2[Change[T], error] {
 	return func(yield func(Change[T], error) bool) {
 		var zero Change[T]
-		_ = t.run(ctx, op, func(ctx context.Context, op string) error {
+		_ = r.run(ctx, d.op, []string{table}, func(ctx context.Context) error {
 			var c changesConfig
 			for _, o := range opts {
 				o(&c)
 			}
-			f, err := t.newFeed(ctx, op, c)
+			f, err := r.newFeed(ctx, d.op, table, c)
 			if err != nil {
 				yield(zero, err)
 				return err
 			}
-			err = f.run(ctx, yield)
+			err = f.run(ctx, func(rec stypes.Record) (bool, error) {
+				c, ok, err := d.change(rec)
+				if err != nil || !ok {
+					return true, err
+				}
+				c.Position = f.pos.encode()
+				return yield(c, nil), nil
+			})
 			if err != nil {
 				yield(zero, err)
 			}
 			return err
 		})
 	}
+}
+
+// changeDecoder turns stream records into changes of T: the one conversion
+// of the typed feed, the raw feed and ChangeFromRecord.
+type changeDecoder[T any] struct {
+	op, table string
+	owns      func(RawItem) bool // nil: every item is T's
+	load      func(RawItem) (T, error)
+}
+
+func schemaDecoder[T any](s *schema.Schema[T], op string) changeDecoder[T] {
+	return changeDecoder[T]{op: op, table: s.Table(), owns: s.Owns, load: func(it RawItem) (T, error) { return loadItem(s, op, it) }}
+}
+
+// change decodes rec; ok is false for an item of another entity or a
+// record without its dynamodb part.
+func (d changeDecoder[T]) change(rec stypes.Record) (c Change[T], ok bool, err error) {
+	r := rec.Dynamodb
+	if r == nil {
+		return c, false, nil
+	}
+	keys := fromStreamItem(r.Keys)
+	if d.owns != nil && !d.owns(keys) {
+		return c, false, nil
+	}
+	c = Change[T]{Kind: ChangeKind(rec.EventName), SequenceNumber: aws.ToString(r.SequenceNumber)}
+	if r.ApproximateCreationDateTime != nil {
+		c.Time = *r.ApproximateCreationDateTime
+	}
+	if c.Key, err = d.load(keys); err != nil {
+		return c, false, err
+	}
+	if r.OldImage != nil {
+		c.HasOld = true
+		if c.Old, err = d.load(fromStreamItem(r.OldImage)); err != nil {
+			return c, false, err
+		}
+	}
+	if r.NewImage != nil {
+		c.HasNew = true
+		if c.New, err = d.load(fromStreamItem(r.NewImage)); err != nil {
+			return c, false, err
+		}
+	}
+	return c, true, nil
 }
 
 // feedPosition is the serialised state of a feed: the stream, the last
@@ -113,22 +193,22 @@ func (p *feedPosition) encode() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-type feed[T any] struct {
-	t       *Table[T]
-	op      string
-	api     *dynamodbstreams.Client
-	pos     feedPosition
-	latest  bool              // the first listing starts open shards at LATEST
-	iters   map[string]string // shard → its iterator
-	visited bool              // the shards were listed once
+// feed reads one table's stream record by record.
+type feed struct {
+	op, table string
+	api       *dynamodbstreams.Client
+	pos       feedPosition
+	latest    bool              // the first listing starts open shards at LATEST
+	iters     map[string]string // shard → its iterator
+	visited   bool              // the shards were listed once
 }
 
-func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*feed[T], error) {
-	api := t.repo.streams
+func (r *Repo) newFeed(ctx context.Context, op, table string, c changesConfig) (*feed, error) {
+	api := r.streams
 	if api == nil {
 		return nil, invalidf(op, "the client given to FromClient is not a *dynamodb.Client; a change feed needs one")
 	}
-	f := &feed[T]{t: t, op: op, api: api, latest: c.latest, iters: map[string]string{}}
+	f := &feed{op: op, table: table, api: api, latest: c.latest, iters: map[string]string{}}
 	if c.position != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(c.position)
 		if err == nil {
@@ -140,9 +220,9 @@ func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*fe
 		f.latest = false
 		return f, nil
 	}
-	out, err := api.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String(t.schema.Table())})
+	out, err := api.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String(table)})
 	if err != nil {
-		return nil, mapError(op, t.schema.Table(), err)
+		return nil, mapError(op, table, err)
 	}
 	var newest *stypes.Stream
 	for i, s := range out.Streams {
@@ -151,16 +231,17 @@ func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*fe
 		}
 	}
 	if newest == nil {
-		return nil, invalidf(op, "table %s has no stream; declare one with schema.Stream", t.schema.Table())
+		return nil, invalidf(op, "table %s has no stream; declare one with schema.Stream", table)
 	}
 	f.pos.Stream = aws.ToString(newest.StreamArn)
 	return f, nil
 }
 
-func (f *feed[T]) err(err error) error { return mapError(f.op, f.t.schema.Table(), err) }
+func (f *feed) err(err error) error { return mapError(f.op, f.table, err) }
 
-// run reads the stream until yield stops it or a call fails.
-func (f *feed[T]) run(ctx context.Context, yield func(Change[T], error) bool) error {
+// run reads the stream until each stops it (or fails) or a call fails. It
+// records each record as read before each sees it.
+func (f *feed) run(ctx context.Context, each func(stypes.Record) (bool, error)) error {
 	wait := changesFirstWait
 	relist := true
 	for {
@@ -185,12 +266,18 @@ func (f *feed[T]) run(ctx context.Context, yield func(Change[T], error) bool) er
 				return f.err(err)
 			}
 			for _, rec := range out.Records {
-				c, ok, err := f.change(shard, rec)
+				if rec.Dynamodb != nil {
+					if f.pos.Seq == nil {
+						f.pos.Seq = map[string]string{}
+					}
+					f.pos.Seq[shard] = aws.ToString(rec.Dynamodb.SequenceNumber)
+				}
+				progress = true
+				more, err := each(rec)
 				if err != nil {
 					return err
 				}
-				progress = true
-				if ok && !yield(c, nil) {
+				if !more {
 					return nil
 				}
 			}
@@ -216,48 +303,10 @@ func (f *feed[T]) run(ctx context.Context, yield func(Change[T], error) bool) er
 	}
 }
 
-// change records rec as read and decodes it; ok is false for an item of
-// another entity.
-func (f *feed[T]) change(shard string, rec stypes.Record) (c Change[T], ok bool, err error) {
-	r := rec.Dynamodb
-	if r == nil {
-		return c, false, nil
-	}
-	seq := aws.ToString(r.SequenceNumber)
-	if f.pos.Seq == nil {
-		f.pos.Seq = map[string]string{}
-	}
-	f.pos.Seq[shard] = seq
-	keys := fromStreamItem(r.Keys)
-	if !f.t.schema.Owns(keys) {
-		return c, false, nil
-	}
-	c = Change[T]{Kind: ChangeKind(rec.EventName), SequenceNumber: seq, Position: f.pos.encode()}
-	if r.ApproximateCreationDateTime != nil {
-		c.Time = *r.ApproximateCreationDateTime
-	}
-	if c.Key, err = f.t.load(f.op, keys); err != nil {
-		return c, false, err
-	}
-	if r.OldImage != nil {
-		c.HasOld = true
-		if c.Old, err = f.t.load(f.op, fromStreamItem(r.OldImage)); err != nil {
-			return c, false, err
-		}
-	}
-	if r.NewImage != nil {
-		c.HasNew = true
-		if c.New, err = f.t.load(f.op, fromStreamItem(r.NewImage)); err != nil {
-			return c, false, err
-		}
-	}
-	return c, true, nil
-}
-
 // list lists the stream's shards and opens an iterator on each shard whose
 // parent has been read to its end (or is no longer in the stream), so a
 // child is read after its parent.
-func (f *feed[T]) list(ctx context.Context) error {
+func (f *feed) list(ctx context.Context) error {
 	var shards []stypes.Shard
 	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(f.pos.Stream)}
 	for {

@@ -37,9 +37,15 @@ func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Conte
 // load decodes an item of this schema; a decode failure is a decode error
 // naming the table.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
-	v, err := t.schema.Load(item)
+	return loadItem(t.schema, op, item)
+}
+
+// loadItem decodes an item of s; a decode failure is a decode error naming
+// the table.
+func loadItem[T any](s *schema.Schema[T], op string, item map[string]types.AttributeValue) (T, error) {
+	v, err := s.Load(item)
 	if err != nil {
-		return v, &Error{Type: ErrDecode, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+		return v, &Error{Type: ErrDecode, Op: op, Table: s.Table(), Message: trimPrefix(err.Error()), cause: err}
 	}
 	return v, nil
 }
