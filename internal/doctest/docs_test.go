@@ -383,12 +383,19 @@ func (s *sharedPkg) add(t *testing.T, p *Prelude, b Block, kind Kind, lineFile s
 		return false
 	}
 	uses := map[string]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			uses[id.Name] = true
+	var inspect func(n ast.Node) bool
+	inspect = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			uses[n.Name] = true
+		case *ast.SelectorExpr:
+			// pkg.Name or v.Field: only the left side names something here.
+			ast.Inspect(n.X, inspect)
+			return false
 		}
 		return true
-	})
+	}
+	ast.Inspect(f, inspect)
 	s.entries = append(s.entries, sharedEntry{block: b, fn: frag.Func, declares: frag.Declares, uses: uses})
 	if err := os.WriteFile(filepath.Join(s.dir, fmt.Sprintf("f%03d.go", s.n)), []byte(frag.Source), 0o644); err != nil {
 		t.Fatal(err)
