@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/shopspring/decimal"
 
 	"github.com/dynamogo/dynamo"
@@ -32,8 +33,9 @@ from example schemas (a single table of orders, users, accounts and ledger
 entries, and a table of documents with a vector index) and runs the
 operations cheat sheet: conditional puts, gets, every update operator, every
 query form, a GSI query, filters, pagination with cursors, streams, a
-parallel scan, batch writes and gets, transactions (one canceled), vector
-search and a raw request, printing one line per step. The tables are
+parallel scan, batch writes and gets, transactions (one canceled), a change
+feed (an order's writes read back from the table's stream), vector search and
+a raw request, printing one line per step. The tables are
 deleted at the end unless --keep.
 
 The example schemas are declared in the demo (internal/cli/demo.go), not in
@@ -121,7 +123,7 @@ func newDemoSchemas(table string) (*demoSchemas, error) {
 	s := &demoSchemas{app: table, docsTab: table + "-docs"}
 	var err error
 	if s.orders, err = schema.New[demoOrder](table, schema.EntityName("order"),
-		schema.GSI("StatusIndex", "status", "placed_at")); err != nil {
+		schema.GSI("StatusIndex", "status", "placed_at"), schema.Stream(types.StreamViewTypeNewAndOldImages)); err != nil {
 		return nil, err
 	}
 	if s.users, err = schema.New[demoUser](table, schema.EntityName("user")); err != nil {
@@ -338,6 +340,9 @@ func (d *demo) run(keep bool) (err error) {
 	if err := d.transactions(); err != nil {
 		return err
 	}
+	if err := d.changes(orders); err != nil {
+		return err
+	}
 	if vectors {
 		if err := d.vectors(); err != nil {
 			return err
@@ -352,6 +357,55 @@ func (d *demo) run(keep bool) (err error) {
 	if len(d.skipped) > 0 {
 		d.step("not run", "%s (not implemented by the endpoint)", strings.Join(d.skipped, ", "))
 	}
+	return nil
+}
+
+// changes puts, pays and deletes one order, then reads those three changes
+// back from the table's stream as typed changes.
+func (d *demo) changes(orders *dynamo.Table[demoOrder]) error {
+	const name = "change feed"
+	ctx := d.ctx
+	// An order of this run only: on kept tables the stream also holds the
+	// changes of the runs before.
+	o := demoOrder{UserID: "feed", PlacedAt: demoDay, OrderID: fmt.Sprint("run", time.Now().UnixNano()), Total: decimal.NewFromInt(5)}
+	if err := orders.Put(ctx, o); err != nil {
+		return err
+	}
+	if _, err := orders.Update(ctx, o, expr.Set("status", "paid")); err != nil {
+		return err
+	}
+	if err := orders.Delete(ctx, o); err != nil {
+		return err
+	}
+	var seen []string
+	for c, err := range orders.Changes(ctx) { // from the oldest change the stream holds
+		if err != nil {
+			if d.unsupported(name, err) {
+				return nil
+			}
+			if errors.Is(err, dynamo.ErrValidation) { // a kept table from before the demo had a stream
+				d.step(name, "skipped: %s", reason(err))
+				d.skipped = append(d.skipped, name)
+				return nil
+			}
+			return err
+		}
+		if c.Key.UserID != o.UserID || c.Key.OrderID != o.OrderID {
+			continue
+		}
+		switch c.Kind {
+		case dynamo.ChangeInsert:
+			seen = append(seen, fmt.Sprintf("INSERT (%s)", c.New.Status))
+		case dynamo.ChangeModify:
+			seen = append(seen, fmt.Sprintf("MODIFY (%s -> %s)", c.Old.Status, c.New.Status))
+		case dynamo.ChangeRemove:
+			seen = append(seen, fmt.Sprintf("REMOVE (was %s)", c.Old.Status))
+		}
+		if len(seen) == 3 {
+			break
+		}
+	}
+	d.step(name, "order feed/… put, paid, deleted; read back from the stream: %s", strings.Join(seen, ", "))
 	return nil
 }
 
