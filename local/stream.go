@@ -271,8 +271,11 @@ func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
 		}
 	}
 	seq := st.srv.streams.seq.Add(1)
-	key, item := r.Encode(seq)
+	key, item, oldKey := r.Encode(seq)
 	b.ops = append(b.ops, storage.Put(st.coll, key, item))
+	if oldKey != nil {
+		b.ops = append(b.ops, storage.Put(st.coll, oldKey, r.Old))
+	}
 	b.records = append(b.records, pendingRecord{st: st, key: key})
 	return nil
 }
@@ -312,9 +315,13 @@ func (st *stream) trim(now time.Time) error {
 	// The records go, with the descriptors of the closed shards they
 	// emptied, and the watermark, so that a restart still knows what was
 	// trimmed.
-	ops := make([]storage.Op, n, n+2)
-	for i, r := range st.times[:n] {
-		ops[i] = storage.Delete(st.coll, r.key())
+	ops := make([]storage.Op, 0, n+2)
+	for _, r := range st.times[:n] {
+		key := r.key()
+		ops = append(ops, storage.Delete(st.coll, key))
+		if old := streams.OldImageKey(key); old != nil {
+			ops = append(ops, storage.Delete(st.coll, old))
+		}
 	}
 	gone := 0
 	for _, sh := range st.shards[:len(st.shards)-1] {
@@ -364,6 +371,9 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 		}
 		var ferr error
 		coll.Ascend(nil, nil, func(key []byte, it Item) bool {
+			if streams.IsOldImageKey(key) {
+				return true // read with its record
+			}
 			if string(key) == string(streams.TrimmedKey) {
 				st.trimmed = streams.WatermarkOf(it)
 				return true
@@ -860,7 +870,37 @@ func (s *Server) getRecords(c *call) (any, error) {
 	}
 	n, size, pos, more := 0, 0, it.After, false
 	var ferr error
+	// A record whose old image is stored apart waits for the entry that
+	// follows it.
+	var pending *streams.Record
+	var pendingSeq uint64
+	emit := func(seq uint64, rec *streams.Record) bool {
+		if n > 0 {
+			r.b = append(r.b, ',')
+		}
+		var err error
+		if r.b, err = st.appendRecord(r.b, seq, rec); err != nil {
+			ferr = err
+			return false
+		}
+		n, size, pos = n+1, size+recordSize(rec), seq
+		return true
+	}
 	st.coll.Ascend(streams.RecordKey(it.After+1), end, func(k []byte, item Item) bool {
+		if streams.IsOldImageKey(k) {
+			if pending == nil {
+				ferr = errors.New("streams: an old image without its record")
+				return false
+			}
+			pending.Old = item
+			rec := pending
+			pending = nil
+			return emit(pendingSeq, rec)
+		}
+		if pending != nil {
+			ferr = errors.New("streams: a record without its old image")
+			return false
+		}
 		if n == limit || size >= maxRecordsBytes {
 			more = true
 			return false
@@ -870,16 +910,15 @@ func (s *Server) getRecords(c *call) (any, error) {
 			ferr = err
 			return false
 		}
-		if n > 0 {
-			r.b = append(r.b, ',')
+		if streams.OldApart(k) {
+			pending, pendingSeq = &rec, seq
+			return true
 		}
-		if r.b, err = st.appendRecord(r.b, seq, &rec); err != nil {
-			ferr = err
-			return false
-		}
-		n, size, pos = n+1, size+recordSize(&rec), seq
-		return true
+		return emit(seq, &rec)
 	})
+	if ferr == nil && pending != nil {
+		ferr = errors.New("streams: a record without its old image")
+	}
 	if ferr != nil {
 		return nil, ferr
 	}

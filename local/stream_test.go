@@ -856,3 +856,82 @@ func TestStreamOrderUnderConcurrentWrites(t *testing.T) {
 		t.Fatalf("%d records for %d writes", len(rs), writers*each)
 	}
 }
+
+// A record with both images keeps its old image in an entry of its own
+// (stream.go): GetRecords returns each record whole whatever its Limit
+// cuts, a restart reads them back, and trimming deletes both entries.
+func TestStreamBothImagesStoredApart(t *testing.T) {
+	dir := t.TempDir()
+	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
+	clock := newTestClock()
+	serve := func() (*dynamotest.Server, *disk.Engine) {
+		e, err := disk.Open(dir, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e), local.WithClock(clock.now))), e
+	}
+	srv, eng := serve()
+	c := srv.Client()
+	arn := streamTable(t, srv, "both", types.StreamViewTypeNewAndOldImages)
+	const writes = 70 // more than a trim batch
+	for i := range writes {
+		put(t, c, "both", item{"pk": S("k"), "sk": S("1"), "n": N(strconv.Itoa(i))})
+	}
+	check := func(sc *dynamodbstreams.Client, limit int32) {
+		t.Helper()
+		d, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn),
+			ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, got := it.ShardIterator, 0
+		for got < writes {
+			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: next, Limit: aws.Int32(limit)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Records) == 0 || len(out.Records) > int(limit) {
+				t.Fatalf("limit %d: %d records", limit, len(out.Records))
+			}
+			for _, r := range out.Records {
+				newN := sattr(r.Dynamodb.NewImage, "n")
+				if newN != strconv.Itoa(got) {
+					t.Fatalf("limit %d: record %d has new n %q", limit, got, newN)
+				}
+				if oldN := sattr(r.Dynamodb.OldImage, "n"); got > 0 && oldN != strconv.Itoa(got-1) || got == 0 && r.Dynamodb.OldImage != nil {
+					t.Fatalf("limit %d: record %d has old n %q", limit, got, oldN)
+				}
+				if got > 0 && r.EventName != stypes.OperationTypeModify {
+					t.Fatalf("record %d is %s", got, r.EventName)
+				}
+				got++
+			}
+			next = out.NextShardIterator
+		}
+	}
+	check(streamsClient(t, srv), 1)
+	check(streamsClient(t, srv), 3)
+	srv.Close()
+	eng.Close()
+
+	srv, eng = serve()
+	defer eng.Close()
+	check(streamsClient(t, srv), 7)
+	clock.add(25 * time.Hour)
+	put(t, srv.Client(), "both", item{"pk": S("k"), "sk": S("1"), "n": N("70")}) // trims the 70, old images too
+	d, err := streamsClient(t, srv).DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := local.StoredStreamRecords(srv.Local, arn), 3+len(d.StreamDescription.Shards); n != want {
+		t.Fatalf("%d entries left after trimming, want %d: the new record, its old image, the watermark and the shards", n, want)
+	}
+	if got := events(readStream(t, streamsClient(t, srv), arn)); got != "MODIFY:k" {
+		t.Fatalf("after trimming: %q", got)
+	}
+}

@@ -120,10 +120,13 @@ type Record struct {
 // A stored record is a key and an item. The key holds the sequence number
 // (first, so records sort by it), then a flags byte and the creation time;
 // the item is the record's image itself when it has one (the very item the
-// table stores: items are immutable, so sharing costs nothing), both images
-// under "n" and "o", or its keys. Recording a write thus allocates no map
-// at all for NEW_IMAGE and OLD_IMAGE streams: memory held for 24 hours of
-// records is what DynamoDB would report, and little more.
+// table stores: items are immutable, so sharing costs nothing), or its
+// keys. A record with both images is two entries: the new image under the
+// record's key, the old one under the same key followed by 'o' (OldImageKey),
+// which sorts right after it, in the same engine batch. Recording a write
+// thus allocates no map at all: memory held for 24 hours of records is what
+// DynamoDB would report, and little more. (Records written before had both
+// images in one item, under "n" and "o"; Decode still reads them.)
 const (
 	recordKeyLen = 1 + 8 + 1 + 8
 
@@ -134,12 +137,18 @@ const (
 	payloadOld  = 2 << 2
 	payloadBoth = 3 << 2
 	flagTTL     = 1 << 4
+	// flagOldApart marks a payloadBoth record whose item is the new image,
+	// the old one being the entry at OldImageKey.
+	flagOldApart = 1 << 5
+
+	oldImageSuffix = 'o'
 )
 
 var events = [...]string{Insert, Modify, Remove}
 
-// Encode returns the stored form of the record with sequence number seq.
-func (r *Record) Encode(seq uint64) (key []byte, item Item) {
+// Encode returns the stored form of the record with sequence number seq;
+// oldKey is nil unless the old image is stored apart, under oldKey.
+func (r *Record) Encode(seq uint64) (key []byte, item Item, oldKey []byte) {
 	var flags byte
 	for i, e := range events {
 		if e == r.Event {
@@ -148,8 +157,7 @@ func (r *Record) Encode(seq uint64) (key []byte, item Item) {
 	}
 	switch {
 	case r.New != nil && r.Old != nil:
-		flags |= payloadBoth
-		item = Item{"n": &types.AttributeValueMemberM{Value: r.New}, "o": &types.AttributeValueMemberM{Value: r.Old}}
+		flags, item = flags|payloadBoth|flagOldApart, r.New
 	case r.New != nil:
 		flags, item = flags|payloadNew, r.New
 	case r.Old != nil:
@@ -160,18 +168,42 @@ func (r *Record) Encode(seq uint64) (key []byte, item Item) {
 	if r.TTL {
 		flags |= flagTTL
 	}
-	return RecordKeyOf(seq, flags, r.Created.UnixMilli()), item
+	b := appendRecordKey(make([]byte, 0, recordKeyLen+1), seq, flags, r.Created.UnixMilli())
+	if flags&flagOldApart != 0 {
+		return b, item, append(b, oldImageSuffix) // one allocation for both keys
+	}
+	return b, item, nil
 }
 
 // RecordKeyOf is the full key of a stored record.
 func RecordKeyOf(seq uint64, flags byte, ms int64) []byte {
-	b := make([]byte, recordKeyLen)
-	b[0] = 'r'
-	binary.BigEndian.PutUint64(b[1:], seq)
-	b[9] = flags
-	binary.BigEndian.PutUint64(b[10:], uint64(ms))
-	return b
+	return appendRecordKey(make([]byte, 0, recordKeyLen), seq, flags, ms)
 }
+
+func appendRecordKey(b []byte, seq uint64, flags byte, ms int64) []byte {
+	b = append(b, 'r')
+	b = binary.BigEndian.AppendUint64(b, seq)
+	b = append(b, flags)
+	return binary.BigEndian.AppendUint64(b, uint64(ms))
+}
+
+// OldImageKey is the key of the old image of the record stored under key,
+// nil when the record keeps no old image apart.
+func OldImageKey(key []byte) []byte {
+	if len(key) != recordKeyLen || key[9]&flagOldApart == 0 {
+		return nil
+	}
+	return append(key[:recordKeyLen:recordKeyLen], oldImageSuffix)
+}
+
+// IsOldImageKey reports whether k is the key of a record's old image.
+func IsOldImageKey(k []byte) bool {
+	return len(k) == recordKeyLen+1 && k[0] == 'r' && k[recordKeyLen] == oldImageSuffix
+}
+
+// OldApart reports whether the record stored under key has its old image
+// in the entry that follows it (at OldImageKey), for Decode's caller to add.
+func OldApart(key []byte) bool { return OldImageKey(key) != nil }
 
 // KeyInfo reads the sequence number, flags and creation time (unix ms) of
 // a stored record's key; ok is false for any other key.
@@ -198,6 +230,10 @@ func Decode(k []byte, it Item, keys ...string) (seq uint64, r Record, err error)
 	case payloadOld:
 		r.Old = it
 	case payloadBoth:
+		if flags&flagOldApart != 0 {
+			r.New = it // the caller adds Old, from the next entry
+			break
+		}
 		n, ok1 := it["n"].(*types.AttributeValueMemberM)
 		o, ok2 := it["o"].(*types.AttributeValueMemberM)
 		if !ok1 || !ok2 {

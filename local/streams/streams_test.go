@@ -54,11 +54,18 @@ func TestRecordRoundTrip(t *testing.T) {
 		{Event: streams.Modify, Created: now, New: img, Old: img},
 		{Event: streams.Remove, Created: now, Old: img, TTL: true},
 	} {
-		key, item := r.Encode(uint64(i + 7))
-		if r.New != nil && r.Old == nil && len(item) != len(img) {
+		key, item, oldKey := r.Encode(uint64(i + 7))
+		if r.New != nil && len(item) != len(img) {
 			t.Fatalf("%d: stored item %v", i, item)
 		}
+		if both := r.New != nil && r.Old != nil; both != (oldKey != nil) || both != streams.OldApart(key) ||
+			both && (!streams.IsOldImageKey(oldKey) || string(streams.OldImageKey(key)) != string(oldKey) || string(oldKey[:len(key)]) != string(key)) {
+			t.Fatalf("%d: old image key %q for key %q", i, oldKey, key)
+		}
 		seq, got, err := streams.Decode(key, item, "pk")
+		if oldKey != nil {
+			got.Old = r.Old // the caller adds the entry at oldKey
+		}
 		if err != nil || seq != uint64(i+7) || got.Event != r.Event || !got.Created.Equal(now) || got.TTL != r.TTL ||
 			len(got.Keys) != 1 || (got.New == nil) != (r.New == nil) || (got.Old == nil) != (r.Old == nil) {
 			t.Fatalf("%d %s: %d %+v, %v", i, r.Event, seq, got, err)

@@ -1,0 +1,65 @@
+//go:build unix
+
+package local_test
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dynamogo/dynamo/local"
+)
+
+// cpuTime is the CPU time the process has used (every thread: handlers and
+// the garbage collector alike).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkStreamCost is the cost of recording: the same small PutItems go
+// to a table without a stream and to one with a NEW_AND_OLD_IMAGES stream,
+// alternating in runs of 64 so that both see the same machine load. It
+// reports the server CPU time of a put on each and their ratio (wall time
+// on a shared machine measures the neighbours).
+func BenchmarkStreamCost(b *testing.B) {
+	srv, err := local.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	c := newCaller(srv)
+	const def = `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"`
+	c.call(b, "CreateTable", `{"TableName":"bench",`+def+`}`)
+	c.call(b, "CreateTable", `{"TableName":"streamed",`+def+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}`)
+	var cpu [2]time.Duration
+	var ops [2]int
+	const run = 64
+	start, i := cpuTime(), 0
+	for ; b.Loop(); i++ {
+		which := i / run % 2
+		if i%run == 0 && i > 0 {
+			now := cpuTime()
+			cpu[1-which] += now - start
+			start = now
+		}
+		body := putBody(fmt.Sprintf("k%07d", i%10000), "s", i)
+		if which == 1 {
+			body = `{"TableName":"streamed"` + body[len(`{"TableName":"bench"`):]
+		}
+		c.call(b, "PutItem", body)
+		ops[which]++
+	}
+	cpu[(i-1)/run%2] += cpuTime() - start
+	b.StopTimer()
+	if ops[0] == 0 || ops[1] == 0 {
+		return // too few iterations to compare
+	}
+	plain := float64(cpu[0]) / float64(ops[0])
+	streamed := float64(cpu[1]) / float64(ops[1])
+	b.ReportMetric(plain, "plain-cpu-ns/put")
+	b.ReportMetric(streamed, "stream-cpu-ns/put")
+	b.ReportMetric(streamed/plain, "stream/plain")
+}
