@@ -84,16 +84,15 @@ func (t *Table[T]) Changes(ctx context.Context, opts ...ChangesOption) iter.Seq2
 	return changes(ctx, t.repo, t.schema.Table(), schemaDecoder(t.schema, op), opts)
 }
 
-// RawItem is an item as DynamoDB holds it, the type of the changes of
-// [Repo.Changes].
-type RawItem = map[string]types.AttributeValue
+// rawItem is an item as DynamoDB holds it.
+type rawItem = map[string]types.AttributeValue
 
 // Changes is [Table.Changes] for any table, without a schema: every change
 // of the table's items, with Key, Old and New as DynamoDB holds them (for
 // tools that follow any table, like the dynamo command's tail).
-func (r *Repo) Changes(ctx context.Context, table string, opts ...ChangesOption) iter.Seq2[Change[RawItem], error] {
+func (r *Repo) Changes(ctx context.Context, table string, opts ...ChangesOption) iter.Seq2[Change[map[string]types.AttributeValue], error] {
 	const op = "GetRecords"
-	raw := changeDecoder[RawItem]{op: op, table: table, load: func(it RawItem) (RawItem, error) { return it, nil }}
+	raw := changeDecoder[rawItem]{op: op, table: table, load: func(it rawItem) (rawItem, error) { return it, nil }}
 	return changes(ctx, r, table, raw, opts)
 }
 
@@ -139,12 +138,12 @@ func changes[T any](ctx context.Context, r *Repo, table string, d changeDecoder[
 // of the typed feed, the raw feed and ChangeFromRecord.
 type changeDecoder[T any] struct {
 	op, table string
-	owns      func(RawItem) bool // nil: every item is T's
-	load      func(RawItem) (T, error)
+	owns      func(rawItem) bool // nil: every item is T's
+	load      func(rawItem) (T, error)
 }
 
 func schemaDecoder[T any](s *schema.Schema[T], op string) changeDecoder[T] {
-	return changeDecoder[T]{op: op, table: s.Table(), owns: s.Owns, load: func(it RawItem) (T, error) { return loadItem(s, op, it) }}
+	return changeDecoder[T]{op: op, table: s.Table(), owns: s.Owns, load: func(it rawItem) (T, error) { return loadItem(s, op, it) }}
 }
 
 // change decodes rec; ok is false for an item of another entity or a

@@ -103,7 +103,7 @@ func runTail(ctx context.Context, env *Env, args []string) error {
 }
 
 // tailJSON writes c as one line of JSON, its items in DynamoDB JSON.
-func tailJSON(w io.Writer, c dynamo.Change[dynamo.RawItem]) error {
+func tailJSON(w io.Writer, c dynamo.Change[map[string]types.AttributeValue]) error {
 	line := struct {
 		Time           string       `json:"time"`
 		Kind           string       `json:"kind"`
@@ -119,7 +119,7 @@ func tailJSON(w io.Writer, c dynamo.Change[dynamo.RawItem]) error {
 
 // tailLine renders c on one line: time, kind, key attributes and the
 // images the stream holds, as plain values.
-func tailLine(c dynamo.Change[dynamo.RawItem]) string {
+func tailLine(c dynamo.Change[map[string]types.AttributeValue]) string {
 	var b strings.Builder
 	b.WriteString(c.Time.UTC().Format(time.RFC3339))
 	b.WriteString(" ")
