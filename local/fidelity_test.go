@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -316,4 +317,62 @@ func TestNonKeyAttributeNameLength(t *testing.T) {
 	})
 	wantErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long+"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "+
 		"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+}
+
+// The batch actions' constraint messages name the member path as the
+// service writes it and never render a collection as a count; BatchWriteItem
+// without requests has its own sentence.
+func TestBatchConstraintMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	keys := make([]map[string]types.AttributeValue, 101)
+	for i := range keys {
+		keys[i] = item{"pk": S(fmt.Sprint(i))}
+	}
+	_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"tbl": {Keys: keys}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100")
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"tbl": {Keys: []map[string]types.AttributeValue{}}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{}})
+	wantErr(t, err, "ValidationException", "The requestItems parameter is required for BatchWriteItem")
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": {}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '{tbl=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+	writes := make([]types.WriteRequest, 26)
+	for i := range writes {
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": S(fmt.Sprint(i))}}}
+	}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": writes}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25")
+}
+
+// The control-plane table actions check TableName on their own, before the
+// other constraints.
+func TestControlPlaneTableName(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	const short = "TableName must be at least 3 characters long and at most 255 characters long"
+	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("ab")})
+	wantErr(t, err, "ValidationException", short)
+	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(strings.Repeat("a", 256))})
+	wantErr(t, err, "ValidationException", short)
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("ab"), BillingMode: types.BillingModePayPerRequest})
+	wantErr(t, err, "ValidationException", short)
+	// The pattern is still a constraint; the data plane keeps the framework's wording.
+	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("a b")})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: item{"pk": S("a")}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3")
+
+	h, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	res, body := rawCall(t, h, "DynamoDB_20120810.UpdateTable", `{"BillingMode":"PAY_PER_REQUEST"}`)
+	if res.StatusCode != 400 || !strings.Contains(body, `"The parameter 'TableName' is required but was not present in the request"`) {
+		t.Errorf("UpdateTable without TableName: %d %s", res.StatusCode, body)
+	}
 }

@@ -317,6 +317,9 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 // createConstraints checks the request's member constraints (the
 // "N validation errors detected" message, all of them at once).
 func createConstraints(in *dynamodb.CreateTableInput) error {
+	if err := controlTableName(in.TableName); err != nil {
+		return err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if in.AttributeDefinitions == nil {
@@ -683,6 +686,9 @@ func (s *Server) tableFromName(c *call) (*tableNameInput, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	if err := controlTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if err := cs.err(); err != nil {
@@ -849,6 +855,9 @@ func (s *Server) updateTable(c *call) (any, error) {
 // updateConstraints checks an UpdateTable request's member constraints and
 // that it asks for something.
 func updateConstraints(in *dynamodb.UpdateTableInput) error {
+	if err := controlTableName(in.TableName); err != nil {
+		return err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
