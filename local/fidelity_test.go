@@ -376,3 +376,30 @@ func TestControlPlaneTableName(t *testing.T) {
 		t.Errorf("UpdateTable without TableName: %d %s", res.StatusCode, body)
 	}
 }
+
+// An attribute name over 64 KB is refused however it arrives, also through
+// ExpressionAttributeNames in any expression.
+func TestLongNameThroughPlaceholders(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	const msg = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+	names := map[string]string{"#n": strings.Repeat("a", 1<<16)}
+	key := item{"pk": S("a")}
+	vals := map[string]types.AttributeValue{":v": S("x")}
+	tbl := aws.String("tbl")
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: tbl, Key: key, UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: tbl, Item: key, ConditionExpression: aws.String("attribute_not_exists(#n)"), ExpressionAttributeNames: names})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: tbl, Key: key, ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: names})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: tbl, FilterExpression: aws.String("#n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: tbl, KeyConditionExpression: aws.String("#n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	// The longest name is fine.
+	names["#n"] = strings.Repeat("a", 1<<16-1)
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: tbl, Key: key, UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}); err != nil {
+		t.Fatal(err)
+	}
+}
