@@ -213,4 +213,10 @@ const (
 	// Alternator's test suites).
 	msgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
 	msgTableNameLength   = "TableName must be at least 3 characters long and at most 255 characters long"
+
+	// AttributeUpdates ADD or DELETE of a value whose type does not match
+	// the attribute's (dynalite's tests of the service; the update
+	// expression's wording is "An operand in the update expression has an
+	// incorrect data type"; API_UpdateItem.html lists both).
+	msgLegacyTypeMismatch = "Type mismatch for attribute to update"
 )

@@ -403,3 +403,24 @@ func TestLongNameThroughPlaceholders(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// AttributeUpdates ADD and DELETE on an attribute of another type have the
+// legacy API's message, not the update expression's.
+func TestLegacyUpdateTypeMismatch(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	put(t, c, "tbl", item{"pk": S("a"), "n": N("1"), "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}})
+	for name, up := range map[string]map[string]types.AttributeValueUpdate{
+		"ADD SS to N":       {"n": {Action: types.AttributeActionAdd, Value: &types.AttributeValueMemberSS{Value: []string{"y"}}}},
+		"ADD N to SS":       {"ss": {Action: types.AttributeActionAdd, Value: N("1")}},
+		"DELETE NS from SS": {"ss": {Action: types.AttributeActionDelete, Value: &types.AttributeValueMemberNS{Value: []string{"1"}}}},
+	} {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key, AttributeUpdates: up})
+		t.Run(name, func(t *testing.T) { wantErr(t, err, "ValidationException", "Type mismatch for attribute to update") })
+	}
+	// The expression form keeps its own wording.
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key, UpdateExpression: aws.String("ADD n :v"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberSS{Value: []string{"y"}}}})
+	wantErr(t, err, "ValidationException", "An operand in the update expression has an incorrect data type")
+}
