@@ -219,4 +219,15 @@ const (
 	// expression's wording is "An operand in the update expression has an
 	// incorrect data type"; API_UpdateItem.html lists both).
 	msgLegacyTypeMismatch = "Type mismatch for attribute to update"
+
+	// UpdateTable's StreamSpecification: a view type is required to enable
+	// and refused to disable (after the "One or more parameter values were
+	// invalid: " prefix), and a stream cannot be enabled twice (nor its view
+	// type changed in place) or disabled when there is none. Observed
+	// against the service on 2026-10-09 (aws-controllers-k8s API quirks,
+	// DDB-TABLE-050); CreateTable words the first two its own way.
+	msgStreamEnableNeedsView = "If stream is being enabled then UpdateViewType is required"
+	msgStreamDisableWithView = "If stream is being disabled, then UpdateViewType must not be specified"
+	msgStreamAlreadyEnabled  = "Table already has an enabled stream: TableName: %s"
+	msgStreamNoneToDisable   = "Table has no stream to disable: TableName: %s"
 )

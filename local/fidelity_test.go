@@ -424,3 +424,26 @@ func TestLegacyUpdateTypeMismatch(t *testing.T) {
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberSS{Value: []string{"y"}}}})
 	wantErr(t, err, "ValidationException", "An operand in the update expression has an incorrect data type")
 }
+
+// UpdateTable's stream messages: the request's shape, then the table's
+// state, each naming the table as the service does.
+func TestUpdateTableStreamMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	update := func(enabled bool, view types.StreamViewType) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+			StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(enabled), StreamViewType: view}})
+		return err
+	}
+	wantErr(t, update(false, ""), "ValidationException", "Table has no stream to disable: TableName: tbl")
+	wantErr(t, update(true, ""), "ValidationException", "One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required")
+	if err := update(true, types.StreamViewTypeNewImage); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, update(true, types.StreamViewTypeNewImage), "ValidationException", "Table already has an enabled stream: TableName: tbl")
+	wantErr(t, update(true, types.StreamViewTypeKeysOnly), "ValidationException", "Table already has an enabled stream: TableName: tbl")
+	wantErr(t, update(false, types.StreamViewTypeKeysOnly), "ValidationException", "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified")
+	if err := update(false, ""); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -941,12 +941,17 @@ func (s *Server) updateSettings(in *dynamodb.UpdateTableInput, t *table, m *tabl
 		m.TableClass = string(in.TableClass)
 	}
 	if ss := in.StreamSpecification; ss != nil {
+		// The request's shape first, then the table's state.
 		enabled := aws.ToBool(ss.StreamEnabled)
 		switch {
+		case enabled && ss.StreamViewType == "":
+			return invalidParam(msgStreamEnableNeedsView)
+		case !enabled && ss.StreamViewType != "":
+			return invalidParam(msgStreamDisableWithView)
 		case enabled && m.Stream != nil:
-			return validationf("Table already has an enabled stream: %s", s.tableArn(m.Name)+"/stream/"+m.Stream.Label)
+			return validationf(msgStreamAlreadyEnabled, m.Name)
 		case !enabled && m.Stream == nil:
-			return validation("Table already has no stream enabled")
+			return validationf(msgStreamNoneToDisable, m.Name)
 		}
 		stream, err := streamFromSpec(ss, at)
 		if err != nil {
