@@ -27,7 +27,7 @@ type ErrorType string
 const (
 	ErrValidation                    ErrorType = "validation_error"                // refused, by this library before sending or by DynamoDB
 	ErrNotFound                      ErrorType = "not_found"                       // Get found no item (not an AWS error)
-	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table or index
+	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table, index or backup
 	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition did not hold
 	ErrProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded" // over the table's provisioned capacity (retried)
 	ErrThrottled                     ErrorType = "throttled"                       // throttled by DynamoDB (retried)
@@ -36,7 +36,7 @@ const (
 	ErrTransactionCanceled           ErrorType = "transaction_canceled"            // see Error.CancellationReasons
 	ErrTransactionConflict           ErrorType = "transaction_conflict"            // another transaction holds an item
 	ErrItemCollectionSizeExceeded    ErrorType = "item_collection_size_exceeded"   // an LSI's item collection is over 10 GB
-	ErrResourceInUse                 ErrorType = "resource_in_use"                 // the table is being created, updated or deleted
+	ErrResourceInUse                 ErrorType = "resource_in_use"                 // the table exists or is changing, the backup is in use
 	ErrLimitExceeded                 ErrorType = "limit_exceeded"                  // too many control-plane operations at once
 	ErrInternalServer                ErrorType = "internal_server_error"           // a 5xx answer (retried)
 	ErrTransport                     ErrorType = "transport_error"                 // no answer: connection failure or timeout (retried)
@@ -218,6 +218,12 @@ var awsCodes = map[string]ErrorType{
 	"ResourceInUseException":                   ErrResourceInUse,
 	"TableInUseException":                      ErrResourceInUse,
 	"LimitExceededException":                   ErrLimitExceeded,
+	"BackupNotFoundException":                  ErrResourceNotFound,
+	"BackupInUseException":                     ErrResourceInUse,
+	"TableAlreadyExistsException":              ErrResourceInUse,
+	"ContinuousBackupsUnavailableException":    ErrValidation,
+	"PointInTimeRecoveryUnavailableException":  ErrValidation,
+	"InvalidRestoreTimeException":              ErrValidation,
 }
 
 // classify is the single reader of SDK and transport errors. It is cheap (no

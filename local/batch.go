@@ -39,15 +39,15 @@ type batchGetInput struct {
 // attributes runs, and reports, deterministically.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// checkRequestItems adds the constraints BatchGetItem and BatchWriteItem
-// share on RequestItems as a whole (present, not empty) and returns the table
-// names in order; the caller checks each table's entry.
-func checkRequestItems[V any](cs *constraints, items map[string]V) []string {
+// checkRequestItems adds BatchGetItem's constraints on RequestItems as a
+// whole (present, not empty) and returns the table names in order; the
+// caller checks each table's entry.
+func checkRequestItems(cs *constraints, items map[string]*keysAndAttributes) []string {
 	names := sortedKeys(items)
 	if items == nil {
 		cs.add(nil, "requestItems", ruleNotNull)
 	} else if len(items) == 0 {
-		cs.add("{}", "requestItems", "Member must have length greater than or equal to 1")
+		cs.addAt("RequestItems", "Member must have length greater than or equal to 1")
 	}
 	return names
 }
@@ -62,12 +62,14 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	for _, n := range names {
 		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		ka := in.RequestItems[n]
+		// The service's messages as of 2026 (paritysuite/dynamodb-conformance,
+		// tests/tier3/error-messages/batchGetItem.test.ts).
 		if ka == nil || ka.Keys == nil {
 			cs.add(nil, "requestItems."+n+".member.keys", ruleNotNull)
 		} else if len(ka.Keys) == 0 {
-			cs.add("[]", "requestItems."+n+".member.keys", "Member must have length greater than or equal to 1")
+			cs.addAt("RequestItems."+n+".member.Keys", "Member must have length greater than or equal to 1")
 		} else if len(ka.Keys) > limits.MaxBatchGet {
-			cs.add(fmt.Sprintf("%d keys", len(ka.Keys)), "requestItems."+n+".member.keys", "Member must have length less than or equal to 100")
+			cs.addAt("RequestItems."+n+".member.Keys", "Member must have length less than or equal to 100")
 		}
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
@@ -267,17 +269,20 @@ type batchWriteOp struct {
 // validateBatchWrite checks the request's shape (constraint messages, then
 // the total number of requests) and returns its table names, sorted.
 func validateBatchWrite(in *batchWriteInput) ([]string, error) {
+	if len(in.RequestItems) == 0 {
+		return nil, validation(msgBatchWriteRequired)
+	}
 	var cs constraints
-	names := checkRequestItems(&cs, in.RequestItems)
+	names := sortedKeys(in.RequestItems)
 	for _, n := range names {
 		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		switch l := len(in.RequestItems[n]); {
 		case in.RequestItems[n] == nil:
 			cs.add(nil, "requestItems."+n+".member", ruleNotNull)
 		case l == 0:
-			cs.add("[]", "requestItems."+n+".member", "Member must have length greater than or equal to 1")
+			cs.msgs = append(cs.msgs, fmt.Sprintf(msgBatchWriteEmptyList, n))
 		case l > limits.MaxBatchWrite:
-			cs.add(fmt.Sprintf("%d requests", l), "requestItems."+n+".member", "Member must have length less than or equal to 25")
+			cs.addAt("RequestItems."+n+".member", "Member must have length less than or equal to 25")
 		}
 	}
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")

@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -316,4 +317,133 @@ func TestNonKeyAttributeNameLength(t *testing.T) {
 	})
 	wantErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long+"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to satisfy constraint: "+
 		"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+}
+
+// The batch actions' constraint messages name the member path as the
+// service writes it and never render a collection as a count; BatchWriteItem
+// without requests has its own sentence.
+func TestBatchConstraintMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	keys := make([]map[string]types.AttributeValue, 101)
+	for i := range keys {
+		keys[i] = item{"pk": S(fmt.Sprint(i))}
+	}
+	_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"tbl": {Keys: keys}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100")
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"tbl": {Keys: []map[string]types.AttributeValue{}}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{}})
+	wantErr(t, err, "ValidationException", "The requestItems parameter is required for BatchWriteItem")
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": {}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '{tbl=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+	writes := make([]types.WriteRequest, 26)
+	for i := range writes {
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": S(fmt.Sprint(i))}}}
+	}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": writes}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25")
+}
+
+// The control-plane table actions check TableName on their own, before the
+// other constraints.
+func TestControlPlaneTableName(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	const short = "TableName must be at least 3 characters long and at most 255 characters long"
+	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("ab")})
+	wantErr(t, err, "ValidationException", short)
+	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(strings.Repeat("a", 256))})
+	wantErr(t, err, "ValidationException", short)
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("ab"), BillingMode: types.BillingModePayPerRequest})
+	wantErr(t, err, "ValidationException", short)
+	// The pattern is still a constraint; the data plane keeps the framework's wording.
+	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("a b")})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: item{"pk": S("a")}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3")
+
+	h, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	res, body := rawCall(t, h, "DynamoDB_20120810.UpdateTable", `{"BillingMode":"PAY_PER_REQUEST"}`)
+	if res.StatusCode != 400 || !strings.Contains(body, `"The parameter 'TableName' is required but was not present in the request"`) {
+		t.Errorf("UpdateTable without TableName: %d %s", res.StatusCode, body)
+	}
+}
+
+// An attribute name over 64 KB is refused however it arrives, also through
+// ExpressionAttributeNames in any expression.
+func TestLongNameThroughPlaceholders(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	const msg = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+	names := map[string]string{"#n": strings.Repeat("a", 1<<16)}
+	key := item{"pk": S("a")}
+	vals := map[string]types.AttributeValue{":v": S("x")}
+	tbl := aws.String("tbl")
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: tbl, Key: key, UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: tbl, Item: key, ConditionExpression: aws.String("attribute_not_exists(#n)"), ExpressionAttributeNames: names})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: tbl, Key: key, ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: names})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: tbl, FilterExpression: aws.String("#n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: tbl, KeyConditionExpression: aws.String("#n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals})
+	wantErr(t, err, "ValidationException", msg)
+	// The longest name is fine.
+	names["#n"] = strings.Repeat("a", 1<<16-1)
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: tbl, Key: key, UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// AttributeUpdates ADD and DELETE on an attribute of another type have the
+// legacy API's message, not the update expression's.
+func TestLegacyUpdateTypeMismatch(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	key := item{"pk": S("a")}
+	put(t, c, "tbl", item{"pk": S("a"), "n": N("1"), "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}})
+	for name, up := range map[string]map[string]types.AttributeValueUpdate{
+		"ADD SS to N":       {"n": {Action: types.AttributeActionAdd, Value: &types.AttributeValueMemberSS{Value: []string{"y"}}}},
+		"ADD N to SS":       {"ss": {Action: types.AttributeActionAdd, Value: N("1")}},
+		"DELETE NS from SS": {"ss": {Action: types.AttributeActionDelete, Value: &types.AttributeValueMemberNS{Value: []string{"1"}}}},
+	} {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key, AttributeUpdates: up})
+		t.Run(name, func(t *testing.T) { wantErr(t, err, "ValidationException", "Type mismatch for attribute to update") })
+	}
+	// The expression form keeps its own wording.
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("tbl"), Key: key, UpdateExpression: aws.String("ADD n :v"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberSS{Value: []string{"y"}}}})
+	wantErr(t, err, "ValidationException", "An operand in the update expression has an incorrect data type")
+}
+
+// UpdateTable's stream messages: the request's shape, then the table's
+// state, each naming the table as the service does.
+func TestUpdateTableStreamMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	update := func(enabled bool, view types.StreamViewType) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+			StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(enabled), StreamViewType: view}})
+		return err
+	}
+	wantErr(t, update(false, ""), "ValidationException", "Table has no stream to disable: TableName: tbl")
+	wantErr(t, update(true, ""), "ValidationException", "One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required")
+	if err := update(true, types.StreamViewTypeNewImage); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, update(true, types.StreamViewTypeNewImage), "ValidationException", "Table already has an enabled stream: TableName: tbl")
+	wantErr(t, update(true, types.StreamViewTypeKeysOnly), "ValidationException", "Table already has an enabled stream: TableName: tbl")
+	wantErr(t, update(false, types.StreamViewTypeKeysOnly), "ValidationException", "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified")
+	if err := update(false, ""); err != nil {
+		t.Fatal(err)
+	}
 }

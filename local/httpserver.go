@@ -28,12 +28,24 @@ type HTTPLimits struct {
 	// IdleTimeout closes a keep-alive connection waiting for its next
 	// request.
 	IdleTimeout time.Duration
+	// MaxHeaderBytes bounds a request's header (net/http's
+	// MaxHeaderBytes: 0 is its default of 1 MB); a larger one is answered
+	// 431 Request Header Fields Too Large and the connection closed.
+	MaxHeaderBytes int
 }
+
+// DefaultMaxHeaderBytes is the header bound dynamo local serves with.
+// DynamoDB documents no header limit, and an API call's header is small
+// (a SigV4 authorization, a session token of a few KB, a user agent);
+// 64 KB is far above any SDK's and bounds what a client can make the
+// server hold before the body limit applies.
+const DefaultMaxHeaderBytes = 64 << 10
 
 // DefaultHTTPLimits are the limits dynamo local serves with: a minute to
 // send a request (16 MB at a slow 300 KB/s), two to answer, two minutes
 // idle (longer than the SDKs' own idle timeouts, so clients close first),
-// and connections capped at half the open-file limit (at most 4096).
+// headers of at most DefaultMaxHeaderBytes, and connections capped at half
+// the open-file limit (at most 4096).
 func DefaultHTTPLimits() HTTPLimits {
 	return HTTPLimits{
 		MaxConns:          max(8, min(4096, openFileLimit()/2)),
@@ -41,6 +53,7 @@ func DefaultHTTPLimits() HTTPLimits {
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    DefaultMaxHeaderBytes,
 	}
 }
 
@@ -54,6 +67,7 @@ func NewHTTPServer(h http.Handler, ln net.Listener, lim HTTPLimits) (hs *http.Se
 		ReadTimeout:       lim.ReadTimeout,
 		WriteTimeout:      lim.WriteTimeout,
 		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    lim.MaxHeaderBytes,
 	}
 	if lim.MaxConns <= 0 {
 		return hs, ln

@@ -122,7 +122,27 @@ func TestIdleKeepAliveClosed(t *testing.T) {
 
 func TestDefaultHTTPLimits(t *testing.T) {
 	lim := local.DefaultHTTPLimits()
-	if lim.MaxConns < 8 || lim.MaxConns > 4096 || lim.ReadHeaderTimeout == 0 || lim.ReadTimeout == 0 || lim.WriteTimeout == 0 || lim.IdleTimeout == 0 {
+	if lim.MaxConns < 8 || lim.MaxConns > 4096 || lim.ReadHeaderTimeout == 0 || lim.ReadTimeout == 0 || lim.WriteTimeout == 0 || lim.IdleTimeout == 0 ||
+		lim.MaxHeaderBytes != local.DefaultMaxHeaderBytes {
 		t.Fatalf("%+v", lim)
+	}
+}
+
+// A header beyond MaxHeaderBytes is refused before the request is served;
+// a signed SDK request is far below the default.
+func TestOversizedHeaderRefused(t *testing.T) {
+	addr := serveHTTP(t, local.DefaultHTTPLimits())
+	c := dial(t, addr)
+	io.WriteString(c, listTables+"X-Big: "+strings.Repeat("a", 2*local.DefaultMaxHeaderBytes)+"\r\nContent-Length: 2\r\n\r\n{}")
+	c.SetReadDeadline(time.Now().Add(guard))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil || res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Fatalf("oversized header: %v %v", res, err)
+	}
+
+	client := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://" + addr),
+		Credentials: credentials.NewStaticCredentialsProvider("k", "s", strings.Repeat("t", 4096))})
+	if _, err := client.ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatalf("a signed request with a 4 KB session token: %v", err)
 	}
 }

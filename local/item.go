@@ -359,6 +359,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 		return nil, err
 	}
 	nu, updated, err := updateResult(ex, old, keyItem, m.keyNames())
+	if legacy && eval.IsTypeMismatch(err) {
+		return nil, validation(msgLegacyTypeMismatch)
+	}
 	if err != nil {
 		return nil, evalError(err)
 	}

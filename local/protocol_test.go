@@ -50,7 +50,7 @@ func TestProtocol(t *testing.T) {
 		{"other service", "Kinesis_20131202.ListStreams", `{}`, 400, `UnknownOperationException`},
 		{"streams", "DynamoDBStreams_20120810.ListStreams", `{}`, 200, `{"Streams":[]}`},
 		{"streams action on DynamoDB", "DynamoDB_20120810.GetRecords", `{}`, 400, `UnknownOperationException`},
-		{"validation", "DynamoDB_20120810.DescribeTable", `{}`, 400, `{"__type":"com.amazon.coral.validate#ValidationException","message":"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"}`},
+		{"validation", "DynamoDB_20120810.DescribeTable", `{}`, 400, `{"__type":"com.amazon.coral.validate#ValidationException","message":"The parameter 'TableName' is required but was not present in the request"}`},
 		{"not found", "DynamoDB_20120810.DescribeTable", `{"TableName":"abc"}`, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found: Table: abc not found"}`},
 	}
 	ids := map[string]bool{}

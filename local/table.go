@@ -317,6 +317,9 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 // createConstraints checks the request's member constraints (the
 // "N validation errors detected" message, all of them at once).
 func createConstraints(in *dynamodb.CreateTableInput) error {
+	if err := controlTableName(in.TableName); err != nil {
+		return err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if in.AttributeDefinitions == nil {
@@ -683,6 +686,9 @@ func (s *Server) tableFromName(c *call) (*tableNameInput, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	if err := controlTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	if err := cs.err(); err != nil {
@@ -849,6 +855,9 @@ func (s *Server) updateTable(c *call) (any, error) {
 // updateConstraints checks an UpdateTable request's member constraints and
 // that it asks for something.
 func updateConstraints(in *dynamodb.UpdateTableInput) error {
+	if err := controlTableName(in.TableName); err != nil {
+		return err
+	}
 	var cs constraints
 	cs.name(in.TableName, "tableName", true)
 	checkThroughputConstraints(&cs, in.ProvisionedThroughput, "provisionedThroughput")
@@ -932,12 +941,17 @@ func (s *Server) updateSettings(in *dynamodb.UpdateTableInput, t *table, m *tabl
 		m.TableClass = string(in.TableClass)
 	}
 	if ss := in.StreamSpecification; ss != nil {
+		// The request's shape first, then the table's state.
 		enabled := aws.ToBool(ss.StreamEnabled)
 		switch {
+		case enabled && ss.StreamViewType == "":
+			return invalidParam(msgStreamEnableNeedsView)
+		case !enabled && ss.StreamViewType != "":
+			return invalidParam(msgStreamDisableWithView)
 		case enabled && m.Stream != nil:
-			return validationf("Table already has an enabled stream: %s", s.tableArn(m.Name)+"/stream/"+m.Stream.Label)
+			return validationf(msgStreamAlreadyEnabled, m.Name)
 		case !enabled && m.Stream == nil:
-			return validation("Table already has no stream enabled")
+			return validationf(msgStreamNoneToDisable, m.Name)
 		}
 		stream, err := streamFromSpec(ss, at)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/internal/numbers"
+	"github.com/dynamogo/dynamo/local/eval"
 )
 
 // checkValues validates every attribute value of an item (or of expression
@@ -29,13 +30,9 @@ func checkValues(item Item) error {
 	return nil
 }
 
-// maxNameBytes is the longest attribute name DynamoDB stores: names are
-// 1 byte to 64 KB long (ServiceQuotas.html, "Attribute name lengths").
-const maxNameBytes = 1<<16 - 1
-
 var (
 	errEmptyName = validation("Empty attribute name")
-	errLongName  = validation("1 validation error detected: Attribute name is too large, must be less than 65536 bytes")
+	errLongName  = validation(eval.NameTooLarge)
 	errNesting   = validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
 )
 
@@ -44,7 +41,7 @@ func checkName(name string) error {
 	if name == "" {
 		return errEmptyName
 	}
-	if len(name) > maxNameBytes {
+	if len(name) > limits.MaxAttrNameBytes {
 		return errLongName
 	}
 	return nil

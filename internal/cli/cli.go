@@ -89,15 +89,20 @@ func Main(args []string, env *Env) int {
 	case "help":
 		return help(env, args[1:])
 	}
-	c := commands[args[0]]
+	c, rest := lookup(args)
 	if c == nil {
+		if subs := group(args[0]); subs != nil {
+			fmt.Fprintf(env.Stderr, "dynamo %s: missing or unknown subcommand: one of %s (run 'dynamo help %s')\n",
+				args[0], strings.Join(subs, ", "), args[0])
+			return ExitUsage
+		}
 		fmt.Fprintf(env.Stderr, "dynamo: unknown command %q (run 'dynamo help' for the list)\n", args[0])
 		usage(env.Stderr)
 		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := c.Run(ctx, env, args[1:])
+	err := c.Run(ctx, env, rest)
 	switch {
 	case err == nil:
 		return ExitOK
@@ -148,13 +153,47 @@ func help(env *Env, args []string) int {
 		fmt.Fprint(env.Stdout, t)
 		return ExitOK
 	}
-	c := commands[args[0]]
-	if c == nil || len(args) > 1 {
+	c, rest := lookup(args)
+	if c == nil && len(args) == 1 {
+		if subs := group(args[0]); subs != nil {
+			fmt.Fprintf(env.Stdout, "usage: dynamo %s <subcommand> [arguments] [flags]\n\nsubcommands:\n", args[0])
+			for _, n := range subs {
+				fmt.Fprintf(env.Stdout, "  %-16s %s\n", n, commands[args[0]+" "+n].Summary)
+			}
+			fmt.Fprintf(env.Stdout, "\nrun 'dynamo help %s <subcommand>' for its flags.\n", args[0])
+			return ExitOK
+		}
+	}
+	if c == nil || len(rest) > 0 {
 		fmt.Fprintf(env.Stderr, "dynamo help: unknown command %q (run 'dynamo help' for the list)\n", strings.Join(args, " "))
 		return ExitUsage
 	}
 	commandHelp(env.Stdout, c)
 	return ExitOK
+}
+
+// lookup finds the command args start with, one word ("list-tables") or a
+// group and a subcommand ("backup create"), and the arguments after it.
+func lookup(args []string) (*Command, []string) {
+	if len(args) > 1 {
+		if c := commands[args[0]+" "+args[1]]; c != nil {
+			return c, args[2:]
+		}
+	}
+	return commands[args[0]], args[1:]
+}
+
+// group returns the sorted subcommands of a command group ("backup"), nil
+// when name is not one.
+func group(name string) []string {
+	var subs []string
+	for n := range commands {
+		if sub, ok := strings.CutPrefix(n, name+" "); ok {
+			subs = append(subs, sub)
+		}
+	}
+	sort.Strings(subs)
+	return subs
 }
 
 func usage(w io.Writer) {

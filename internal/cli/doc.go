@@ -13,9 +13,16 @@
 //	dynamo delete-table NAME [--force] [--no-wait] [--timeout 10m] [--output text|json]
 //	dynamo generate-schema NAME [--type Name] [--package p] [--output path|-]
 //	        [--overwrite] [--scan-items 25]
+//	dynamo backup create TABLE [--name NAME]
+//	dynamo backup list [TABLE] [--after TIME] [--before TIME]
+//	dynamo backup restore BACKUP_ARN TARGET [--no-indexes] [--billing-mode M] [--no-wait]
+//	dynamo backup restore --time TIME|latest SOURCE_TABLE TARGET [flags]
+//	dynamo backup delete BACKUP_ARN [--force]
 //	dynamo demo [--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]
-//	dynamo help [command | exit-codes | environment]
+//	dynamo help [command | group [subcommand] | exit-codes | environment]
 //
+// A command is one word ("list-tables") or a group and a subcommand
+// ("backup create"), registered under "backup create".
 // Flags and arguments may come in any order; "--" ends the flags. Every
 // command that talks to DynamoDB loads the standard AWS configuration
 // through dynamo.Open (environment, shared config and credentials files,

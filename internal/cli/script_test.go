@@ -94,6 +94,8 @@ func TestScripts(t *testing.T) {
 			"gosum":     cmdGoSum,
 			"expand":    cmdExpand,
 			"seedshop":  cmdSeedShop,
+			"setenv":    cmdSetenv,
+			"pitr":      cmdPITR,
 		},
 	})
 }
@@ -295,4 +297,25 @@ func cmdSeedShop(ts *testscript.TestScript, neg bool, args []string) {
 	if len(res.Unprocessed) > 0 {
 		ts.Fatalf("unprocessed writes: %v", res.Unprocessed)
 	}
+}
+
+// setenv VAR: sets VAR to the previous command's stdout, trimmed (a backup
+// ARN for the next command).
+func cmdSetenv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: setenv VAR")
+	}
+	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+}
+
+// pitr TABLE: enables point-in-time recovery of the table.
+func cmdPITR(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pitr TABLE")
+	}
+	_, err := server(ts).Client().UpdateContinuousBackups(context.Background(), &dynamodb.UpdateContinuousBackupsInput{
+		TableName:                        aws.String(args[0]),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)},
+	})
+	ts.Check(err)
 }

@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -90,6 +91,9 @@ func manyGSIs(n int) string {
 
 var controlCases = []dcase{
 	{name: "describe/missing", steps: steps(r("DescribeTable", `{"TableName":"Nope"}`))},
+	{name: "describe/short-name", steps: steps(r("DescribeTable", `{"TableName":"ab"}`))},
+	{name: "describe/no-name", steps: steps(r("DescribeTable", `{}`))},
+	{name: "delete/long-name", steps: steps(r("DeleteTable", `{"TableName":"`+strings.Repeat("a", 256)+`"}`))},
 	{name: "describe/after-puts", steps: steps(create(tHR), seedItems(3), r("DescribeTable", `{"TableName":"Tbl"}`))},
 	{name: "delete/missing", steps: steps(r("DeleteTable", `{"TableName":"Nope"}`))},
 	{name: "delete/ok-then-describe", steps: steps(r("CreateTable", tH), r("DeleteTable", `{"TableName":"Tbl"}`), r("DescribeTable", `{"TableName":"Tbl"}`))},

@@ -65,7 +65,6 @@ var marks = map[string]mark{
 	"batch/write-26":                            {localDev: constraintText + " (" + docBatchWrite + " RequestItems: 1-25 WriteRequests)"},
 	"batch/write-delete-extra-attr":             {localDev: keyText},
 	"batch/write-empty-list":                    {localDev: constraintText + " (" + docBatchWrite + ")"},
-	"batch/write-empty-request-items":           {localDev: constraintText + " (" + docBatchWrite + " RequestItems Map Entries minimum 1)"},
 	"batch/write-missing-key":                   {localDev: keyText},
 	"batch/write-missing-table":                 {localDev: notFound},
 	"create/bad-attr-type":                      {localDev: constraintText + " (AttributeType Valid Values: S | N | B)"},

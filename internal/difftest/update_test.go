@@ -66,6 +66,7 @@ var updateCases = []dcase{
 	{name: "update/syntax-trailing-comma", steps: steps(create(tH), upd(k1, "SET a = :one,", vals(one)))},
 	{name: "update/empty-expression", steps: steps(create(tH), upd(k1, "", ""))},
 	{name: "update/with-attribute-updates", steps: steps(create(tH), r("UpdateItem", `{"TableName":"Tbl","Key":`+k1+`,"UpdateExpression":"SET a = :one","ExpressionAttributeValues":`+one+`,"AttributeUpdates":{"b":{"Action":"PUT","Value":{"N":"1"}}}}`))},
+	{name: "update/legacy-add-type-mismatch", steps: steps(create(tH), put(it1), r("UpdateItem", `{"TableName":"Tbl","Key":`+k1+`,"AttributeUpdates":{"n":{"Action":"ADD","Value":{"SS":["x"]}}}}`))},
 	{name: "update/legacy-attribute-updates", steps: steps(create(tH), put(it1), r("UpdateItem", `{"TableName":"Tbl","Key":`+k1+`,"AttributeUpdates":{"b":{"Action":"PUT","Value":{"N":"1"}},"n":{"Action":"ADD","Value":{"N":"2"}},"s":{"Action":"DELETE"}},"ReturnValues":"ALL_NEW"}`))},
 	{name: "update/unknown-function", steps: steps(create(tH), upd(k1, "SET a = list_apend(a, :one)", vals(one)))},
 	{name: "update/size-not-allowed", steps: steps(create(tH), put(it1), upd(k1, "SET a = size(s)", ""))},

@@ -6,6 +6,7 @@ const (
 	MaxPartitionKeyBytes = 2048       // a partition key value
 	MaxSortKeyBytes      = 1024       // a sort key value
 	MaxDepth             = 32         // nesting of lists and maps
+	MaxAttrNameBytes     = 1<<16 - 1  // an attribute name or map key, however it arrives
 )
 
 // Requests.

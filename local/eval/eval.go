@@ -89,6 +89,9 @@ func Compile(in Input) (*Compiled, error) {
 		if v == "" {
 			return "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k
 		}
+		if len(v) > limits.MaxAttrNameBytes {
+			return NameTooLarge
+		}
 		return ""
 	}); k != "" {
 		return nil, validation(msg)
@@ -210,6 +213,12 @@ func (c *Compiled) HasFilter() bool       { return c.filter != nil }
 func (c *Compiled) HasKeyCondition() bool { return c.keyCondition != nil }
 func (c *Compiled) HasUpdate() bool       { return c.update != nil }
 func (c *Compiled) HasProjection() bool   { return c.projection != nil }
+
+// NameTooLarge is the service's answer to an attribute name over 64 KB,
+// in an item or through ExpressionAttributeNames (names are 1 byte to 64 KB,
+// ServiceQuotas.html "Attribute name lengths"; the wording measured against
+// the service in ExtendDB/extenddb#365).
+const NameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
 
 // maxPlaceholder is the longest ExpressionAttributeNames or
 // ExpressionAttributeValues key DynamoDB accepts, in bytes, prefix included.

@@ -206,6 +206,11 @@ var (
 	errInvalidPath = validation("The document path provided in the update expression is invalid for update")
 )
 
+// IsTypeMismatch reports whether err is an update's operand of the wrong
+// type (ADD or DELETE on an attribute of another type, arithmetic on a
+// non-number), which the legacy AttributeUpdates words differently.
+func IsTypeMismatch(err error) bool { return err == errType }
+
 // setValues is the values of a two-operand SET function's operands
 // (list_append, + and -), the first one's error first.
 func setValues(item Item, args []*operand) (a, b types.AttributeValue, err error) {
