@@ -97,6 +97,7 @@ func Main(args []string, env *Env) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx = context.WithValue(ctx, envKey{}, cmdEnv{env, c.Name})
 	err := c.Run(ctx, env, args[1:])
 	switch {
 	case err == nil:

@@ -221,8 +221,7 @@ func readAccessKeys(path string) ([]local.AccessKey, error) {
 // isLoopback reports whether addr is a loopback address (127.0.0.0/8, ::1).
 func isLoopback(addr net.Addr) bool {
 	host, _, err := net.SplitHostPort(addr.String())
-	ip := net.ParseIP(host)
-	return err == nil && ip != nil && ip.IsLoopback()
+	return err == nil && isLoopbackHost(host)
 }
 
 // parseSync reads --sync: "always" (nil: the engine's default) or
