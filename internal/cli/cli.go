@@ -29,6 +29,9 @@ type Command struct {
 	// Help is the long description printed by `dynamo help <name>`, before
 	// the flags.
 	Help string
+	// Example is a command line (or a few, one per line) showing a typical
+	// use; `dynamo help <name>` prints it and every command has one.
+	Example string
 	// Flags returns a fresh flag set of the command, for help; nil when
 	// the command has no flags.
 	Flags func() *flag.FlagSet
@@ -88,6 +91,8 @@ func Main(args []string, env *Env) int {
 		return ExitOK
 	case "help":
 		return help(env, args[1:])
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	c := commands[args[0]]
 	if c == nil {
@@ -207,6 +212,13 @@ func commandHelp(w io.Writer, c *Command) {
 	fmt.Fprintf(w, "usage: dynamo %s %s\n\n", c.Name, c.Usage)
 	if c.Help != "" {
 		fmt.Fprintln(w, strings.TrimSpace(c.Help))
+		fmt.Fprintln(w)
+	}
+	if c.Example != "" {
+		fmt.Fprintln(w, "example:")
+		for _, line := range strings.Split(strings.TrimSpace(c.Example), "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
 		fmt.Fprintln(w)
 	}
 	if c.Flags == nil {

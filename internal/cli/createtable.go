@@ -18,6 +18,9 @@ func init() {
 	Register(&Command{
 		Name:    "create-table",
 		Summary: "create a table from schemas in your module, or from flags",
+		Example: "dynamo create-table --schema ./store.Orders --endpoint http://127.0.0.1:8000\n" +
+			"dynamo create-table sessions --partition-key id --no-sort-key --dry-run > sessions.json\n" +
+			"aws dynamodb create-table --cli-input-json file://sessions.json --region us-east-1",
 		Usage: "--schema ./path/to/pkg.Type [--schema …] [flags]\n" +
 			"       dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key] [--key-type S|N|B] [flags]",
 		Help: `With --schema, the table is derived exactly as schema.CreateTableInput derives

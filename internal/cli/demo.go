@@ -26,7 +26,9 @@ func init() {
 	Register(&Command{
 		Name:    "demo",
 		Summary: "walk through the library against the embedded local server",
-		Usage:   "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
+		Example: "dynamo demo\n" +
+			"dynamo demo --endpoint http://127.0.0.1:8000 --keep",
+		Usage: "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
 		Help: `Starts the local server in-process (or uses --endpoint), creates two tables
 from example schemas (a single table of orders, users, accounts and ledger
 entries, and a table of documents with a vector index) and runs the

@@ -22,6 +22,7 @@ func init() {
 	Register(&Command{
 		Name:    "generate-schema",
 		Summary: "write Go schema source that reads an existing table's items",
+		Example: "dynamo generate-schema shop --package store --output store/shop_gen.go",
 		Usage:   "NAME [--type Name] [--package p] [--output path] [--overwrite] [--scan-items 25] [flags]",
 		Help: `Reads the table's key schema and indexes and a sample of its items (a Scan of
 --scan-items items) and writes gofmt'd Go source: a struct with dynamo tags
