@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"time"
 
@@ -94,7 +99,12 @@ func runCreateTable(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if o.dryRun {
-		return writeJSON(env.Stdout, in)
+		b, err := requestJSON(ctx, func(c *dynamodb.Client) error { _, err := c.CreateTable(ctx, in); return err })
+		if err != nil {
+			return err
+		}
+		_, err = env.Stdout.Write(b)
+		return err
 	}
 	repo, err := o.aws.open(ctx)
 	if err != nil {
@@ -210,4 +220,43 @@ func (o *createTableOpts) input(ctx context.Context, env *Env, pos []string) (*d
 		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(o.read), WriteCapacityUnits: aws.Int64(o.write)}
 	}
 	return in, nil
+}
+
+// requestJSON returns the JSON body the SDK sends for the request that call
+// makes, indented: the API's member names and nothing unset, which is what
+// `aws dynamodb <operation> --cli-input-json` accepts. The SDK's serializer
+// owns the format; nothing is sent.
+func requestJSON(ctx context.Context, call func(*dynamodb.Client) error) ([]byte, error) {
+	capture := &captureClient{}
+	c := dynamodb.New(dynamodb.Options{
+		Region:           localRegion,
+		Credentials:      aws.AnonymousCredentials{},
+		BaseEndpoint:     aws.String("http://dry-run.invalid"),
+		HTTPClient:       capture,
+		RetryMaxAttempts: 1,
+	})
+	err := call(c)
+	if capture.body == nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, capture.body, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// captureClient keeps the body of the request it is given and fails it.
+type captureClient struct{ body []byte }
+
+var errCaptured = errors.New("request captured, not sent")
+
+func (c *captureClient) Do(r *http.Request) (*http.Response, error) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	c.body = b
+	return nil, errCaptured
 }
