@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 )
@@ -32,6 +31,9 @@ type Command struct {
 	// Example is a command line (or a few, one per line) showing a typical
 	// use; `dynamo help <name>` prints it and every command has one.
 	Example string
+	// TableArg marks a command whose argument is the name of an existing
+	// table: shell completion offers the names list-tables prints.
+	TableArg bool
 	// Flags returns a fresh flag set of the command, for help; nil when
 	// the command has no flags.
 	Flags func() *flag.FlagSet
@@ -166,12 +168,7 @@ func help(env *Env, args []string) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dynamo <command> [arguments] [flags]")
 	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedCommands() {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprint(w, `

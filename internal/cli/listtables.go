@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 )
 
 func init() {
@@ -25,6 +26,7 @@ type listTablesOpts struct {
 	aws      awsFlags
 	output   outputFlag
 	contains string
+	timeout  time.Duration
 }
 
 func listTablesFlags() (*flag.FlagSet, *listTablesOpts) {
@@ -33,6 +35,7 @@ func listTablesFlags() (*flag.FlagSet, *listTablesOpts) {
 	o.aws.register(fs)
 	o.output.register(fs)
 	fs.StringVar(&o.contains, "name-contains", "", "only tables whose name contains this text (case-sensitive)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "give up after this long (0: no limit; shell completion uses 2s)")
 	return fs, o
 }
 
@@ -44,6 +47,14 @@ func runListTables(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
+	}
+	if o.timeout < 0 {
+		return usagef("--timeout must not be negative")
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
 	}
 	repo, err := o.aws.open(ctx)
 	if err != nil {
