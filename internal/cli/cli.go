@@ -59,6 +59,17 @@ func (e *Env) terminal() bool {
 	return isCharDevice(e.Stdin) && isCharDevice(e.Stderr)
 }
 
+// progress returns the status line of a long operation (waiting for a
+// table or an index, a scan): shown when stderr is a terminal, silent in
+// scripts, which get the final line only.
+func (e *Env) progress() *progress {
+	on := isCharDevice(e.Stderr)
+	if e.IsTerminal != nil {
+		on = e.IsTerminal()
+	}
+	return &progress{w: e.Stderr, on: on}
+}
+
 func isCharDevice(v any) bool {
 	f, ok := v.(*os.File)
 	if !ok || f == nil {

@@ -115,7 +115,7 @@ func runCreateTable(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if !o.noWait {
-		p := &progress{w: env.Stderr, on: env.terminal()}
+		p := env.progress()
 		desc, err = waitActive(ctx, repo, aws.ToString(in.TableName), o.timeout, p)
 		p.done()
 		if err != nil {
@@ -170,7 +170,7 @@ func (o *createTableOpts) input(ctx context.Context, env *Env, pos []string) (*d
 				return nil, usagef("--%s cannot be combined with --schema (the schemas define the keys)", f)
 			}
 		}
-		p := &progress{w: env.Stderr, on: env.terminal()}
+		p := env.progress()
 		p.update("loading %s (go run in your module)…", strings.Join(o.schemas, ", "))
 		in, err := loadSchemas(ctx, env, o.schemas)
 		p.done()

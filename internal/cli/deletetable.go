@@ -112,7 +112,7 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 	}
 	status := "DELETING"
 	if !o.noWait {
-		p := &progress{w: env.Stderr, on: terminal}
+		p := env.progress()
 		err := waitGone(ctx, repo, name, o.timeout, p)
 		p.done()
 		if err != nil {
