@@ -13,7 +13,7 @@ func init() {
 		Name:    "list-tables",
 		Summary: "list the tables of the account and region",
 		Example: "dynamo list-tables --name-contains demo --output json",
-		Usage:   "[--name-contains STR] [--output text|json] [flags]",
+		Usage:   "[--name-contains STR] [--output text|json] [--timeout 0] [flags]",
 		Help: `Lists every table, following ListTables pagination. Text output is one
 name per line (nothing when there are none; "no tables" goes to stderr);
 json output is an array of names.`,
