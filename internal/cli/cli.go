@@ -188,7 +188,8 @@ Commands that talk to DynamoDB use the standard AWS configuration
 AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint, --region and --profile.
 
 exit codes: 0 success, 1 failure, 2 usage error.
-run 'dynamo help <command>' for a command's flags, and
+run 'dynamo help <command>' for a command's example and flags,
+'dynamo --version' for the build, and
 'dynamo help exit-codes' or 'dynamo help environment' for those topics.
 `)
 }
@@ -209,7 +210,9 @@ A failure or usage error is one line on stderr: "dynamo <command>: <reason>".
   container or instance credentials, and AWS_ENDPOINT_URL_DYNAMODB (or
   AWS_ENDPOINT_URL, or endpoint_url in the profile) for another endpoint,
   such as 'dynamo local'.
-The flags --endpoint, --region and --profile override them. The demo uses
+The flags --endpoint, --region and --profile override them. A loopback
+endpoint (dynamo local) needs no region or credentials: placeholders are
+used, and --verbose says so. The demo uses
 its embedded server unless --endpoint is given. create-table --schema runs
 the go command found in PATH, with the Go environment (GOFLAGS, GOPROXY, …)
 of the shell.
