@@ -98,6 +98,9 @@ const (
 // is never asked. Any other endpoint needs a real region and credentials,
 // checked here so that the failure names the CLI's flags and variables.
 func (a *awsFlags) open(ctx context.Context) (*dynamo.Repo, error) {
+	if u, err := url.Parse(a.endpoint); a.endpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return nil, usagef("--endpoint %q is not an http(s) URL with a host, such as http://127.0.0.1:8000", a.endpoint)
+	}
 	endpoint := a.endpoint
 	if endpoint == "" {
 		endpoint = cmp.Or(os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), os.Getenv("AWS_ENDPOINT_URL"))
