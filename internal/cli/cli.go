@@ -220,7 +220,7 @@ of the shell.
 }
 
 func commandHelp(w io.Writer, c *Command) {
-	fmt.Fprintf(w, "usage: dynamo %s %s\n\n", c.Name, c.Usage)
+	fmt.Fprintf(w, "usage: %s\n\n", strings.TrimSpace("dynamo "+c.Name+" "+c.Usage))
 	if c.Help != "" {
 		fmt.Fprintln(w, strings.TrimSpace(c.Help))
 		fmt.Fprintln(w)
