@@ -22,8 +22,10 @@ func init() {
 		Help: `Takes an on-demand backup of TABLE, named NAME (default TABLE-<UTC time>,
 e.g. app-20261202T031500Z), and prints its ARN, which the other backup
 commands take.`,
-		Flags: func() *flag.FlagSet { fs, _ := backupCreateFlags(); return fs },
-		Run:   runBackupCreate,
+		Example:  "dynamo backup create orders --name before-migration",
+		TableArg: true,
+		Flags:    func() *flag.FlagSet { fs, _ := backupCreateFlags(); return fs },
+		Run:      runBackupCreate,
 	})
 	Register(&Command{
 		Name:    "backup list",
@@ -35,8 +37,10 @@ backups created at or after it, --before those created before it. Text output
 is one backup per line: table, name, creation time, status, size in bytes and
 ARN ("no backups" goes to stderr when there are none); json output is an
 array of DynamoDB's backup summaries.`,
-		Flags: func() *flag.FlagSet { fs, _ := backupListFlags(); return fs },
-		Run:   runBackupList,
+		Example:  "dynamo backup list orders --after 2026-12-01T00:00:00Z --output json",
+		TableArg: true,
+		Flags:    func() *flag.FlagSet { fs, _ := backupListFlags(); return fs },
+		Run:      runBackupList,
 	})
 	Register(&Command{
 		Name:    "backup restore",
@@ -49,6 +53,8 @@ time), which needs point-in-time recovery enabled on the source. TARGET has
 the source's indexes and billing unless --no-indexes or --billing-mode say
 otherwise. The command waits until TARGET is ACTIVE (progress on a terminal)
 unless --no-wait, and prints "restored table TARGET (STATUS)".`,
+		Example: "dynamo backup restore \"$arn\" orders-restored\n" +
+			"dynamo backup restore --time latest orders orders-now",
 		Flags: func() *flag.FlagSet { fs, _ := backupRestoreFlags(); return fs },
 		Run:   runBackupRestore,
 	})
@@ -59,8 +65,9 @@ unless --no-wait, and prints "restored table TARGET (STATUS)".`,
 		Help: `Shows the backup's table, name and creation time and, on a terminal, asks
 you to type the backup's name to confirm. Without a terminal it refuses
 unless --force is given. Prints "deleted backup NAME".`,
-		Flags: func() *flag.FlagSet { fs, _ := backupDeleteFlags(); return fs },
-		Run:   runBackupDelete,
+		Example: "dynamo backup delete \"$arn\" --force",
+		Flags:   func() *flag.FlagSet { fs, _ := backupDeleteFlags(); return fs },
+		Run:     runBackupDelete,
 	})
 }
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -29,6 +29,12 @@ type Command struct {
 	// Help is the long description printed by `dynamo help <name>`, before
 	// the flags.
 	Help string
+	// Example is a command line (or a few, one per line) showing a typical
+	// use; `dynamo help <name>` prints it and every command has one.
+	Example string
+	// TableArg marks a command whose argument is the name of an existing
+	// table: shell completion offers the names list-tables prints.
+	TableArg bool
 	// Flags returns a fresh flag set of the command, for help; nil when
 	// the command has no flags.
 	Flags func() *flag.FlagSet
@@ -52,6 +58,17 @@ func (e *Env) terminal() bool {
 		return e.IsTerminal()
 	}
 	return isCharDevice(e.Stdin) && isCharDevice(e.Stderr)
+}
+
+// progress returns the status line of a long operation (waiting for a
+// table or an index, a scan): shown when stderr is a terminal, silent in
+// scripts, which get the final line only.
+func (e *Env) progress() *progress {
+	on := isCharDevice(e.Stderr)
+	if e.IsTerminal != nil {
+		on = e.IsTerminal()
+	}
+	return &progress{w: e.Stderr, on: on}
 }
 
 func isCharDevice(v any) bool {
@@ -88,6 +105,8 @@ func Main(args []string, env *Env) int {
 		return ExitOK
 	case "help":
 		return help(env, args[1:])
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	c, rest := lookup(args)
 	if c == nil {
@@ -102,6 +121,7 @@ func Main(args []string, env *Env) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx = context.WithValue(ctx, envKey{}, cmdEnv{env, c.Name})
 	err := c.Run(ctx, env, rest)
 	switch {
 	case err == nil:
@@ -192,19 +212,14 @@ func group(name string) []string {
 			subs = append(subs, sub)
 		}
 	}
-	sort.Strings(subs)
+	slices.Sort(subs)
 	return subs
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dynamo <command> [arguments] [flags]")
 	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedCommands() {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprint(w, `
@@ -213,7 +228,8 @@ Commands that talk to DynamoDB use the standard AWS configuration
 AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint, --region and --profile.
 
 exit codes: 0 success, 1 failure, 2 usage error.
-run 'dynamo help <command>' for a command's flags, and
+run 'dynamo help <command>' for a command's example and flags,
+'dynamo --version' for the build, and
 'dynamo help exit-codes' or 'dynamo help environment' for those topics.
 `)
 }
@@ -234,7 +250,9 @@ A failure or usage error is one line on stderr: "dynamo <command>: <reason>".
   container or instance credentials, and AWS_ENDPOINT_URL_DYNAMODB (or
   AWS_ENDPOINT_URL, or endpoint_url in the profile) for another endpoint,
   such as 'dynamo local'.
-The flags --endpoint, --region and --profile override them. The demo uses
+The flags --endpoint, --region and --profile override them. A loopback
+endpoint (dynamo local) needs no region or credentials: placeholders are
+used, and --verbose says so. The demo uses
 its embedded server unless --endpoint is given. create-table --schema runs
 the go command found in PATH, with the Go environment (GOFLAGS, GOPROXY, …)
 of the shell.
@@ -242,9 +260,16 @@ of the shell.
 }
 
 func commandHelp(w io.Writer, c *Command) {
-	fmt.Fprintf(w, "usage: dynamo %s %s\n\n", c.Name, c.Usage)
+	fmt.Fprintf(w, "usage: %s\n\n", strings.TrimSpace("dynamo "+c.Name+" "+c.Usage))
 	if c.Help != "" {
 		fmt.Fprintln(w, strings.TrimSpace(c.Help))
+		fmt.Fprintln(w)
+	}
+	if c.Example != "" {
+		fmt.Fprintln(w, "example:")
+		for _, line := range strings.Split(strings.TrimSpace(c.Example), "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
 		fmt.Fprintln(w)
 	}
 	if c.Flags == nil {

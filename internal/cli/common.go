@@ -1,18 +1,24 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/dynamogo/dynamo"
 )
@@ -65,33 +71,150 @@ func isSet(fs *flag.FlagSet, name string) bool {
 // takes; unset, the standard AWS configuration decides.
 type awsFlags struct {
 	endpoint, region, profile string
+	verbose                   bool
 }
 
 func (a *awsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.endpoint, "endpoint", "", "DynamoDB endpoint URL (default: AWS_ENDPOINT_URL_DYNAMODB or the region's endpoint)")
 	fs.StringVar(&a.region, "region", "", "AWS region (default: AWS_REGION or the profile's region)")
 	fs.StringVar(&a.profile, "profile", "", "shared config profile (default: AWS_PROFILE or \"default\")")
+	fs.BoolVar(&a.verbose, "verbose", false, "say on stderr which endpoint, region and credentials are used")
 }
+
+// Placeholders for a loopback endpoint without configuration: dynamo local
+// accepts any signature unless started with --credentials.
+const (
+	localRegion    = "us-east-1"
+	localAccessKey = "local"
+	localSecretKey = "local"
+)
 
 // open returns a repo over the standard AWS configuration with the flags
 // applied. Every command talks to DynamoDB through it, so that every failure
 // is a *dynamo.Error.
+//
+// A loopback endpoint (dynamo local) needs nothing configured: a missing
+// region or missing credentials become placeholders, and instance metadata
+// is never asked. Any other endpoint needs a real region and credentials,
+// checked here so that the failure names the CLI's flags and variables.
 func (a *awsFlags) open(ctx context.Context) (*dynamo.Repo, error) {
+	if u, err := url.Parse(a.endpoint); a.endpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return nil, usagef("--endpoint %q is not an http(s) URL with a host, such as http://127.0.0.1:8000", a.endpoint)
+	}
+	endpoint := a.endpoint
+	if endpoint == "" {
+		endpoint = cmp.Or(os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"), os.Getenv("AWS_ENDPOINT_URL"))
+	}
+	cfg, err := a.load(ctx, isLoopbackURL(endpoint))
+	if err != nil {
+		return nil, err
+	}
+	if endpoint == "" && cfg.BaseEndpoint != nil { // the profile's endpoint_url
+		endpoint = *cfg.BaseEndpoint
+		if isLoopbackURL(endpoint) {
+			if cfg, err = a.load(ctx, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	local := isLoopbackURL(endpoint)
 	var opts []dynamo.Option
 	if a.endpoint != "" {
 		opts = append(opts, dynamo.WithEndpoint(a.endpoint))
 	}
-	if a.region != "" {
-		opts = append(opts, dynamo.WithRegion(a.region))
+	region, regionFrom := a.region, "from --region"
+	if region == "" {
+		region, regionFrom = cfg.Region, "from the configuration"
 	}
-	if a.profile == "" {
-		return dynamo.Open(ctx, opts...)
+	if region == "" {
+		if !local {
+			return nil, errors.New("no AWS region: pass --region or set AWS_REGION (or region in the profile of ~/.aws/config)")
+		}
+		region, regionFrom = localRegion, "a placeholder, none is configured"
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithSharedConfigProfile(a.profile))
+	opts = append(opts, dynamo.WithRegion(region))
+	credsFrom, credsErr := "", errors.New("none configured")
+	if cfg.Credentials != nil {
+		var c aws.Credentials
+		if c, credsErr = cfg.Credentials.Retrieve(ctx); credsErr == nil {
+			credsFrom = "from " + c.Source
+		}
+	}
+	if credsErr != nil {
+		if !local {
+			msg := "no AWS credentials: set AWS_PROFILE (after 'aws configure' or 'aws sso login'), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; " +
+				"for dynamo local pass --endpoint http://127.0.0.1:8000"
+			if a.verbose {
+				msg += " (" + credsErr.Error() + ")"
+			}
+			return nil, errors.New(msg)
+		}
+		opts = append(opts, dynamo.WithCredentials(localAccessKey, localSecretKey, ""))
+		credsFrom = "placeholders, none are configured"
+	}
+	repo, err := dynamo.New(cfg, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("profile %q: %w", a.profile, err)
+		return nil, err
 	}
-	return dynamo.New(cfg, opts...)
+	if a.verbose {
+		where := cmp.Or(endpoint, "the region's AWS endpoint")
+		if local {
+			where += " (local)"
+		}
+		verbosef(ctx, "endpoint %s, region %s (%s), credentials %s", where, region, regionFrom, credsFrom)
+	}
+	return repo, nil
+}
+
+// load reads the shared configuration. The SDK's own log lines (a warning
+// that instance metadata fell back to IMDSv1) are silenced: the CLI says
+// what went wrong itself, on one line. noIMDS keeps the credential chain
+// off the instance metadata service (a local endpoint needs none).
+func (a *awsFlags) load(ctx context.Context, noIMDS bool) (aws.Config, error) {
+	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithLogger(logging.Nop{})}
+	if a.profile != "" {
+		opts = append(opts, awsconfig.WithSharedConfigProfile(a.profile))
+	}
+	if noIMDS {
+		opts = append(opts, awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		if a.profile != "" {
+			return cfg, fmt.Errorf("profile %q: %w", a.profile, err)
+		}
+		return cfg, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	return cfg, nil
+}
+
+// isLoopbackURL reports whether endpoint is a URL of this machine.
+func isLoopbackURL(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	return err == nil && endpoint != "" && isLoopbackHost(u.Hostname())
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback address
+// (127.0.0.0/8, ::1).
+func isLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
+// envKey carries the command's Env and name in the context Main passes to
+// Run, so that shared helpers (open's --verbose) can speak.
+type envKey struct{}
+
+type cmdEnv struct {
+	env  *Env
+	name string
+}
+
+// verbosef writes "dynamo <command>: <message>" to the command's stderr.
+func verbosef(ctx context.Context, format string, args ...any) {
+	if ce, ok := ctx.Value(envKey{}).(cmdEnv); ok && ce.env.Stderr != nil {
+		fmt.Fprintf(ce.env.Stderr, "dynamo %s: "+format+"\n", append([]any{ce.name}, args...)...)
+	}
 }
 
 // outputFlag is --output text|json.

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"time"
 
@@ -18,6 +23,9 @@ func init() {
 	Register(&Command{
 		Name:    "create-table",
 		Summary: "create a table from schemas in your module, or from flags",
+		Example: "dynamo create-table --schema ./store.Orders --endpoint http://127.0.0.1:8000\n" +
+			"dynamo create-table sessions --partition-key id --no-sort-key --dry-run > sessions.json\n" +
+			"aws dynamodb create-table --cli-input-json file://sessions.json --region us-east-1",
 		Usage: "--schema ./path/to/pkg.Type [--schema …] [flags]\n" +
 			"       dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key] [--key-type S|N|B] [flags]",
 		Help: `With --schema, the table is derived exactly as schema.CreateTableInput derives
@@ -91,7 +99,12 @@ func runCreateTable(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if o.dryRun {
-		return writeJSON(env.Stdout, in)
+		b, err := requestJSON(ctx, func(c *dynamodb.Client) error { _, err := c.CreateTable(ctx, in); return err })
+		if err != nil {
+			return err
+		}
+		_, err = env.Stdout.Write(b)
+		return err
 	}
 	repo, err := o.aws.open(ctx)
 	if err != nil {
@@ -102,7 +115,7 @@ func runCreateTable(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if !o.noWait {
-		p := &progress{w: env.Stderr, on: env.terminal()}
+		p := env.progress()
 		desc, err = waitActive(ctx, repo, aws.ToString(in.TableName), o.timeout, p)
 		p.done()
 		if err != nil {
@@ -157,7 +170,7 @@ func (o *createTableOpts) input(ctx context.Context, env *Env, pos []string) (*d
 				return nil, usagef("--%s cannot be combined with --schema (the schemas define the keys)", f)
 			}
 		}
-		p := &progress{w: env.Stderr, on: env.terminal()}
+		p := env.progress()
 		p.update("loading %s (go run in your module)…", strings.Join(o.schemas, ", "))
 		in, err := loadSchemas(ctx, env, o.schemas)
 		p.done()
@@ -207,4 +220,43 @@ func (o *createTableOpts) input(ctx context.Context, env *Env, pos []string) (*d
 		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(o.read), WriteCapacityUnits: aws.Int64(o.write)}
 	}
 	return in, nil
+}
+
+// requestJSON returns the JSON body the SDK sends for the request that call
+// makes, indented: the API's member names and nothing unset, which is what
+// `aws dynamodb <operation> --cli-input-json` accepts. The SDK's serializer
+// owns the format; nothing is sent.
+func requestJSON(ctx context.Context, call func(*dynamodb.Client) error) ([]byte, error) {
+	capture := &captureClient{}
+	c := dynamodb.New(dynamodb.Options{
+		Region:           localRegion,
+		Credentials:      aws.AnonymousCredentials{},
+		BaseEndpoint:     aws.String("http://dry-run.invalid"),
+		HTTPClient:       capture,
+		RetryMaxAttempts: 1,
+	})
+	err := call(c)
+	if capture.body == nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, capture.body, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// captureClient keeps the body of the request it is given and fails it.
+type captureClient struct{ body []byte }
+
+var errCaptured = errors.New("request captured, not sent")
+
+func (c *captureClient) Do(r *http.Request) (*http.Response, error) {
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	c.body = b
+	return nil, errCaptured
 }

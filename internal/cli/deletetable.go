@@ -15,9 +15,11 @@ import (
 
 func init() {
 	Register(&Command{
-		Name:    "delete-table",
-		Summary: "delete a table, after confirmation",
-		Usage:   "NAME [--force] [--no-wait] [--output text|json] [flags]",
+		Name:     "delete-table",
+		Summary:  "delete a table, after confirmation",
+		TableArg: true,
+		Example:  "dynamo delete-table scratch --force --endpoint http://127.0.0.1:8000",
+		Usage:    "NAME [--force] [--no-wait] [--output text|json] [flags]",
 		Help: `Shows the table's approximate item count (DynamoDB refreshes it about every
 six hours) and, on a terminal, asks you to type the table name to confirm.
 Without a terminal it refuses unless --force is given. It then deletes the
@@ -110,7 +112,7 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 	}
 	status := "DELETING"
 	if !o.noWait {
-		p := &progress{w: env.Stderr, on: terminal}
+		p := env.progress()
 		err := waitGone(ctx, repo, name, o.timeout, p)
 		p.done()
 		if err != nil {

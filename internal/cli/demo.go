@@ -27,7 +27,9 @@ func init() {
 	Register(&Command{
 		Name:    "demo",
 		Summary: "walk through the library against the embedded local server",
-		Usage:   "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
+		Example: "dynamo demo\n" +
+			"dynamo demo --endpoint http://127.0.0.1:8000 --keep",
+		Usage: "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
 		Help: `Starts the local server in-process (or uses --endpoint), creates two tables
 from example schemas (a single table of orders, users, accounts and ledger
 entries, and a table of documents with a vector index) and runs the
@@ -297,7 +299,7 @@ func (d *demo) run(keep bool) (err error) {
 				return "", nil
 			}
 		}
-		return "exists, ", nil
+		return "already there and matching the schema, ", nil
 	}
 	how, err := sync(s.orders, s.users, s.accts, s.ledger, s.holds)
 	if err != nil {
@@ -309,7 +311,7 @@ func (d *demo) run(keep bool) (err error) {
 			return fmt.Errorf("reset table %s: %s", s.app, reason(err))
 		}
 	}
-	d.step("create table", "%s: %spk/sk, GSI StatusIndex (status, placed_at), on demand", s.app, how)
+	d.step("create table", "%s: %skeys pk/sk, index StatusIndex on (status, placed_at), billed on demand", s.app, how)
 	vectors := true
 	if how, err := sync(s.docs); err != nil {
 		d.step("create table", "%s skipped: the endpoint refused the vector index: %s", s.docsTab, reason(err))
@@ -318,7 +320,7 @@ func (d *demo) run(keep bool) (err error) {
 	} else if err := clearItems(ctx, d.repo, s.docs); how != "" && err != nil {
 		return fmt.Errorf("reset table %s: %s", s.docsTab, reason(err))
 	} else {
-		d.step("create table", "%s: %svector index Semantic (embedding, 3 dims, partition tenant, filter lang)", s.docsTab, how)
+		d.step("create table", "%s: %svector index Semantic on embedding (3 dimensions, partitioned by tenant, filterable by lang)", s.docsTab, how)
 	}
 
 	orders := dynamo.Bind(d.repo, s.orders)
@@ -353,7 +355,7 @@ func (d *demo) run(keep bool) (err error) {
 		return err
 	}
 	t, _ := raw["Table"].(map[string]any)
-	d.step("raw request", "DescribeTable %s: %v, ItemCount %v", s.app, t["TableStatus"], t["ItemCount"])
+	d.step("raw request", "sent DescribeTable %s as a map, no typed API: status %v, %v items", s.app, t["TableStatus"], t["ItemCount"])
 	if len(d.skipped) > 0 {
 		d.step("not run", "%s (not implemented by the endpoint)", strings.Join(d.skipped, ", "))
 	}
@@ -417,12 +419,12 @@ func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 	if err := orders.Put(ctx, o, dynamo.If(expr.RawCond("attribute_not_exists(pk)", nil, nil))); err != nil {
 		return err
 	}
-	d.step("put if absent", "order u1/o00 written (raw condition attribute_not_exists(pk))")
+	d.step("put if absent", "wrote order u1/o00, on condition that no item has its key (raw attribute_not_exists(pk))")
 	err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		return fmt.Errorf("put if absent twice: want a conditional check failure, got %v", err)
 	}
-	d.step("put if absent again", "refused: %s (DSL NotExists(\"pk\"))", errType(err))
+	d.step("put if absent again", "refused, the item exists: %s (the same condition as expr.NotExists(\"pk\"))", errType(err))
 	for i := 1; i < 6; i++ {
 		if err := orders.Put(ctx, order("u1", i)); err != nil {
 			return err
@@ -431,53 +433,55 @@ func (d *demo) items(orders *dynamo.Table[demoOrder]) error {
 	if err := orders.Put(ctx, order("u2", 0)); err != nil {
 		return err
 	}
-	d.step("put", "orders u1/o01…o05 and u2/o00")
+	d.step("put", "wrote orders u1/o01…o05 and u2/o00 (without a condition a put replaces)")
 	o2 := order("u1", 1)
 	err = orders.Put(ctx, o2, dynamo.If(expr.AllOf(expr.Exists("pk"), expr.OneOf("status", "pending", "open"))))
 	if err != nil {
 		return err
 	}
-	d.step("put with DSL condition", "u1/o01 replaced (pk exists AND status IN (pending, open))")
+	d.step("put with DSL condition", "replaced u1/o01, as it exists and its status is pending or open")
 	o2.Total = decimal.RequireFromString("25.50")
 	old, _, err := orders.PutReturningOld(ctx, o2)
 	if err != nil {
 		return err
 	}
-	d.step("put returning old", "u1/o01 total was %s, now %s", old.Total, o2.Total)
+	d.step("put returning old", "replaced u1/o01 and got the old item back: total was %s, now %s", old.Total, o2.Total)
 
 	got, err := orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: o.PlacedAt, OrderID: "o00"})
 	if err != nil {
 		return err
 	}
-	d.step("get", "u1/o00: total %s, status %s, tags %v", got.Total, got.Status, got.Tags.Sorted())
+	d.step("get", "read u1/o00: total %s, status %s (the field's default), tags %v", got.Total, got.Status, got.Tags.Sorted())
 	got, err = orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: o2.PlacedAt, OrderID: "o01"}, dynamo.Consistent(), dynamo.Project("total"))
 	if err != nil {
 		return err
 	}
-	d.step("get consistent, projected", "u1/o01: total %s (only total read)", got.Total)
+	d.step("get consistent, projected", "read only the total of u1/o01, strongly consistent: %s", got.Total)
 	_, err = orders.Get(ctx, demoOrder{UserID: "u1", PlacedAt: demoDay, OrderID: "nope"})
 	if !errors.Is(err, dynamo.ErrNotFound) {
 		return fmt.Errorf("get of a missing item: want not found, got %v", err)
 	}
-	d.step("get missing", "%s", errType(err))
+	d.step("get missing", "no item u1/nope: %s, an error rather than a zero value", errType(err))
 	err = orders.Put(ctx, demoOrder{UserID: "a#b", PlacedAt: demoDay, OrderID: "x"})
 	if !errors.Is(err, dynamo.ErrValidation) {
 		return fmt.Errorf("separator in a key: want a validation error, got %v", err)
 	}
-	d.step("put with # in a key", "refused before sending: %s", errType(err))
+	d.step("put with # in a key", "refused before sending: %s (# separates the parts of a key)", errType(err))
 	return nil
 }
 
 func (d *demo) updates(orders *dynamo.Table[demoOrder]) error {
 	ctx := d.ctx
 	key := demoOrder{UserID: "u1", PlacedAt: order("u1", 0).PlacedAt, OrderID: "o00"}
+	version := 0 // as put
 	now, err := orders.Update(ctx, key,
 		expr.Set("status", "paid"),
 		expr.Increment("version", 1))
 	if err != nil {
 		return err
 	}
-	d.step("update set, increment", "u1/o00: status %s, version %d", now.Status, now.Version)
+	d.step("update set, increment", "u1/o00: status set to %s; version incremented by 1: %d → %d", now.Status, version, now.Version)
+	version = now.Version
 	now, err = orders.Update(ctx, key,
 		expr.Add("tags", codec.NewSet("vip", "red")),
 		expr.Append("lines", []string{"book", "ink"}),
@@ -487,7 +491,9 @@ func (d *demo) updates(orders *dynamo.Table[demoOrder]) error {
 	if err != nil {
 		return err
 	}
-	d.step("update add, append", "u1/o00: tags %v, lines %v, coupon %s (if_not_exists), version %d, note NULL", now.Tags.Sorted(), now.Lines, now.Coupon, now.Version)
+	d.step("update add, append", "u1/o00: tags red, vip added: %v; book, ink appended: lines %v; coupon set to %s as it had none; version decremented by 1: %d → %d; note set to NULL",
+		now.Tags.Sorted(), now.Lines, now.Coupon, version, now.Version)
+	version = now.Version
 	upd, err := orders.Update(ctx, key,
 		expr.Delete("tags", codec.NewSet("gift")),
 		expr.Prepend("lines", []string{"pen"}),
@@ -496,64 +502,66 @@ func (d *demo) updates(orders *dynamo.Table[demoOrder]) error {
 	if err != nil {
 		return err
 	}
-	d.step("update delete, prepend, remove", "u1/o00: tags %v, lines %v, coupon removed, version %d", upd.Tags.Sorted(), upd.Lines, upd.Version)
+	d.step("update delete, prepend, remove", "u1/o00: tag gift deleted: %v; pen prepended: lines %v; coupon removed; 5 added to version: %d → %d",
+		upd.Tags.Sorted(), upd.Lines, version, upd.Version)
 	_, err = orders.Update(ctx, key, expr.Set("order_id", "o99"))
 	if !errors.Is(err, dynamo.ErrValidation) {
 		return fmt.Errorf("update of a key field: want a validation error, got %v", err)
 	}
-	d.step("update a key field", "refused before sending: %s", errType(err))
+	d.step("update a key field", "refused before sending: %s (a key is changed by a put of a new item)", errType(err))
 	_, err = orders.Update(ctx, key, expr.Set("status", "shipped"), dynamo.If(expr.Eq("version", 0)))
 	if !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
 		return fmt.Errorf("guarded update: want a conditional check failure, got %v", err)
 	}
-	d.step("update with stale version", "refused: %s", errType(err))
+	d.step("update with stale version", "refused, the condition version = 0 no longer holds: %s", errType(err))
 	old, _, err := orders.DeleteReturningOld(ctx, demoOrder{UserID: "u2", PlacedAt: demoDay, OrderID: "o00"})
 	if err != nil {
 		return err
 	}
-	d.step("delete returning old", "u2/o00 deleted (total was %s)", old.Total)
+	d.step("delete returning old", "deleted u2/o00 and got it back: total was %s", old.Total)
 	return nil
 }
 
 func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
 	ctx := d.ctx
 	u1 := demoOrder{UserID: "u1"}
-	q := func(name string, key demoOrder, opts ...dynamo.QueryOption) error {
+	// q runs a query and prints what it asked for in words, then the orders.
+	q := func(name, what string, key demoOrder, opts ...dynamo.QueryOption) error {
 		p, err := orders.Query(ctx, key, opts...)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		d.step(name, "%s", orderIDs(p.Items))
+		d.step(name, "%s: %s", what, orderIDs(p.Items))
 		return nil
 	}
-	if err := q("query partition", u1); err != nil {
+	if err := q("query partition", "u1's orders, in sort key order", u1); err != nil {
 		return err
 	}
-	if err := q("query begins_with 2024-06-04", u1, dynamo.SortBeginsWith("2024-06-04")); err != nil {
+	if err := q("query begins_with 2024-06-04", "u1's orders placed that day", u1, dynamo.SortBeginsWith("2024-06-04")); err != nil {
 		return err
 	}
-	if err := q("query between, descending", u1, dynamo.SortBetween("2024-06-02", "2024-06-04~"), dynamo.Descending(), dynamo.Limit(50)); err != nil {
+	if err := q("query between, descending", "placed 2024-06-02 to 2024-06-04, newest first", u1, dynamo.SortBetween("2024-06-02", "2024-06-04~"), dynamo.Descending(), dynamo.Limit(50)); err != nil {
 		return err
 	}
-	if err := q("query sort key prefix", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}); err != nil {
+	if err := q("query sort key prefix", "the key's placed_at, 2024-06-03, as a sort key prefix", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}); err != nil {
 		return err
 	}
-	if err := q("query ignoring struct sk", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}, dynamo.SortNone()); err != nil {
+	if err := q("query ignoring struct sk", "the same key with SortNone: the whole partition", demoOrder{UserID: "u1", PlacedAt: demoDay.Add(48 * time.Hour)}, dynamo.SortNone()); err != nil {
 		return err
 	}
-	if err := q("query GSI status=paid", demoOrder{Status: "paid"}, dynamo.Index("StatusIndex"), dynamo.SortGt(demoDay.Add(-time.Hour))); err != nil {
+	if err := q("query GSI status=paid", "orders whose status is paid, through StatusIndex", demoOrder{Status: "paid"}, dynamo.Index("StatusIndex"), dynamo.SortGt(demoDay.Add(-time.Hour))); err != nil {
 		return err
 	}
-	if err := q("query GSI status=pending", demoOrder{Status: "pending"}, dynamo.Index("StatusIndex"), dynamo.SortGe(demoDay.Add(72*time.Hour))); err != nil {
+	if err := q("query GSI status=pending", "status pending, placed from 2024-06-04", demoOrder{Status: "pending"}, dynamo.Index("StatusIndex"), dynamo.SortGe(demoDay.Add(72*time.Hour))); err != nil {
 		return err
 	}
-	if err := q("query raw filter #t > :m", u1, dynamo.Filter(expr.RawCond("#t > :m", map[string]string{"#t": "total"}, map[string]any{":m": 40}))); err != nil {
+	if err := q("query raw filter #t > :m", "u1's orders with a total over 40, filtered by the server", u1, dynamo.Filter(expr.RawCond("#t > :m", map[string]string{"#t": "total"}, map[string]any{":m": 40}))); err != nil {
 		return err
 	}
-	if err := q("query filter total > 40", u1, dynamo.Filter(expr.Gt("total", 40))); err != nil {
+	if err := q("query filter total > 40", "the same filter written as expr.Gt(\"total\", 40)", u1, dynamo.Filter(expr.Gt("total", 40))); err != nil {
 		return err
 	}
-	if err := q("query filter OR", u1, dynamo.Filter(expr.AnyOf(expr.Eq("status", "paid"), expr.Ge("total", 50)))); err != nil {
+	if err := q("query filter OR", "status paid or total at least 50", u1, dynamo.Filter(expr.AnyOf(expr.Eq("status", "paid"), expr.Ge("total", 50)))); err != nil {
 		return err
 	}
 	var pages []string
@@ -575,12 +583,12 @@ func (d *demo) queries(orders *dynamo.Table[demoOrder]) error {
 		}
 		cursor = p.Cursor
 	}
-	d.step("query pages of 2 (cursor)", "%s", strings.Join(pages, " "))
+	d.step("query pages of 2 (cursor)", "each page resumed from the last one's cursor: %s", strings.Join(pages, " "))
 	all, err := orders.QueryAll(ctx, u1, dynamo.MaxItems(4))
 	if err != nil {
 		return err
 	}
-	d.step("query all, at most 4", "%s", orderIDs(all))
+	d.step("query all, at most 4", "pages read until 4 orders were found: %s", orderIDs(all))
 	return nil
 }
 
@@ -594,7 +602,7 @@ func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 	if err != nil {
 		return err
 	}
-	d.step("scan", "%d orders (the user item in the same table is skipped; %d scanned)", len(p.Items), p.ScannedCount)
+	d.step("scan", "read %d items of the table, kept the %d orders (the user item is another entity)", p.ScannedCount, len(p.Items))
 	var streamed []demoOrder
 	for o, err := range orders.QueryStream(ctx, demoOrder{UserID: "u1"}, dynamo.Limit(2)) {
 		if err != nil {
@@ -605,7 +613,7 @@ func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 			break // no further page is fetched
 		}
 	}
-	d.step("stream, page size 2", "%s, then break", orderIDs(streamed))
+	d.step("stream, page size 2", "streamed %s and stopped: no further page is read", orderIDs(streamed))
 	var par []demoOrder
 	for o, err := range orders.ScanStream(ctx, dynamo.Parallel(4, 2)) {
 		if err != nil {
@@ -614,7 +622,7 @@ func (d *demo) scans(orders *dynamo.Table[demoOrder]) error {
 		par = append(par, o)
 	}
 	sort.Slice(par, func(i, j int) bool { return par[i].OrderID < par[j].OrderID })
-	d.step("parallel scan, 4 segments", "%d orders: %s", len(par), orderIDs(par))
+	d.step("parallel scan, 4 segments", "%d orders, read by 2 workers: %s", len(par), orderIDs(par))
 	return nil
 }
 
@@ -629,13 +637,13 @@ func (d *demo) batches(orders *dynamo.Table[demoOrder]) error {
 	if err != nil {
 		return err
 	}
-	d.step("batch write", "%d writes across 2 entities in chunks of 25, %d unprocessed", len(ops), len(res.Unprocessed))
+	d.step("batch write", "%d puts and deletes of 2 entities, sent in requests of at most 25: %d left unprocessed", len(ops), len(res.Unprocessed))
 	got, err := orders.BatchGet(ctx, []demoOrder{order("u3", 3), order("u3", 29), order("u1", 5)})
 	if err != nil {
 		return err
 	}
 	slices.SortFunc(got.Items, func(a, b demoOrder) int { return strings.Compare(a.OrderID, b.OrderID) })
-	d.step("batch get", "%d of 3 keys found (%s; u1/o05 was deleted), %d unprocessed", len(got.Items), orderIDs(got.Items), len(got.Unprocessed))
+	d.step("batch get", "%d of 3 keys found: %s (u1/o05 was deleted by the batch); %d left unprocessed", len(got.Items), orderIDs(got.Items), len(got.Unprocessed))
 	return nil
 }
 
@@ -679,7 +687,7 @@ func (d *demo) transactions() error {
 	if err != nil {
 		return err
 	}
-	d.step("transaction", "moved 7 from a to b (update, update, put, check, delete): a=%d b=%d", a.Balance, b.Balance)
+	d.step("transaction", "moved 7 from account a to b, all or nothing (2 updates, a put, a check, a delete): a=%d b=%d", a.Balance, b.Balance)
 	if err := transfer("l1", 7, "demo-"+run+"-1"); err != nil {
 		return fmt.Errorf("replayed transaction: %w", err)
 	}
@@ -687,7 +695,7 @@ func (d *demo) transactions() error {
 	if err != nil {
 		return err
 	}
-	d.step("same token again", "idempotent: a=%d", a.Balance)
+	d.step("same token again", "the same request token is not applied twice: a=%d", a.Balance)
 	err = transfer("l2", 7, "demo-"+run+"-2")
 	var e *dynamo.Error
 	if !errors.As(err, &e) || e.Type != dynamo.ErrTransactionCanceled {
@@ -703,7 +711,7 @@ func (d *demo) transactions() error {
 			balance = fmt.Sprint(old.Balance)
 		}
 	}
-	d.step("transaction canceled", "reasons [%s]; a's balance was %s", strings.Join(codes, " "), balance)
+	d.step("transaction canceled", "moving 7 more would overdraw a, nothing changed: reasons [%s]; a's balance was %s", strings.Join(codes, " "), balance)
 	return nil
 }
 
@@ -741,7 +749,7 @@ func (d *demo) vectors() error {
 	}
 	var hits []string
 	for _, r := range res.Results {
-		hits = append(hits, fmt.Sprintf("%s (%.3f)", r.Item.DocID, r.Score))
+		hits = append(hits, fmt.Sprintf("%s at distance %.3f", r.Item.DocID, r.Score))
 	}
 	d.step("vector search, top 2", "tenant t1, lang en, nearest to [1 0 0]: %s", strings.Join(hits, ", "))
 	return nil

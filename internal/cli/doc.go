@@ -9,7 +9,7 @@
 //	dynamo create-table NAME [--partition-key pk] [--sort-key sk | --no-sort-key]
 //	        [--key-type S|N|B] [--billing-mode PAY_PER_REQUEST|PROVISIONED]
 //	        [--read-capacity 5] [--write-capacity 5] [--no-wait] [--dry-run] [--timeout 10m]
-//	dynamo list-tables [--name-contains STR] [--output text|json]
+//	dynamo list-tables [--name-contains STR] [--output text|json] [--timeout 0]
 //	dynamo delete-table NAME [--force] [--no-wait] [--timeout 10m] [--output text|json]
 //	dynamo generate-schema NAME [--type Name] [--package p] [--output path|-]
 //	        [--overwrite] [--scan-items 25]
@@ -19,16 +19,27 @@
 //	dynamo backup restore --time TIME|latest SOURCE_TABLE TARGET [flags]
 //	dynamo backup delete BACKUP_ARN [--force]
 //	dynamo demo [--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]
+//	dynamo version (or --version)
+//	dynamo completion bash|zsh|fish
 //	dynamo help [command | group [subcommand] | exit-codes | environment]
 //
 // A command is one word ("list-tables") or a group and a subcommand
 // ("backup create"), registered under "backup create".
 // Flags and arguments may come in any order; "--" ends the flags. Every
 // command that talks to DynamoDB loads the standard AWS configuration
-// through dynamo.Open (environment, shared config and credentials files,
-// AWS_PROFILE, SSO, AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint,
-// --region and --profile. Commands that print data take --output text (the
+// (environment, shared config and credentials files, AWS_PROFILE, SSO,
+// AWS_ENDPOINT_URL_DYNAMODB), overridden by --endpoint, --region and
+// --profile, in one place (awsFlags.open). A loopback endpoint needs none
+// of it: a missing region or missing credentials become placeholders and
+// instance metadata is never asked; any other endpoint needs real ones, and
+// a missing one fails naming --region, AWS_REGION, AWS_PROFILE. --verbose
+// says what was chosen. Commands that print data take --output text (the
 // default, for people and line-oriented scripts) or --output json.
+//
+// Every command in the table has an Example (a test checks it) that
+// `dynamo help <command>` prints; the completion scripts are generated from
+// the same table (commands, flags, and table names for a command with
+// TableArg).
 //
 // dynamo local serves package local in memory; with --data-dir DIR its
 // tables and items are kept in DIR by the durable engine of package
@@ -54,8 +65,8 @@
 //
 // # Output and exit codes
 //
-// Results go to stdout, progress (on a terminal only), prompts and notes to
-// stderr. A failure is one line on stderr, "dynamo <command>: <reason>",
+// Results go to stdout, progress (Env.progress: on a terminal only), prompts
+// and notes to stderr. A failure is one line on stderr, "dynamo <command>: <reason>",
 // with DynamoDB's message and exception name for service errors. Exit codes:
 //
 //	0  success

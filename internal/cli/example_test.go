@@ -12,11 +12,14 @@ func ExampleMain() {
 	code := cli.Main([]string{"help", "list-tables"}, &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr})
 	fmt.Println("exit", code)
 	// Output:
-	// usage: dynamo list-tables [--name-contains STR] [--output text|json] [flags]
+	// usage: dynamo list-tables [--name-contains STR] [--output text|json] [--timeout 0] [flags]
 	//
 	// Lists every table, following ListTables pagination. Text output is one
 	// name per line (nothing when there are none; "no tables" goes to stderr);
 	// json output is an array of names.
+	//
+	// example:
+	//   dynamo list-tables --name-contains demo --output json
 	//
 	// flags:
 	//   -endpoint string
@@ -29,6 +32,10 @@ func ExampleMain() {
 	//     	shared config profile (default: AWS_PROFILE or "default")
 	//   -region string
 	//     	AWS region (default: AWS_REGION or the profile's region)
+	//   -timeout duration
+	//     	give up after this long (0: no limit; shell completion uses 2s)
+	//   -verbose
+	//     	say on stderr which endpoint, region and credentials are used
 	// exit 0
 }
 

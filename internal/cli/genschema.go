@@ -20,9 +20,11 @@ import (
 
 func init() {
 	Register(&Command{
-		Name:    "generate-schema",
-		Summary: "write Go schema source that reads an existing table's items",
-		Usage:   "NAME [--type Name] [--package p] [--output path] [--overwrite] [--scan-items 25] [flags]",
+		Name:     "generate-schema",
+		Summary:  "write Go schema source that reads an existing table's items",
+		TableArg: true,
+		Example:  "dynamo generate-schema shop --package store --output store/shop_gen.go",
+		Usage:    "NAME [--type Name] [--package p] [--output path] [--overwrite] [--scan-items 25] [flags]",
 		Help: `Reads the table's key schema and indexes and a sample of its items (a Scan of
 --scan-items items) and writes gofmt'd Go source: a struct with dynamo tags
 per kind of item and its schema declaration (var <Type>Schema), able to load

@@ -5,13 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 )
 
 func init() {
 	Register(&Command{
 		Name:    "list-tables",
 		Summary: "list the tables of the account and region",
-		Usage:   "[--name-contains STR] [--output text|json] [flags]",
+		Example: "dynamo list-tables --name-contains demo --output json",
+		Usage:   "[--name-contains STR] [--output text|json] [--timeout 0] [flags]",
 		Help: `Lists every table, following ListTables pagination. Text output is one
 name per line (nothing when there are none; "no tables" goes to stderr);
 json output is an array of names.`,
@@ -24,6 +26,7 @@ type listTablesOpts struct {
 	aws      awsFlags
 	output   outputFlag
 	contains string
+	timeout  time.Duration
 }
 
 func listTablesFlags() (*flag.FlagSet, *listTablesOpts) {
@@ -32,6 +35,7 @@ func listTablesFlags() (*flag.FlagSet, *listTablesOpts) {
 	o.aws.register(fs)
 	o.output.register(fs)
 	fs.StringVar(&o.contains, "name-contains", "", "only tables whose name contains this text (case-sensitive)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "give up after this long (0: no limit; shell completion uses 2s)")
 	return fs, o
 }
 
@@ -43,6 +47,14 @@ func runListTables(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
+	}
+	if o.timeout < 0 {
+		return usagef("--timeout must not be negative")
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
 	}
 	repo, err := o.aws.open(ctx)
 	if err != nil {

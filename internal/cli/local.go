@@ -21,7 +21,9 @@ func init() {
 	Register(&Command{
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
-		Usage:   "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log] [--sync always|interval:100ms]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
+		Example: "dynamo local --data-dir ./data\n" +
+			"dynamo local --port 0 --credentials keys.txt",
+		Usage: "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log] [--sync always|interval:100ms]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -221,8 +223,7 @@ func readAccessKeys(path string) ([]local.AccessKey, error) {
 // isLoopback reports whether addr is a loopback address (127.0.0.0/8, ::1).
 func isLoopback(addr net.Addr) bool {
 	host, _, err := net.SplitHostPort(addr.String())
-	ip := net.ParseIP(host)
-	return err == nil && ip != nil && ip.IsLoopback()
+	return err == nil && isLoopbackHost(host)
 }
 
 // parseSync reads --sync: "always" (nil: the engine's default) or

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +98,7 @@ func TestScripts(t *testing.T) {
 			"seedshop":  cmdSeedShop,
 			"setenv":    cmdSetenv,
 			"pitr":      cmdPITR,
+			"awsjson":   cmdAWSJSON,
 		},
 	})
 }
@@ -215,6 +218,26 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	s := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o644))
+}
+
+// awsjson OPERATION FILE: sends FILE as the JSON body of OPERATION, as
+// `aws dynamodb <operation> --cli-input-json file://FILE` would after
+// checking its member names, and fails unless the server accepts it.
+func cmdAWSJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: awsjson OPERATION FILE")
+	}
+	req, err := http.NewRequest(http.MethodPost, server(ts).URL, strings.NewReader(ts.ReadFile(args[1])))
+	ts.Check(err)
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+args[0])
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	resp, err := http.DefaultClient.Do(req)
+	ts.Check(err)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if (resp.StatusCode == http.StatusOK) == neg {
+		ts.Fatalf("%s: HTTP %d: %s", args[0], resp.StatusCode, body)
+	}
 }
 
 // The items of seedshop: a single table holding three entities, one of

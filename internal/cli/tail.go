@@ -34,13 +34,11 @@ Text output is one line per change: the time, the kind (INSERT, MODIFY,
 REMOVE), the key and, as far as the stream's view type records them, the
 old and new items as plain values. json output is one object per line with
 the items in DynamoDB JSON:
-  {"time":"…","kind":"MODIFY","sequenceNumber":"…","keys":{…},"old":{…},"new":{…}}
-
-Example, against dynamo local:
-  dynamo tail orders --endpoint http://127.0.0.1:8000
-  2026-12-02T10:00:00Z INSERT pk="u1" sk="o1" new={"pk":"u1","sk":"o1","total":12}`,
-		Flags: func() *flag.FlagSet { fs, _ := tailFlags(); return fs },
-		Run:   runTail,
+  {"time":"…","kind":"MODIFY","sequenceNumber":"…","keys":{…},"old":{…},"new":{…}}`,
+		Example:  "dynamo tail orders --endpoint http://127.0.0.1:8000 --from trim-horizon",
+		TableArg: true,
+		Flags:    func() *flag.FlagSet { fs, _ := tailFlags(); return fs },
+		Run:      runTail,
 	})
 }
 

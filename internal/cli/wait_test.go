@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,5 +87,29 @@ func TestWaitTimeouts(t *testing.T) {
 	c, n := describeStub(t, "DELETING", "DELETING", "")
 	if err := waitGone(context.Background(), c, "t", time.Minute, &progress{}); err != nil || n.Load() != 3 {
 		t.Fatalf("err %v after %d calls", err, n.Load())
+	}
+}
+
+// Progress is shown when stderr is a terminal and never in a script: a
+// pipe or a buffer gets nothing.
+func TestEnvProgress(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	var buf bytes.Buffer
+	for _, tc := range []struct {
+		env  *Env
+		want bool
+	}{
+		{&Env{Stderr: w}, false},
+		{&Env{Stderr: &buf}, false},
+		{&Env{Stderr: &buf, IsTerminal: func() bool { return true }}, true},
+	} {
+		if p := tc.env.progress(); p.on != tc.want || p.w != tc.env.Stderr {
+			t.Errorf("progress of %T: on %v, want %v", tc.env.Stderr, p.on, tc.want)
+		}
 	}
 }
