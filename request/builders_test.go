@@ -20,8 +20,17 @@ func moreBuilders() []sheetLine {
 	return []sheetLine{
 		{"query_complete_sort_key_eq", "table query with every sort-key field set",
 			wrapBuild("Query", func() (any, error) { return request.Query(Orders, key) })},
-		{"query_explicit_eq", "", wrapBuild("Query", func() (any, error) {
-			return request.Query(Orders, Order{UserID: "u"}, request.SortEq("2024-06-15T10:30:00.000000000Z#o"))
+		{"query_explicit_eq", "the composed sort key, given as an attribute value, is used as is", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortEq(&types.AttributeValueMemberS{Value: "2024-06-15T10:30:00.000000000Z#o"}))
+		})},
+		{"query_field_eq", "equality on the first free sort field: a prefix of whole parts", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortEq(at))
+		})},
+		{"query_field_gt_last", "a strict range on the last sort field behind a fixed prefix: both bounds and one excluded value", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u", PlacedAt: at}, request.SortGt("o1"), request.Filter(expr.Ne("status", "void")))
+		})},
+		{"query_field_le_first", "a range on the first sort field, which is not the last", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortLe(at))
 		})},
 		{"query_raw_keys_derived_eq", "raw keys: typed equality on the sort field", wrapBuild("Query", func() (any, error) {
 			return request.Query(Events, Event{Tenant: "t1", At: at})

@@ -41,7 +41,7 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 		return nil, err
 	}
 	x := exprs{expr.NewBuilder(s)}
-	key, keyNames, err := keyCondition(op, s, v, c, x)
+	key, keyNames, exclude, err := keyCondition(op, s, v, c, x)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +72,14 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 	}
 	if c.limitSet {
 		in.Limit = aws.Int32(int32(c.limit))
+	}
+	if exclude != nil {
+		fc := *c
+		fc.filter, fc.filterSet = exclude, true
+		if c.filterSet {
+			fc.filter = expr.AllOf(exclude, c.filter)
+		}
+		c = &fc
 	}
 	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
 		return nil, err
@@ -217,37 +225,33 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 	return nil
 }
 
-// keyCondition renders Query's KeyConditionExpression.
-func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, error) {
+// keyCondition renders Query's KeyConditionExpression. It also returns the
+// names of the key attributes read and, for a sort-key range that the key
+// condition cannot close exactly, the filter that does (schema.SortRange).
+func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, expr.Cond, error) {
 	d := s.Describe()
 	var (
 		pkName, skName string // attributes of the key read
 		pk             types.AttributeValue
-		skField        string // field whose type encodes explicit sort values; "" = composite string
+		skField        string // index sort-key field whose type encodes explicit values
 		derived        types.AttributeValue
 		derivedOp      = expr.KeyNone
+		table          = c.index == ""
 	)
-	if c.index == "" {
+	if table {
 		pkName, skName = s.KeyNames()
 		var err error
 		if pk, err = s.PartitionValue(v); err != nil {
-			return nil, [2]string{}, wrap(op, err)
+			return nil, [2]string{}, nil, wrap(op, err)
 		}
-		if skName != "" {
+		if skName != "" && c.sort == nil {
 			prefix, complete, err := s.SortPrefix(v)
-			if err != nil && (c.sort == nil) {
-				return nil, [2]string{}, wrap(op, err)
+			if err != nil {
+				return nil, [2]string{}, nil, wrap(op, err)
 			}
-			if d.RawKeys {
-				if fs := s.SortFields(); len(fs) == 1 {
-					skField = fs[0].Name
-				}
-				if prefix != nil {
-					derived, derivedOp = prefix, expr.KeyEQ
-				}
-			} else if prefix != nil {
+			if prefix != nil {
 				derived, derivedOp = prefix, expr.KeyBeginsWith
-				if complete {
+				if complete || d.RawKeys {
 					derivedOp = expr.KeyEQ
 				}
 			}
@@ -256,11 +260,11 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 		idx := findIndex(d, c.index) // checked by checkRead
 		k, err := s.IndexKey(v, c.index)
 		if err != nil {
-			return nil, [2]string{}, wrap(op, err)
+			return nil, [2]string{}, nil, wrap(op, err)
 		}
 		pkName, pk = k.PKName, k.PK
 		if pk == nil {
-			return nil, [2]string{}, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
+			return nil, [2]string{}, nil, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
 		}
 		skName, skField = idx.SK, idx.SK
 		if k.SK != nil {
@@ -271,29 +275,71 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	if derived != nil {
 		svals = []types.AttributeValue{derived}
 	}
+	var exclude expr.Cond
 	if c.sort != nil {
 		sop, svals = c.sort.op, nil
 		if sop != expr.KeyNone && skName == "" {
-			return nil, [2]string{}, errorf(op, "a sort-key condition on a key without a sort key")
+			return nil, [2]string{}, nil, errorf(op, "a sort-key condition on a key without a sort key")
 		}
-		for _, val := range c.sort.vals {
-			av, err := sortValue(op, s, skName, skField, sop, val)
+		switch {
+		case sop == expr.KeyNone:
+		case table && !rawValues(c.sort.vals):
+			// The table's sort key: schema owns its layout.
+			r, err := s.SortCondition(v, schemaOps[sop], c.sort.vals...)
 			if err != nil {
-				return nil, [2]string{}, err
+				return nil, [2]string{}, nil, wrap(op, err)
 			}
-			svals = append(svals, av)
+			sop, svals = keyOps[r.Op], r.Values
+			if r.Exclude != nil {
+				exclude = &expr.Compare{Op: expr.NE, L: expr.Path{{Name: r.Field}}, R: &expr.Value{AV: r.Exclude}}
+			}
+		default:
+			for _, val := range c.sort.vals {
+				av, err := sortValue(op, s, skName, skField, sop, val)
+				if err != nil {
+					return nil, [2]string{}, nil, err
+				}
+				svals = append(svals, av)
+			}
 		}
 	}
 	text, err := x.b.KeyCondition(pkName, pk, skName, sop, svals...)
 	if err != nil {
-		return nil, [2]string{}, wrap(op, err)
+		return nil, [2]string{}, nil, wrap(op, err)
 	}
-	return aws.String(text), [2]string{pkName, skName}, nil
+	return aws.String(text), [2]string{pkName, skName}, exclude, nil
 }
 
-// sortValue encodes an explicit sort-key value: the composed string for a
-// generated sort key, a value of the field's type for an index or RawKeys
-// table. A begins_with prefix is a string (or []byte) in both cases.
+// schemaOps and keyOps translate between the sort-key operators of expr
+// (the expression) and schema (the key layout).
+var (
+	schemaOps = map[expr.KeyOp]schema.SortOp{
+		expr.KeyEQ: schema.SortEQ, expr.KeyLT: schema.SortLT, expr.KeyLE: schema.SortLE,
+		expr.KeyGT: schema.SortGT, expr.KeyGE: schema.SortGE, expr.KeyBetween: schema.SortBetween,
+		expr.KeyBeginsWith: schema.SortBeginsWith,
+	}
+	keyOps = func() map[schema.SortOp]expr.KeyOp {
+		m := make(map[schema.SortOp]expr.KeyOp, len(schemaOps))
+		for k, v := range schemaOps {
+			m[v] = k
+		}
+		return m
+	}()
+)
+
+// rawValues reports whether the values of a sort-key condition are given
+// as attribute values: the whole sort key as it is stored, used as is.
+func rawValues(vals []any) bool {
+	for _, v := range vals {
+		if _, ok := v.(types.AttributeValue); !ok {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
+// sortValue encodes an explicit sort-key value of an index: a value of the
+// field's type; a begins_with prefix is a string (or []byte).
 func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop expr.KeyOp, v any) (types.AttributeValue, error) {
 	switch x := v.(type) {
 	case types.AttributeValue:
@@ -301,15 +347,12 @@ func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop 
 	case nil:
 		return nil, fieldErr(op, skName, "nil sort-key value")
 	}
-	if kop == expr.KeyBeginsWith || field == "" {
+	if kop == expr.KeyBeginsWith {
 		switch x := v.(type) {
 		case string:
 			return &types.AttributeValueMemberS{Value: x}, nil
 		case []byte:
 			return &types.AttributeValueMemberB{Value: x}, nil
-		}
-		if field == "" {
-			return nil, fieldErr(op, skName, "the generated sort key is a string; got %T", v)
 		}
 		return nil, fieldErr(op, skName, "begins_with takes a string or []byte; got %T", v)
 	}
