@@ -1,6 +1,8 @@
 package request
 
 import (
+	"slices"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -228,86 +230,116 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 // keyCondition renders Query's KeyConditionExpression. It also returns the
 // names of the key attributes read and, for a sort-key range that the key
 // condition cannot close exactly, the filter that does (schema.SortRange).
-func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, expr.Cond, error) {
+func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+	if c.index != "" {
+		return indexCondition(op, s, v, c, x)
+	}
 	d := s.Describe()
-	var (
-		pkName, skName string // attributes of the key read
-		pk             types.AttributeValue
-		skField        string // index sort-key field whose type encodes explicit values
-		derived        types.AttributeValue
-		derivedOp      = expr.KeyNone
-		table          = c.index == ""
-	)
-	if table {
-		pkName, skName = s.KeyNames()
-		var err error
-		if pk, err = s.PartitionValue(v); err != nil {
-			return nil, [2]string{}, nil, wrap(op, err)
-		}
-		if skName != "" && c.sort == nil {
-			prefix, complete, err := s.SortPrefix(v)
-			if err != nil {
-				return nil, [2]string{}, nil, wrap(op, err)
-			}
-			if prefix != nil {
-				derived, derivedOp = prefix, expr.KeyBeginsWith
-				if complete || d.RawKeys {
-					derivedOp = expr.KeyEQ
-				}
-			}
-		}
-	} else {
-		idx := findIndex(d, c.index) // checked by checkRead
-		k, err := s.IndexKey(v, c.index)
-		if err != nil {
-			return nil, [2]string{}, nil, wrap(op, err)
-		}
-		pkName, pk = k.PKName, k.PK
-		if pk == nil {
-			return nil, [2]string{}, nil, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
-		}
-		skName, skField = idx.SK, idx.SK
-		if k.SK != nil {
-			derived, derivedOp = k.SK, expr.KeyEQ
-		}
+	pkName, skName := s.KeyNames()
+	pk, err := s.PartitionValue(v)
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
 	}
-	sop, svals := derivedOp, []types.AttributeValue(nil)
-	if derived != nil {
-		svals = []types.AttributeValue{derived}
-	}
+	sop, svals := expr.KeyNone, []types.AttributeValue(nil)
 	var exclude expr.Cond
-	if c.sort != nil {
-		sop, svals = c.sort.op, nil
-		if sop != expr.KeyNone && skName == "" {
-			return nil, [2]string{}, nil, errorf(op, "a sort-key condition on a key without a sort key")
+	switch {
+	case c.sort != nil && c.sort.op != expr.KeyNone && skName == "":
+		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+	case c.sort != nil && c.sort.op != expr.KeyNone && rawValues(c.sort.vals):
+		// The whole sort key, as it is stored.
+		sop = c.sort.op
+		for _, val := range c.sort.vals {
+			svals = append(svals, val.(types.AttributeValue))
 		}
-		switch {
-		case sop == expr.KeyNone:
-		case table && !rawValues(c.sort.vals):
-			// The table's sort key: schema owns its layout.
-			r, err := s.SortCondition(v, schemaOps[sop], c.sort.vals...)
-			if err != nil {
-				return nil, [2]string{}, nil, wrap(op, err)
-			}
-			sop, svals = keyOps[r.Op], r.Values
-			if r.Exclude != nil {
-				exclude = &expr.Compare{Op: expr.NE, L: expr.Path{{Name: r.Field}}, R: &expr.Value{AV: r.Exclude}}
-			}
-		default:
-			for _, val := range c.sort.vals {
-				av, err := sortValue(op, s, skName, skField, sop, val)
-				if err != nil {
-					return nil, [2]string{}, nil, err
-				}
-				svals = append(svals, av)
+	case c.sort != nil && c.sort.op != expr.KeyNone:
+		// schema owns the key layout.
+		r, err := s.SortCondition(v, schemaOps[c.sort.op], c.sort.vals...)
+		if err != nil {
+			return nil, nil, nil, wrap(op, err)
+		}
+		sop, svals = keyOps[r.Op], r.Values
+		if r.Exclude != nil {
+			exclude = &expr.Compare{Op: expr.NE, L: expr.Path{{Name: r.Field}}, R: &expr.Value{AV: r.Exclude}}
+		}
+	case c.sort == nil && skName != "":
+		prefix, complete, err := s.SortPrefix(v)
+		if err != nil {
+			return nil, nil, nil, wrap(op, err)
+		}
+		if prefix != nil {
+			sop, svals = expr.KeyBeginsWith, []types.AttributeValue{prefix}
+			if complete || d.RawKeys {
+				sop = expr.KeyEQ
 			}
 		}
 	}
 	text, err := x.b.KeyCondition(pkName, pk, skName, sop, svals...)
 	if err != nil {
-		return nil, [2]string{}, nil, wrap(op, err)
+		return nil, nil, nil, wrap(op, err)
 	}
-	return aws.String(text), [2]string{pkName, skName}, exclude, nil
+	return aws.String(text), []string{pkName, skName}, exclude, nil
+}
+
+// indexCondition is keyCondition on a secondary index: equality on every
+// partition attribute and on the leading sort attributes v sets; a Sort
+// option compares the next sort attribute, with its type (the last one,
+// instead of its equality, when v sets them all).
+func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+	idx := findIndex(s.Describe(), c.index) // checked by checkRead
+	iv, err := s.IndexValues(v, c.index)
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
+	}
+	var names []string
+	for _, a := range slices.Concat(idx.Partition, idx.Sort) {
+		names = append(names, a.Name)
+	}
+	eqs := slices.Clone(iv.Partition)
+	sop, skName, svals := expr.KeyNone, "", []types.AttributeValue(nil)
+	switch {
+	case c.sort == nil:
+		eqs = append(eqs, iv.Sort...)
+	case c.sort.op == expr.KeyNone:
+	case len(idx.Sort) == 0:
+		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+	default:
+		eqs = append(eqs, iv.Sort...)
+		skName = iv.Next
+		if skName == "" { // every sort attribute set: the last one is compared
+			eqs = eqs[:len(eqs)-1]
+			skName = idx.Sort[len(idx.Sort)-1].Name
+		}
+		sop = c.sort.op
+		// "begins_with … The sort key must be of type String or Binary"
+		// (developer guide, Query key condition expressions).
+		if i := slices.IndexFunc(idx.Sort, func(a schema.KeyAttr) bool { return a.Name == skName }); sop == expr.KeyBeginsWith && idx.Sort[i].Type == types.ScalarAttributeTypeN {
+			return nil, nil, nil, fieldErr(op, skName, "begins_with needs a string or binary sort-key attribute; it is a number")
+		}
+		for _, val := range c.sort.vals {
+			av, err := sortValue(op, s, skName, sop, val)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			svals = append(svals, av)
+		}
+	}
+	var text string
+	if idx.MultiKey() {
+		parts := make([]expr.KeyPart, len(eqs))
+		for i, e := range eqs {
+			parts[i] = expr.KeyPart{Name: e.Name, Value: e.Value}
+		}
+		text, err = x.b.MultiKeyCondition(parts, skName, sop, svals...)
+	} else {
+		if len(eqs) == 2 { // the sort attribute is set
+			skName, sop, svals = eqs[1].Name, expr.KeyEQ, []types.AttributeValue{eqs[1].Value}
+		}
+		text, err = x.b.KeyCondition(eqs[0].Name, eqs[0].Value, skName, sop, svals...)
+	}
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
+	}
+	return aws.String(text), names, nil, nil
 }
 
 // schemaOps and keyOps translate between the sort-key operators of expr
@@ -340,12 +372,12 @@ func rawValues(vals []any) bool {
 
 // sortValue encodes an explicit sort-key value of an index: a value of the
 // field's type; a begins_with prefix is a string (or []byte).
-func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop expr.KeyOp, v any) (types.AttributeValue, error) {
+func sortValue[T any](op string, s *schema.Schema[T], field string, kop expr.KeyOp, v any) (types.AttributeValue, error) {
 	switch x := v.(type) {
 	case types.AttributeValue:
 		return x, nil
 	case nil:
-		return nil, fieldErr(op, skName, "nil sort-key value")
+		return nil, fieldErr(op, field, "nil sort-key value")
 	}
 	if kop == expr.KeyBeginsWith {
 		switch x := v.(type) {
@@ -354,7 +386,7 @@ func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop 
 		case []byte:
 			return &types.AttributeValueMemberB{Value: x}, nil
 		}
-		return nil, fieldErr(op, skName, "begins_with takes a string or []byte; got %T", v)
+		return nil, fieldErr(op, field, "begins_with takes a string or []byte; got %T", v)
 	}
 	av, ok, err := s.EncodeField(field, v)
 	if err != nil {
