@@ -9,9 +9,23 @@ import (
 	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/request"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 var at = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// Ticket has a multi-attribute GSI key.
+type Ticket struct {
+	ID        string    `dynamo:"id,pk"`
+	Tenant    string    `dynamo:"tenant"`
+	Region    string    `dynamo:"region"`
+	CreatedAt time.Time `dynamo:"created_at,precision=s"`
+	Priority  int       `dynamo:"priority"`
+}
+
+var Tickets = schema.Must[Ticket]("tickets",
+	schema.MultiKeyGSI("ByTenant", []string{"tenant", "region"}, []string{"created_at", "priority"}, schema.KeysOnly()),
+)
 
 // More shapes than the cheat sheet shows: every sort-key form, raw keys,
 // LSIs, and every option of each builder at least once.
@@ -61,6 +75,18 @@ func moreBuilders() []sheetLine {
 				request.Project("total", "status", "order_id"),
 				request.Limit(10), request.StartKey(page), request.Descending(), request.Consistent(),
 				request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
+		})},
+		{"query_multikey_partition", "multi-attribute GSI key: equality on every partition attribute", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu"}, request.Index("ByTenant"))
+		})},
+		{"query_multikey_sort_eq_and_range", "leading sort attributes set, a typed range on the next one", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu", CreatedAt: at}, request.Index("ByTenant"), request.SortGe(2))
+		})},
+		{"query_multikey_range_first_sort", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu"}, request.Index("ByTenant"), request.SortBetween(at, at.Add(time.Hour)), request.Descending())
+		})},
+		{"create_table_multikey", "CreateTableInput: HASH elements, then RANGE elements, in order", wrapBuild("CreateTable", func() (any, error) {
+			return schema.CreateTableInput(Tickets)
 		})},
 		{"scan_every_option", "", wrapBuild("Scan", func() (any, error) {
 			return request.Scan(Orders, request.Index("StatusIndex"),
