@@ -165,7 +165,10 @@
 //
 // GSI and LSI keys are the fields' own attributes with their own types (a
 // number stays N); an index may also be keyed on the generated "pk" and "sk"
-// (an inverted index). VectorIndex declares a DynamoDB vector index over a
+// (an inverted index). MultiKeyGSI declares a GSI with a multi-attribute
+// key: 1 to 4 partition fields and 0 to 4 sort fields, each with its own
+// type; IndexValues says which of them a value fixes (every partition field,
+// then the sort fields from the first on, without gaps). VectorIndex declares a DynamoDB vector index over a
 // vector field ([]float32 or []float64 with dim=N).
 //
 // CreateTableInput derives the CreateTable request of a table from all the
