@@ -13,13 +13,17 @@ import (
 
 // Query builds a Query of the partition v's key fields name. On the table
 // the partition value is the generated partition key; with Index it is the
-// index's partition field (a GSI) or again the table's (an LSI).
+// index's partition fields (a GSI, every one of a multi-attribute key) or
+// again the table's (an LSI).
 //
 // The sort-key condition is, without a Sort option, derived from v: on the
 // table a begins_with on the generated sort key when only its leading fields
-// are set, equality when all are; on an index or a RawKeys table equality on
-// the sort-key field when it is set; otherwise none. SortEq … SortBeginsWith
-// give it explicitly and SortNone drops it.
+// are set, equality when all are; on an index equality on the sort-key
+// fields set from the first on (a set field after an unset one is an
+// error); on a RawKeys table equality on the sort-key field when it is set;
+// otherwise none. SortEq … SortBeginsWith give it explicitly, on the first
+// sort field v does not fix (schema.SortCondition on the table, the field's
+// own type on an index), and SortNone drops it.
 func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.QueryInput, error) {
 	return query(s, v, collect(opts))
 }
