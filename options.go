@@ -159,9 +159,14 @@ func ClientRequestToken(token string) TxOption { return request.ClientRequestTok
 func TopK(k int) SearchOption { return request.TopK(k) }
 
 // SortEq restricts a query to sort key = v. On a table with generated keys
-// v is the composed sort-key string; on an index or a RawKeys table it is a
-// value of the sort-key field's type. Without a Sort option the condition
-// is derived from the sort-key fields set on the query's value.
+// every Sort option is about the first sort-key field the query's value
+// does not fix (set, or unset with a default), and v is a value of that
+// field's type, or a string taken as its text ("2024-07" for a time); the
+// library composes the condition on the key (see package schema, "Sort-key
+// conditions"). On an index or a RawKeys table v is a value of the sort-key
+// field's type. An attribute value is used as it is, as the whole sort key.
+// Without a Sort option the condition is derived from the sort-key fields
+// set on the query's value.
 func SortEq(v any) QueryOption { return request.SortEq(v) }
 
 // SortLt restricts a query to sort key < v (see [SortEq] for v).

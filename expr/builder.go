@@ -758,6 +758,56 @@ func (b *Builder) KeyCondition(pkName string, pk types.AttributeValue, skName st
 	if pkName == "" || pk == nil {
 		return "", errorf("key condition without a partition key")
 	}
+	if err := checkSortOp(skName, op, sk); err != nil {
+		return "", err
+	}
+	if err := b.claimName("#pk", pkName); err != nil {
+		return "", err
+	}
+	if err := b.claimValue(":pk", pk); err != nil {
+		return "", err
+	}
+	c := &Compare{Op: EQ, L: Path{{Name: "#pk"}}, R: &Value{Placeholder: ":pk"}}
+	return b.sortCondition([]Cond{c}, skName, op, sk)
+}
+
+// KeyPart is an attribute of a key and its value.
+type KeyPart struct {
+	Name  string
+	Value types.AttributeValue
+}
+
+// MultiKeyCondition renders the KeyConditionExpression of a Query on a key
+// of several attributes (a multi-attribute GSI key): equality on every
+// attribute of eq, in order ("#k0 = :k0 AND #k1 = :k1 …": the partition
+// attributes, then the leading sort attributes), followed for a sort-key op
+// by the comparison on skName, as KeyCondition renders it.
+func (b *Builder) MultiKeyCondition(eq []KeyPart, skName string, op KeyOp, sk ...types.AttributeValue) (string, error) {
+	if len(eq) == 0 || eq[0].Name == "" || eq[0].Value == nil {
+		return "", errorf("key condition without a partition key")
+	}
+	if err := checkSortOp(skName, op, sk); err != nil {
+		return "", err
+	}
+	conds := make([]Cond, len(eq))
+	for i, p := range eq {
+		if p.Name == "" || p.Value == nil {
+			return "", errorf("key condition with an empty attribute")
+		}
+		n, v := placeholder('#', "k", i), placeholder(':', "k", i)
+		if err := b.claimName(n, p.Name); err != nil {
+			return "", err
+		}
+		if err := b.claimValue(v, p.Value); err != nil {
+			return "", err
+		}
+		conds[i] = &Compare{Op: EQ, L: Path{{Name: n}}, R: &Value{Placeholder: v}}
+	}
+	return b.sortCondition(conds, skName, op, sk)
+}
+
+// checkSortOp checks a sort-key operator and the number of its values.
+func checkSortOp(skName string, op KeyOp, sk []types.AttributeValue) error {
 	want := 1
 	switch op {
 	case KeyNone:
@@ -766,28 +816,30 @@ func (b *Builder) KeyCondition(pkName string, pk types.AttributeValue, skName st
 		want = 2
 	case KeyEQ, KeyLT, KeyLE, KeyGT, KeyGE, KeyBeginsWith:
 	default:
-		return "", errorf("unknown sort key operator %d", op)
+		return errorf("unknown sort key operator %d", op)
 	}
 	if len(sk) != want {
-		return "", errorf("sort key condition takes %d values, got %d", want, len(sk))
+		return errorf("sort key condition takes %d values, got %d", want, len(sk))
 	}
 	for _, v := range sk {
 		if v == nil {
-			return "", errorf("sort key condition with a nil value")
+			return errorf("sort key condition with a nil value")
 		}
 	}
 	if op != KeyNone && skName == "" {
-		return "", errorf("sort key condition without a sort key attribute")
+		return errorf("sort key condition without a sort key attribute")
 	}
-	if err := b.claimName("#pk", pkName); err != nil {
-		return "", err
-	}
-	if err := b.claimValue(":pk", pk); err != nil {
-		return "", err
-	}
-	var c Cond = &Compare{Op: EQ, L: Path{{Name: "#pk"}}, R: &Value{Placeholder: ":pk"}}
+	return nil
+}
+
+// sortCondition appends the sort-key comparison (none for KeyNone) to the
+// equalities and prints the conjunction.
+func (b *Builder) sortCondition(conds []Cond, skName string, op KeyOp, sk []types.AttributeValue) (string, error) {
 	if op == KeyNone {
-		return Print(c), nil
+		if len(conds) == 1 {
+			return Print(conds[0]), nil
+		}
+		return Print(&And{Conds: conds}), nil
 	}
 	if err := b.claimName("#sk", skName); err != nil {
 		return "", err
@@ -814,7 +866,7 @@ func (b *Builder) KeyCondition(pkName string, pk types.AttributeValue, skName st
 		}
 		s = &Compare{Op: keyCompare[op], L: skPath, R: &Value{Placeholder: ":sk"}}
 	}
-	return Print(&And{Conds: []Cond{c, s}}), nil
+	return Print(&And{Conds: append(conds, s)}), nil
 }
 
 var keyCompare = [...]CompareOp{KeyEQ: EQ, KeyLT: LT, KeyLE: LE, KeyGT: GT, KeyGE: GE}

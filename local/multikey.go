@@ -16,8 +16,9 @@ import (
 // the tuple of partition values and entries sort by the sort values left
 // to right, each by its own type.
 
-// maxKeyAttrs is the limit on the attributes of each side of a GSI key.
-const maxKeyAttrs = 4
+// maxKeyAttrs is the limit on the attributes of each side of a GSI key,
+// shared with the schema's declaration check.
+const maxKeyAttrs = limits.MaxGSIKeyAttrs
 
 // hashKeys are the index's partition key attributes, in schema order.
 func (ix *indexMeta) hashKeys() []keyAttr {

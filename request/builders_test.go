@@ -9,9 +9,23 @@ import (
 	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/request"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 var at = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// Ticket has a multi-attribute GSI key.
+type Ticket struct {
+	ID        string    `dynamo:"id,pk"`
+	Tenant    string    `dynamo:"tenant"`
+	Region    string    `dynamo:"region"`
+	CreatedAt time.Time `dynamo:"created_at,precision=s"`
+	Priority  int       `dynamo:"priority"`
+}
+
+var Tickets = schema.Must[Ticket]("tickets",
+	schema.MultiKeyGSI("ByTenant", []string{"tenant", "region"}, []string{"created_at", "priority"}, schema.KeysOnly()),
+)
 
 // More shapes than the cheat sheet shows: every sort-key form, raw keys,
 // LSIs, and every option of each builder at least once.
@@ -20,8 +34,17 @@ func moreBuilders() []sheetLine {
 	return []sheetLine{
 		{"query_complete_sort_key_eq", "table query with every sort-key field set",
 			wrapBuild("Query", func() (any, error) { return request.Query(Orders, key) })},
-		{"query_explicit_eq", "", wrapBuild("Query", func() (any, error) {
-			return request.Query(Orders, Order{UserID: "u"}, request.SortEq("2024-06-15T10:30:00.000000000Z#o"))
+		{"query_explicit_eq", "the composed sort key, given as an attribute value, is used as is", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortEq(&types.AttributeValueMemberS{Value: "2024-06-15T10:30:00.000000000Z#o"}))
+		})},
+		{"query_field_eq", "equality on the first free sort field: a prefix of whole parts", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortEq(at))
+		})},
+		{"query_field_gt_last", "a strict range on the last sort field behind a fixed prefix: both bounds and one excluded value", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u", PlacedAt: at}, request.SortGt("o1"), request.Filter(expr.Ne("status", "void")))
+		})},
+		{"query_field_le_first", "a range on the first sort field, which is not the last", wrapBuild("Query", func() (any, error) {
+			return request.Query(Orders, Order{UserID: "u"}, request.SortLe(at))
 		})},
 		{"query_raw_keys_derived_eq", "raw keys: typed equality on the sort field", wrapBuild("Query", func() (any, error) {
 			return request.Query(Events, Event{Tenant: "t1", At: at})
@@ -52,6 +75,18 @@ func moreBuilders() []sheetLine {
 				request.Project("total", "status", "order_id"),
 				request.Limit(10), request.StartKey(page), request.Descending(), request.Consistent(),
 				request.ConsumedCapacity(types.ReturnConsumedCapacityIndexes))
+		})},
+		{"query_multikey_partition", "multi-attribute GSI key: equality on every partition attribute", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu"}, request.Index("ByTenant"))
+		})},
+		{"query_multikey_sort_eq_and_range", "leading sort attributes set, a typed range on the next one", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu", CreatedAt: at}, request.Index("ByTenant"), request.SortGe(2))
+		})},
+		{"query_multikey_range_first_sort", "", wrapBuild("Query", func() (any, error) {
+			return request.Query(Tickets, Ticket{Tenant: "t1", Region: "eu"}, request.Index("ByTenant"), request.SortBetween(at, at.Add(time.Hour)), request.Descending())
+		})},
+		{"create_table_multikey", "CreateTableInput: HASH elements, then RANGE elements, in order", wrapBuild("CreateTable", func() (any, error) {
+			return schema.CreateTableInput(Tickets)
 		})},
 		{"scan_every_option", "", wrapBuild("Scan", func() (any, error) {
 			return request.Scan(Orders, request.Index("StatusIndex"),

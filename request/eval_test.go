@@ -41,6 +41,8 @@ func inputsOf(in any) []eval.Input {
 		return []eval.Input{{Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}
 	case *dynamodb.UpdateItemInput:
 		return []eval.Input{{Update: in.UpdateExpression, Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}
+	case *dynamodb.CreateTableInput:
+		return nil // no expressions
 	case *dynamodb.QueryInput:
 		return []eval.Input{{KeyCondition: in.KeyConditionExpression, Filter: in.FilterExpression, Projection: in.ProjectionExpression,
 			Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}

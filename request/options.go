@@ -508,30 +508,34 @@ func (o *sortKey) apply(c *config) { c.sort = o }
 func (*sortKey) queryOption()      {}
 func (*sortKey) queryAllOption()   {}
 
-// SortEq restricts a Query to sort key = v. For a table with generated
-// composite keys v is the composed sort-key string; for an index or a
-// RawKeys table it is a value of the sort-key field's type.
+// SortEq restricts a Query to sort key = v. On a table with generated
+// keys every Sort option is a condition on one field, the first sort-key
+// field the queried value does not fix (set, or unset with a default), and
+// v is a value of that field's type (a string is taken as the field's
+// text); the library composes the key condition (schema.SortCondition). On
+// an index or a RawKeys table v is a value of the sort-key field's type.
+// An attribute value is used as it is, as the whole sort key.
 func SortEq(v any) QueryOption { return &sortKey{op: expr.KeyEQ, vals: []any{v}} }
 
-// SortLt restricts a Query to sort key < v.
+// SortLt restricts a Query to sort key (field) < v.
 func SortLt(v any) QueryOption { return &sortKey{op: expr.KeyLT, vals: []any{v}} }
 
-// SortLe restricts a Query to sort key <= v.
+// SortLe restricts a Query to sort key (field) <= v.
 func SortLe(v any) QueryOption { return &sortKey{op: expr.KeyLE, vals: []any{v}} }
 
-// SortGt restricts a Query to sort key > v.
+// SortGt restricts a Query to sort key (field) > v.
 func SortGt(v any) QueryOption { return &sortKey{op: expr.KeyGT, vals: []any{v}} }
 
-// SortGe restricts a Query to sort key >= v.
+// SortGe restricts a Query to sort key (field) >= v.
 func SortGe(v any) QueryOption { return &sortKey{op: expr.KeyGE, vals: []any{v}} }
 
-// SortBetween restricts a Query to lo <= sort key <= hi.
+// SortBetween restricts a Query to lo <= sort key (field) <= hi.
 func SortBetween(lo, hi any) QueryOption {
 	return &sortKey{op: expr.KeyBetween, vals: []any{lo, hi}}
 }
 
-// SortBeginsWith restricts a Query to sort keys starting with prefix (a
-// string, or []byte for a binary sort key).
+// SortBeginsWith restricts a Query to sort keys (field texts) starting with
+// prefix (a string, or []byte for a binary sort key).
 func SortBeginsWith(prefix any) QueryOption {
 	return &sortKey{op: expr.KeyBeginsWith, vals: []any{prefix}}
 }

@@ -1,6 +1,8 @@
 package request
 
 import (
+	"slices"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -11,13 +13,17 @@ import (
 
 // Query builds a Query of the partition v's key fields name. On the table
 // the partition value is the generated partition key; with Index it is the
-// index's partition field (a GSI) or again the table's (an LSI).
+// index's partition fields (a GSI, every one of a multi-attribute key) or
+// again the table's (an LSI).
 //
 // The sort-key condition is, without a Sort option, derived from v: on the
 // table a begins_with on the generated sort key when only its leading fields
-// are set, equality when all are; on an index or a RawKeys table equality on
-// the sort-key field when it is set; otherwise none. SortEq … SortBeginsWith
-// give it explicitly and SortNone drops it.
+// are set, equality when all are; on an index equality on the sort-key
+// fields set from the first on (a set field after an unset one is an
+// error); on a RawKeys table equality on the sort-key field when it is set;
+// otherwise none. SortEq … SortBeginsWith give it explicitly, on the first
+// sort field v does not fix (schema.SortCondition on the table, the field's
+// own type on an index), and SortNone drops it.
 func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.QueryInput, error) {
 	return query(s, v, collect(opts))
 }
@@ -41,7 +47,7 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 		return nil, err
 	}
 	x := exprs{expr.NewBuilder(s)}
-	key, keyNames, err := keyCondition(op, s, v, c, x)
+	key, keyNames, exclude, err := keyCondition(op, s, v, c, x)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +78,14 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 	}
 	if c.limitSet {
 		in.Limit = aws.Int32(int32(c.limit))
+	}
+	if exclude != nil {
+		fc := *c
+		fc.filter, fc.filterSet = exclude, true
+		if c.filterSet {
+			fc.filter = expr.AllOf(exclude, c.filter)
+		}
+		c = &fc
 	}
 	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
 		return nil, err
@@ -217,101 +231,166 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 	return nil
 }
 
-// keyCondition renders Query's KeyConditionExpression.
-func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, [2]string, error) {
+// keyCondition renders Query's KeyConditionExpression. It also returns the
+// names of the key attributes read and, for a sort-key range that the key
+// condition cannot close exactly, the filter that does (schema.SortRange).
+func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+	if c.index != "" {
+		return indexCondition(op, s, v, c, x)
+	}
 	d := s.Describe()
-	var (
-		pkName, skName string // attributes of the key read
-		pk             types.AttributeValue
-		skField        string // field whose type encodes explicit sort values; "" = composite string
-		derived        types.AttributeValue
-		derivedOp      = expr.KeyNone
-	)
-	if c.index == "" {
-		pkName, skName = s.KeyNames()
-		var err error
-		if pk, err = s.PartitionValue(v); err != nil {
-			return nil, [2]string{}, wrap(op, err)
-		}
-		if skName != "" {
-			prefix, complete, err := s.SortPrefix(v)
-			if err != nil && (c.sort == nil) {
-				return nil, [2]string{}, wrap(op, err)
-			}
-			if d.RawKeys {
-				if fs := s.SortFields(); len(fs) == 1 {
-					skField = fs[0].Name
-				}
-				if prefix != nil {
-					derived, derivedOp = prefix, expr.KeyEQ
-				}
-			} else if prefix != nil {
-				derived, derivedOp = prefix, expr.KeyBeginsWith
-				if complete {
-					derivedOp = expr.KeyEQ
-				}
-			}
-		}
-	} else {
-		idx := findIndex(d, c.index) // checked by checkRead
-		k, err := s.IndexKey(v, c.index)
-		if err != nil {
-			return nil, [2]string{}, wrap(op, err)
-		}
-		pkName, pk = k.PKName, k.PK
-		if pk == nil {
-			return nil, [2]string{}, fieldErr(op, idx.PK, "the partition field of index %s is not set", idx.Name)
-		}
-		skName, skField = idx.SK, idx.SK
-		if k.SK != nil {
-			derived, derivedOp = k.SK, expr.KeyEQ
-		}
+	pkName, skName := s.KeyNames()
+	pk, err := s.PartitionValue(v)
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
 	}
-	sop, svals := derivedOp, []types.AttributeValue(nil)
-	if derived != nil {
-		svals = []types.AttributeValue{derived}
-	}
-	if c.sort != nil {
-		sop, svals = c.sort.op, nil
-		if sop != expr.KeyNone && skName == "" {
-			return nil, [2]string{}, errorf(op, "a sort-key condition on a key without a sort key")
-		}
+	sop, svals := expr.KeyNone, []types.AttributeValue(nil)
+	var exclude expr.Cond
+	switch {
+	case c.sort != nil && c.sort.op != expr.KeyNone && skName == "":
+		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+	case c.sort != nil && c.sort.op != expr.KeyNone && rawValues(c.sort.vals):
+		// The whole sort key, as it is stored.
+		sop = c.sort.op
 		for _, val := range c.sort.vals {
-			av, err := sortValue(op, s, skName, skField, sop, val)
-			if err != nil {
-				return nil, [2]string{}, err
+			svals = append(svals, val.(types.AttributeValue))
+		}
+	case c.sort != nil && c.sort.op != expr.KeyNone:
+		// schema owns the key layout.
+		r, err := s.SortCondition(v, schemaOps[c.sort.op], c.sort.vals...)
+		if err != nil {
+			return nil, nil, nil, wrap(op, err)
+		}
+		sop, svals = keyOps[r.Op], r.Values
+		if r.Exclude != nil {
+			exclude = &expr.Compare{Op: expr.NE, L: expr.Path{{Name: r.Field}}, R: &expr.Value{AV: r.Exclude}}
+		}
+	case c.sort == nil && skName != "":
+		prefix, complete, err := s.SortPrefix(v)
+		if err != nil {
+			return nil, nil, nil, wrap(op, err)
+		}
+		if prefix != nil {
+			sop, svals = expr.KeyBeginsWith, []types.AttributeValue{prefix}
+			if complete || d.RawKeys {
+				sop = expr.KeyEQ
 			}
-			svals = append(svals, av)
 		}
 	}
 	text, err := x.b.KeyCondition(pkName, pk, skName, sop, svals...)
 	if err != nil {
-		return nil, [2]string{}, wrap(op, err)
+		return nil, nil, nil, wrap(op, err)
 	}
-	return aws.String(text), [2]string{pkName, skName}, nil
+	return aws.String(text), []string{pkName, skName}, exclude, nil
 }
 
-// sortValue encodes an explicit sort-key value: the composed string for a
-// generated sort key, a value of the field's type for an index or RawKeys
-// table. A begins_with prefix is a string (or []byte) in both cases.
-func sortValue[T any](op string, s *schema.Schema[T], skName, field string, kop expr.KeyOp, v any) (types.AttributeValue, error) {
+// indexCondition is keyCondition on a secondary index: equality on every
+// partition attribute and on the leading sort attributes v sets; a Sort
+// option compares the next sort attribute, with its type (the last one,
+// instead of its equality, when v sets them all).
+func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+	idx := findIndex(s.Describe(), c.index) // checked by checkRead
+	iv, err := s.IndexValues(v, c.index)
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
+	}
+	var names []string
+	for _, a := range slices.Concat(idx.Partition, idx.Sort) {
+		names = append(names, a.Name)
+	}
+	eqs := slices.Clone(iv.Partition)
+	sop, skName, svals := expr.KeyNone, "", []types.AttributeValue(nil)
+	switch {
+	case c.sort == nil:
+		eqs = append(eqs, iv.Sort...)
+	case c.sort.op == expr.KeyNone:
+	case len(idx.Sort) == 0:
+		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+	default:
+		eqs = append(eqs, iv.Sort...)
+		skName = iv.Next
+		if skName == "" { // every sort attribute set: the last one is compared
+			eqs = eqs[:len(eqs)-1]
+			skName = idx.Sort[len(idx.Sort)-1].Name
+		}
+		sop = c.sort.op
+		// "begins_with … The sort key must be of type String or Binary"
+		// (developer guide, Query key condition expressions).
+		if i := slices.IndexFunc(idx.Sort, func(a schema.KeyAttr) bool { return a.Name == skName }); sop == expr.KeyBeginsWith && idx.Sort[i].Type == types.ScalarAttributeTypeN {
+			return nil, nil, nil, fieldErr(op, skName, "begins_with needs a string or binary sort-key attribute; it is a number")
+		}
+		for _, val := range c.sort.vals {
+			av, err := sortValue(op, s, skName, sop, val)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			svals = append(svals, av)
+		}
+	}
+	var text string
+	if idx.MultiKey() {
+		parts := make([]expr.KeyPart, len(eqs))
+		for i, e := range eqs {
+			parts[i] = expr.KeyPart{Name: e.Name, Value: e.Value}
+		}
+		text, err = x.b.MultiKeyCondition(parts, skName, sop, svals...)
+	} else {
+		if len(eqs) == 2 { // the sort attribute is set
+			skName, sop, svals = eqs[1].Name, expr.KeyEQ, []types.AttributeValue{eqs[1].Value}
+		}
+		text, err = x.b.KeyCondition(eqs[0].Name, eqs[0].Value, skName, sop, svals...)
+	}
+	if err != nil {
+		return nil, nil, nil, wrap(op, err)
+	}
+	return aws.String(text), names, nil, nil
+}
+
+// schemaOps and keyOps translate between the sort-key operators of expr
+// (the expression) and schema (the key layout).
+var (
+	schemaOps = map[expr.KeyOp]schema.SortOp{
+		expr.KeyEQ: schema.SortEQ, expr.KeyLT: schema.SortLT, expr.KeyLE: schema.SortLE,
+		expr.KeyGT: schema.SortGT, expr.KeyGE: schema.SortGE, expr.KeyBetween: schema.SortBetween,
+		expr.KeyBeginsWith: schema.SortBeginsWith,
+	}
+	keyOps = func() map[schema.SortOp]expr.KeyOp {
+		m := make(map[schema.SortOp]expr.KeyOp, len(schemaOps))
+		for k, v := range schemaOps {
+			m[v] = k
+		}
+		return m
+	}()
+)
+
+// rawValues reports whether the values of a sort-key condition are given
+// as attribute values: the whole sort key as it is stored, used as is.
+func rawValues(vals []any) bool {
+	for _, v := range vals {
+		if _, ok := v.(types.AttributeValue); !ok {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
+// sortValue encodes an explicit sort-key value of an index: a value of the
+// field's type; a begins_with prefix is a string (or []byte).
+func sortValue[T any](op string, s *schema.Schema[T], field string, kop expr.KeyOp, v any) (types.AttributeValue, error) {
 	switch x := v.(type) {
 	case types.AttributeValue:
 		return x, nil
 	case nil:
-		return nil, fieldErr(op, skName, "nil sort-key value")
+		return nil, fieldErr(op, field, "nil sort-key value")
 	}
-	if kop == expr.KeyBeginsWith || field == "" {
+	if kop == expr.KeyBeginsWith {
 		switch x := v.(type) {
 		case string:
 			return &types.AttributeValueMemberS{Value: x}, nil
 		case []byte:
 			return &types.AttributeValueMemberB{Value: x}, nil
 		}
-		if field == "" {
-			return nil, fieldErr(op, skName, "the generated sort key is a string; got %T", v)
-		}
-		return nil, fieldErr(op, skName, "begins_with takes a string or []byte; got %T", v)
+		return nil, fieldErr(op, field, "begins_with takes a string or []byte; got %T", v)
 	}
 	av, ok, err := s.EncodeField(field, v)
 	if err != nil {

@@ -115,10 +115,14 @@ func TestValidationErrors(t *testing.T) {
 			_, err := request.TransactWrite([]request.TxOp{request.TxUpdate(Accts, Acct{ID: "a"}, expr.Set("id", "b"))})
 			return err
 		}, "operation 0: Update: field id: key attributes cannot be updated"},
-		{"sort key on composite must be string", func() error {
-			_, err := request.Query(Orders, Order{UserID: "u"}, request.SortGt(dt))
+		{"sort key condition value with the separator", func() error {
+			_, err := request.Query(Orders, Order{UserID: "u"}, request.SortBeginsWith("2024-06#o"))
 			return err
-		}, "the generated sort key is a string"},
+		}, "field placed_at: the condition value contains the key separator"},
+		{"sort key condition with every sort field set", func() error {
+			_, err := request.Query(Orders, key, request.SortGt(dt))
+			return err
+		}, "field order_id: every sort-key field is set"},
 		{"sort key on index without one", func() error {
 			_, err := request.Query(Events, Event{Kind: "k"}, request.Index("ByKind"), request.SortEq("x"))
 			return err

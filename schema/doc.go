@@ -72,9 +72,53 @@
 // sort-key field and reports whether the sort key is complete; an incomplete
 // prefix ends with the separator ("2024-01-15T10:00:00Z#"), so that a
 // begins_with query on it matches whole parts only ("u1#" never matches
-// "u10#…"). For an inclusive upper bound of a range over composite keys
-// append "~" to the bound ("2024-01-31~" includes "2024-01-31T10:00:00Z#o1";
-// "2024-01-31#~" does not, because "#" sorts below "T").
+// "u10#…").
+//
+// # Sort-key conditions
+//
+// A Query's sort-key condition (SortCondition) is about one field: the
+// first sort-key field the query's value does not fix. The fields before it
+// (set, or unset with a default, such as a kind=order part) form the fixed
+// prefix Q, with the field's label under PrefixSortKey. A value v of the
+// field becomes its key-part text t (a string is taken as the text, so
+// "2024-07" is a partial time); t may not be empty or contain the
+// separator. The keys whose field equals t are exactly Q+t when the field
+// is the last one, and the keys beginning with Q+t+sep otherwise; all of
+// them sort below Q+t+after(sep), where after replaces the last character
+// by the next one ("#" → "$"). The condition becomes one key condition:
+//
+//	field     last field             earlier field
+//	= t       = Q+t                  begins_with Q+t+sep
+//	> t       > Q+t                  ≥ Q+t+after(sep)
+//	≥ t       ≥ Q+t                  ≥ Q+t
+//	< t       < Q+t                  < Q+t
+//	≤ t       ≤ Q+t                  < Q+t+after(sep)
+//	begins_with t                    begins_with Q+t
+//
+// With no prefix (Q empty) these are the key conditions themselves. Behind
+// a prefix each range also needs the other bound, or it would run into the
+// keys of other values of the fixed fields: the range becomes BETWEEN, with
+// Q as the lower and after(Q) as the upper bound where the table above has
+// none. Every bound that is not Q+t of the last field (Q, after(Q),
+// Q+t+after(sep), Q+t of an earlier field) has too few parts to be a key
+// of the schema, so the inclusive BETWEEN includes no item it should not.
+// Where the exclusive bound is the last field's Q+t, which is a key, the
+// range includes it and the query drops that one item with a filter on
+// the field (SortRange.Exclude): "> t" behind a prefix is BETWEEN Q+t AND
+// after(Q) with field <> t.
+//
+// The composed key sorts as the field's text compares, byte by byte, as
+// long as the values do not contain characters that sort below the
+// separator's first byte (for "#": control characters, space, '!' and
+// '"'): "ab" < "abc" and "ab#…" < "abc#…". A value with such a character
+// sorts before the keys of its prefix ("ab c#…" < "ab#…"), so a range on
+// an earlier field follows the key order there, not the text order. Times,
+// dates, numbers and base64 never contain them. Numbers, binary and
+// booleans are parts whose text does not sort as their values ("10" <
+// "9"), so only equality applies to them; a range or prefix is an error
+// naming the field (a GSI keyed on the field compares its own type). A
+// condition whose values are attribute values is taken as the whole
+// composed sort key, as it is.
 //
 // RawKeys stores the single partition-key field (and sort-key field) as the
 // table keys themselves, with their own types and names: for tables not
@@ -121,7 +165,10 @@
 //
 // GSI and LSI keys are the fields' own attributes with their own types (a
 // number stays N); an index may also be keyed on the generated "pk" and "sk"
-// (an inverted index). VectorIndex declares a DynamoDB vector index over a
+// (an inverted index). MultiKeyGSI declares a GSI with a multi-attribute
+// key: 1 to 4 partition fields and 0 to 4 sort fields, each with its own
+// type; IndexValues says which of them a value fixes (every partition field,
+// then the sort fields from the first on, without gaps). VectorIndex declares a DynamoDB vector index over a
 // vector field ([]float32 or []float64 with dim=N).
 //
 // CreateTableInput derives the CreateTable request of a table from all the

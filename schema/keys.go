@@ -257,38 +257,85 @@ func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool,
 // IndexKey returns the key of v in a secondary index: the fields' own typed
 // values (no entity prefix, no joining), or the generated table key where the
 // index is keyed on it. The partition key must be set; SK is nil when the
-// index has no sort key or its field is unset.
+// index has no sort key or its field is unset. A multi-attribute key has no
+// Key form: IndexValues gives its values.
 func (s *Schema[T]) IndexKey(v T, index string) (Key, error) {
-	keys, ok := s.indexKeys[index]
-	if !ok {
-		if _, vec := s.VectorIndex(index); vec {
-			return Key{}, s.errf("", "%s is a vector index; it has no key", index)
-		}
-		return Key{}, s.errf("", "no index %s", index)
-	}
-	ix, _ := s.Index(index)
-	rv := reflect.ValueOf(&v).Elem()
-	pk, err := s.indexValue(keys.pk, rv)
+	iv, err := s.IndexValues(v, index)
 	if err != nil {
 		return Key{}, err
 	}
-	if pk == nil {
-		name := ix.PK
-		if keys.pk.field != nil {
-			name = keys.pk.field.f.Name
-		}
-		return Key{}, s.errf(name, "partition-key value of index %s is unset", index)
+	ix, _ := s.Index(index)
+	if ix.MultiKey() {
+		return Key{}, s.errf("", "index %s has a multi-attribute key; use IndexValues", index)
 	}
-	key := Key{PKName: ix.PK, PK: pk}
+	key := Key{PKName: ix.PK, PK: iv.Partition[0].Value}
 	if ix.SK != "" {
-		sk, err := s.indexValue(keys.sk, rv)
-		if err != nil {
-			return Key{}, err
-		}
 		key.SKName = ix.SK
-		key.SK = sk
+		if len(iv.Sort) > 0 {
+			key.SK = iv.Sort[0].Value
+		}
 	}
 	return key, nil
+}
+
+// IndexValues is what a value fixes of a secondary index's key.
+type IndexValues struct {
+	Partition []KeyValue // every partition attribute, in key order
+	Sort      []KeyValue // the leading sort attributes that are set, in key order
+	// Next is the sort attribute after the set ones, which a sort-key
+	// condition compares; "" when every one is set or there is none.
+	Next string
+}
+
+// KeyValue is a key attribute and its value.
+type KeyValue struct {
+	Name  string
+	Value types.AttributeValue
+}
+
+// IndexValues returns the key values v gives a secondary index: every
+// partition attribute (each must be set), and the sort attributes that are
+// set, from the first on. A set sort attribute after an unset one is an
+// error naming it: DynamoDB compares sort attributes left to right, so a
+// query cannot skip one.
+func (s *Schema[T]) IndexValues(v T, index string) (IndexValues, error) {
+	keys, ok := s.indexKeys[index]
+	if !ok {
+		if _, vec := s.VectorIndex(index); vec {
+			return IndexValues{}, s.errf("", "%s is a vector index; it has no key", index)
+		}
+		return IndexValues{}, s.errf("", "no index %s", index)
+	}
+	ix, _ := s.Index(index)
+	rv := reflect.ValueOf(&v).Elem()
+	var out IndexValues
+	for i, src := range keys.pks {
+		av, err := s.indexValue(src, rv)
+		if err != nil {
+			return IndexValues{}, err
+		}
+		name := ix.Partition[i].Name
+		if av == nil {
+			return IndexValues{}, s.errf(name, "partition-key value of index %s is unset", index)
+		}
+		out.Partition = append(out.Partition, KeyValue{name, av})
+	}
+	for i, src := range keys.sks {
+		av, err := s.indexValue(src, rv)
+		if err != nil {
+			return IndexValues{}, err
+		}
+		name := ix.Sort[i].Name
+		switch {
+		case av != nil && out.Next == "":
+			out.Sort = append(out.Sort, KeyValue{name, av})
+		case av != nil:
+			return IndexValues{}, s.errf(name, "sort-key attribute of index %s is set but %s before it is not; the sort attributes are compared left to right", index, out.Next)
+		case out.Next == "":
+			out.Next = name
+		}
+	}
+	return out, nil
 }
 
 // indexValue is the value of one index key attribute; nil when unset.

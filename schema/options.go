@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -200,10 +201,18 @@ func Stream(view types.StreamViewType) Option {
 }
 
 type indexDecl struct {
-	name   string
-	local  bool
-	pk, sk string
-	opts   []IndexOption
+	name     string
+	local    bool
+	pks, sks []string // key attributes in order
+	opts     []IndexOption
+}
+
+// keyList is the attribute list of a single-attribute key: none for "".
+func keyList(attr string) []string {
+	if attr == "" {
+		return nil
+	}
+	return []string{attr}
 }
 
 // GSI declares a global secondary index. pk and sk are attribute names of
@@ -214,7 +223,20 @@ type indexDecl struct {
 func GSI(name, pk, sk string, opts ...IndexOption) Option {
 	return func(c *config) {
 		c.once("GSI")
-		c.indexes = append(c.indexes, indexDecl{name: name, pk: pk, sk: sk, opts: opts})
+		c.indexes = append(c.indexes, indexDecl{name: name, pks: keyList(pk), sks: keyList(sk), opts: opts})
+	}
+}
+
+// MultiKeyGSI declares a global secondary index whose partition key is the
+// fields pk (1 to 4) and whose sort key is the fields sk (0 to 4), in
+// order, each with its own type (S, N or B): DynamoDB's multi-attribute
+// keys, instead of a synthetic concatenated attribute. A Query on it needs
+// every partition field set; set leading sort fields are equalities, and a
+// Sort option applies to the next one, with its type.
+func MultiKeyGSI(name string, pk, sk []string, opts ...IndexOption) Option {
+	return func(c *config) {
+		c.once("GSI")
+		c.indexes = append(c.indexes, indexDecl{name: name, pks: slices.Clone(pk), sks: slices.Clone(sk), opts: opts})
 	}
 }
 
@@ -224,7 +246,7 @@ func GSI(name, pk, sk string, opts ...IndexOption) Option {
 func LSI(name, sk string, opts ...IndexOption) Option {
 	return func(c *config) {
 		c.once("LSI")
-		c.indexes = append(c.indexes, indexDecl{name: name, local: true, sk: sk, opts: opts})
+		c.indexes = append(c.indexes, indexDecl{name: name, local: true, sks: keyList(sk), opts: opts})
 	}
 }
 

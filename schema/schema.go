@@ -49,9 +49,10 @@ type keyField struct {
 	label   string               // "attr"+sep with PrefixSortKey, else ""
 }
 
-// indexKeys says where the key values of a secondary index come from.
+// indexKeys says where the key values of a secondary index come from, in
+// key order.
 type indexKeys struct {
-	pk, sk keySource
+	pks, sks []keySource
 }
 
 type keySource struct {
@@ -61,14 +62,28 @@ type keySource struct {
 
 // Index is a global or local secondary index as declared.
 type Index struct {
-	Name             string
-	Local            bool   // LSI: the partition key is the table's
-	PK, SK           string // attribute names; SK "" when the index has no sort key
-	PKType, SKType   types.ScalarAttributeType
+	Name           string
+	Local          bool   // LSI: the partition key is the table's
+	PK, SK         string // attribute names; SK "" when the index has no sort key
+	PKType, SKType types.ScalarAttributeType
+	// Every key attribute in key order: one partition attribute and at most
+	// one sort attribute, or up to four of each for a multi-attribute GSI
+	// key (MultiKeyGSI). PK and SK are the first of each.
+	Partition, Sort  []KeyAttr
 	Projection       types.ProjectionType
 	NonKeyAttributes []string // INCLUDE only
 	Read, Write      int64    // provisioned capacity; 0 = the table's (or on demand)
 }
+
+// KeyAttr is a key attribute of an index: its name and type.
+type KeyAttr struct {
+	Name string
+	Type types.ScalarAttributeType
+}
+
+// MultiKey reports whether either side of the index key has several
+// attributes.
+func (ix *Index) MultiKey() bool { return len(ix.Partition) > 1 || len(ix.Sort) > 1 }
 
 // VectorIndexSpec is a vector index as declared (the option that declares one
 // is VectorIndex).
@@ -468,7 +483,7 @@ func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.A
 		nonKey += len(ix.NonKeyAttributes)
 		s.indexes = append(s.indexes, ix)
 		s.indexKeys[ix.Name] = keys
-		for _, src := range []keySource{keys.pk, keys.sk} {
+		for _, src := range slices.Concat(keys.pks, keys.sks) {
 			if src.field != nil && !s.keyAttrs[src.field.f.Name] && !slices.Contains(s.sparse, src.field.f) &&
 				(src.field.f.Kind == codec.KindS || src.field.f.Kind == codec.KindB) {
 				s.sparse = append(s.sparse, src.field.f)
@@ -642,33 +657,61 @@ func (s *Schema[T]) index(d indexDecl, c *config, defaults map[*codec.Field]type
 		if s.skName == "" {
 			return nil, keys, s.errf("", "LSI %s needs a table with a sort key", d.name)
 		}
-		if d.sk == "" {
+		if len(d.sks) == 0 {
 			return nil, keys, s.errf("", "LSI %s needs a sort key", d.name)
 		}
-		ix.PK, ix.PKType = s.pkName, s.tableKeyType(true)
-		keys.pk = keySource{gen: 'p'}
+		ix.Partition = []KeyAttr{{s.pkName, s.tableKeyType(true)}}
+		keys.pks = []keySource{{gen: 'p'}}
 		if s.raw {
-			keys.pk = keySource{field: &s.pk[0]}
+			keys.pks = []keySource{{field: &s.pk[0]}}
 		}
 	} else {
-		if d.pk == "" {
+		if len(d.pks) == 0 {
 			return nil, keys, s.errf("", "GSI %s needs a partition key", d.name)
 		}
-		ix.PK, ix.PKType, keys.pk, err = s.indexKey(kind, d.name, "partition key", d.pk, defaults)
-		if err != nil {
-			return nil, keys, err
+		// A GSI key has 1 to 4 partition and 0 to 4 sort attributes
+		// (developer guide, "Multi-attribute keys pattern").
+		if len(d.pks) > limits.MaxGSIKeyAttrs {
+			return nil, keys, s.errf("", "GSI %s has %d partition-key attributes; DynamoDB allows 1 to %d", d.name, len(d.pks), limits.MaxGSIKeyAttrs)
+		}
+		if len(d.sks) > limits.MaxGSIKeyAttrs {
+			return nil, keys, s.errf("", "GSI %s has %d sort-key attributes; DynamoDB allows at most %d", d.name, len(d.sks), limits.MaxGSIKeyAttrs)
 		}
 	}
-	if d.sk != "" {
-		if d.sk == ix.PK {
-			return nil, keys, s.errf(d.sk, "%s %s uses the field as both partition and sort key", kind, d.name)
+	seen := map[string]string{}
+	for _, side := range []struct {
+		role  string
+		attrs []string
+		out   *[]KeyAttr
+		srcs  *[]keySource
+	}{{"partition key", d.pks, &ix.Partition, &keys.pks}, {"sort key", d.sks, &ix.Sort, &keys.sks}} {
+		for _, a := range side.attrs {
+			if a == "" {
+				return nil, keys, s.errf("", "%s %s: a %s attribute name is empty", kind, d.name, side.role)
+			}
+			if role, dup := seen[a]; dup {
+				if role == side.role {
+					return nil, keys, s.errf(a, "%s %s lists the field twice in its %s", kind, d.name, role)
+				}
+				return nil, keys, s.errf(a, "%s %s uses the field as both partition and sort key", kind, d.name)
+			}
+			seen[a] = side.role
+			name, t, src, err := s.indexKey(kind, d.name, side.role, a, defaults)
+			if err != nil {
+				return nil, keys, err
+			}
+			*side.out = append(*side.out, KeyAttr{name, t})
+			*side.srcs = append(*side.srcs, src)
 		}
-		ix.SK, ix.SKType, keys.sk, err = s.indexKey(kind, d.name, "sort key", d.sk, defaults)
-		if err != nil {
-			return nil, keys, err
-		}
+	}
+	if d.local && ix.Partition[0].Name == d.sks[0] {
+		return nil, keys, s.errf(d.sks[0], "%s %s uses the field as both partition and sort key", kind, d.name)
+	}
+	ix.PK, ix.PKType = ix.Partition[0].Name, ix.Partition[0].Type
+	if len(ix.Sort) > 0 {
+		ix.SK, ix.SKType = ix.Sort[0].Name, ix.Sort[0].Type
 		if d.local && ix.SK == s.skName {
-			return nil, keys, s.errf(d.sk, "LSI %s sort key is the table's sort key", d.name)
+			return nil, keys, s.errf(ix.SK, "LSI %s sort key is the table's sort key", d.name)
 		}
 	}
 	switch len(ic.projections) {

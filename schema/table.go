@@ -190,15 +190,18 @@ func (b *tableBuilder) secondaryIndexes(descs []*Description) error {
 			if dup {
 				continue
 			}
-			if err := b.attrs.add(ix.PK, ix.PKType, d.Type); err != nil {
-				return err
-			}
-			ks := []types.KeySchemaElement{{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash}}
-			if ix.SK != "" {
-				if err := b.attrs.add(ix.SK, ix.SKType, d.Type); err != nil {
-					return err
+			// Every HASH element, then every RANGE element, in key order.
+			var ks []types.KeySchemaElement
+			for _, side := range []struct {
+				attrs []KeyAttr
+				typ   types.KeyType
+			}{{ix.Partition, types.KeyTypeHash}, {ix.Sort, types.KeyTypeRange}} {
+				for _, a := range side.attrs {
+					if err := b.attrs.add(a.Name, a.Type, d.Type); err != nil {
+						return err
+					}
+					ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(a.Name), KeyType: side.typ})
 				}
-				ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange})
 			}
 			proj := &types.Projection{ProjectionType: ix.Projection}
 			if ix.Projection == types.ProjectionTypeInclude {

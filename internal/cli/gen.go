@@ -681,11 +681,19 @@ func (g *generator) indexOptions(t *genType, only bool) {
 		t.Options = append(t.Options, fmt.Sprintf("schema.Provisioned(%d, %d)", aws.ToInt64(p.ReadCapacityUnits), aws.ToInt64(p.WriteCapacityUnits)))
 	}
 	for _, ix := range g.desc.GlobalSecondaryIndexes {
-		pk, sk := keys(ix.KeySchema)
-		if !has(pk) || !has(sk) {
-			continue
+		var opt string
+		if hs, rs := multiKeys(ix.KeySchema); len(hs) > 1 || len(rs) > 1 {
+			if !all(hs, has) || !all(rs, has) {
+				continue
+			}
+			opt = fmt.Sprintf("schema.MultiKeyGSI(%q, %s, %s%s", aws.ToString(ix.IndexName), goStrings(hs), goStrings(rs), projection(ix.Projection))
+		} else {
+			pk, sk := keys(ix.KeySchema)
+			if !has(pk) || !has(sk) {
+				continue
+			}
+			opt = fmt.Sprintf("schema.GSI(%q, %q, %q%s", aws.ToString(ix.IndexName), pk, sk, projection(ix.Projection))
 		}
-		opt := fmt.Sprintf("schema.GSI(%q, %q, %q%s", aws.ToString(ix.IndexName), pk, sk, projection(ix.Projection))
 		if p := ix.ProvisionedThroughput; provisioned && p != nil && aws.ToInt64(p.ReadCapacityUnits) > 0 {
 			tp := g.desc.ProvisionedThroughput
 			if aws.ToInt64(p.ReadCapacityUnits) != aws.ToInt64(tp.ReadCapacityUnits) || aws.ToInt64(p.WriteCapacityUnits) != aws.ToInt64(tp.WriteCapacityUnits) {
@@ -944,4 +952,38 @@ func uniqueFieldNames(t *genType) {
 		}
 		seen[f.GoName] = true
 	}
+}
+
+// multiKeys lists a key schema's HASH and RANGE attributes in order (a
+// multi-attribute GSI key has up to four of each).
+func multiKeys(ks []types.KeySchemaElement) (hash, rng []string) {
+	for _, k := range ks {
+		if k.KeyType == types.KeyTypeHash {
+			hash = append(hash, aws.ToString(k.AttributeName))
+		} else {
+			rng = append(rng, aws.ToString(k.AttributeName))
+		}
+	}
+	return hash, rng
+}
+
+func all(attrs []string, ok func(string) bool) bool {
+	for _, a := range attrs {
+		if !ok(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// goStrings is the Go source of a []string literal; nil when empty.
+func goStrings(ss []string) string {
+	if len(ss) == 0 {
+		return "nil"
+	}
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
 }

@@ -76,6 +76,22 @@ func TestGenerateGolden(t *testing.T) {
 		Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 	}}
 
+	tickets := desc("tickets", "pk:S:HASH", "tenant:S", "region:S", "created_at:S", "priority:N")
+	tickets.GlobalSecondaryIndexes = []types.GlobalSecondaryIndexDescription{
+		{IndexName: aws.String("ByTenant"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("tenant"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("region"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("created_at"), KeyType: types.KeyTypeRange},
+				{AttributeName: aws.String("priority"), KeyType: types.KeyTypeRange},
+			}},
+		{IndexName: aws.String("ByPlace"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("tenant"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("region"), KeyType: types.KeyTypeHash},
+			}},
+	}
+
 	tests := []struct {
 		name  string
 		cfg   genConfig
@@ -111,6 +127,13 @@ func TestGenerateGolden(t *testing.T) {
 		items: []string{
 			`{"hash":{"B":"AQID"},"version":{"N":"1"},"size":{"N":"1.5"},"tags":{"SS":["a"]},"parts":{"BS":["AQ=="]},"ok":{"BOOL":true}}`,
 			`{"hash":{"B":"BAUG"},"version":{"N":"2"},"size":{"N":"3"}}`,
+		},
+	}, {
+		name: "multi_key_gsi",
+		cfg:  genConfig{Table: "tickets", Package: "tickets"},
+		desc: tickets,
+		items: []string{
+			`{"pk":{"S":"ticket#a"},"id":{"S":"a"},"tenant":{"S":"t1"},"region":{"S":"eu"},"created_at":{"S":"2025-03-01T01:00:00Z"},"priority":{"N":"2"}}`,
 		},
 	}, {
 		name: "empty_table",

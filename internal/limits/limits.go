@@ -31,6 +31,7 @@ const (
 	MaxNameLen           = 255 // table and index names; attribute names in key schemas
 	MaxGSIs              = 20  // global secondary indexes per table
 	MaxLSIs              = 5   // local secondary indexes per table
+	MaxGSIKeyAttrs       = 4   // attributes of each side of a multi-attribute GSI key
 	MaxProjectedPerIndex = 20  // NonKeyAttributes of one index's projection
 	MaxProjectedPerTable = 100 // projected non-key attributes over all indexes of a table
 	MaxVectorIndexes     = 5   // vector indexes per table
