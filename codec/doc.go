@@ -13,9 +13,11 @@
 // Flags: pk, sk (key parts, used by package schema), required (encoding a
 // zero value is an error; loading never checks it, so old items still
 // read), omitempty (zero values and empty strings, slices and maps are
-// omitted too), default=V (a zero value encodes as V and a missing
-// attribute loads as V; V is parsed as the field's type when the plan is
-// built, cannot contain a comma, and applies to S, N and BOOL fields),
+// omitted too), default=V (an absent value, such as a nil pointer, encodes
+// as V and a missing attribute loads as V; 0, false and "" in a non-pointer
+// field are values the caller set and are written as they are; V is parsed
+// as the field's type when the plan is built, cannot contain a comma, and
+// applies to S, N and BOOL fields),
 // dim=N (vector length), precision=s|ms|us|ns (times), unixtime (time.Time
 // as N epoch seconds, for TTL attributes), number (a string or
 // encoding.TextMarshaler type stored as N), binary (a string stored as B, a
@@ -62,7 +64,8 @@
 // Number and the zero Date/DateTime are absent: Struct.Encode omits them
 // (omitNil) or writes NULL, and inside lists and maps they are NULL. Every
 // other zero value (0, "", false, the zero time.Time) is written unless the
-// field has omitempty; use a pointer to tell "not set" from zero. Empty sets
+// field has omitempty, and a default= never replaces it: use a pointer to
+// tell "not set" (nil, which takes the default) from zero. Empty sets
 // are absent because DynamoDB rejects empty sets; NULL loads as the zero
 // value, so an empty set reads back as nil. NULL on load always means zero:
 // nil for pointers, slices, maps and sets.

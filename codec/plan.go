@@ -111,9 +111,10 @@ func StructOf(t reflect.Type) (*Struct, error) {
 func (s *Struct) Field(attr string) *Field { return s.byName[attr] }
 
 // Encode encodes struct value v (or a pointer to it) as an item. Absent
-// fields (nil pointers, slices, maps, empty sets) are omitted when omitNil,
-// else written as NULL; zero-valued fields with a default get the default;
-// a required field that is zero is an error.
+// fields (nil pointers, slices, maps, empty sets) get their default, else
+// are omitted when omitNil, else written as NULL; every other value, the
+// zero value included, is written as it is; a required field that is zero
+// and has no default is an error.
 func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
 	v, err := s.structValue(v)
 	if err != nil {
@@ -176,19 +177,21 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 		fv := f.Value(v)
 		var av types.AttributeValue
 		switch {
-		case (f.HasDefault || f.Required) && (!fv.IsValid() || f.c.isZero(fv)):
-			if !f.HasDefault {
-				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
-			}
-			av = f.defaultAV
 		case !fv.IsValid():
-		case f.OmitEmpty && f.c.isEmpty(fv):
+		case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
 			continue
 		default:
 			var err error
 			if av, err = f.c.enc(fv, st); err != nil {
 				return nil, within(err, f.Name)
 			}
+		}
+		if av == nil && f.HasDefault {
+			// Only an absent value takes the default: 0, false and "" in a
+			// non-pointer field are values the caller set.
+			av = f.defaultAV
+		} else if f.Required && av != nil && f.c.isZero(fv) {
+			return nil, &Error{Path: f.Name, Msg: "required field is not set"}
 		}
 		if av == nil {
 			if f.Required {
@@ -270,10 +273,24 @@ func (f *Field) settable(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-// IsZero reports whether fv is "unset" for key purposes: the zero value, a
-// nil pointer, an empty set.
+// IsZero reports whether fv is the field's zero value: a nil pointer, an
+// empty set, 0, "", false, the zero time.
 func (f *Field) IsZero(fv reflect.Value) bool {
 	return !fv.IsValid() || f.c.isZero(fv)
+}
+
+// IsAbsent reports whether fv holds no value at all, the values Encode
+// leaves out and a default replaces: a nil pointer, slice, map or
+// interface, an empty set, the zero Date. 0, "" and false are not absent.
+func (f *Field) IsAbsent(fv reflect.Value) bool {
+	if !fv.IsValid() {
+		return true
+	}
+	if !f.c.isZero(fv) {
+		return false // cheap: only zero values can be absent
+	}
+	av, err := f.Encode(fv)
+	return err == nil && av == nil
 }
 
 // Encode encodes the field's value fv. It returns a nil attribute value

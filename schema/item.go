@@ -114,11 +114,11 @@ func (s *Schema[T]) DumpAttributes(v T) (map[string]types.AttributeValue, error)
 
 func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, error) {
 	for _, f := range s.required {
-		if f.HasDefault {
-			continue
-		}
 		fv := f.Value(rv)
-		if !fv.IsValid() || f.IsZero(fv) {
+		if f.HasDefault && f.IsAbsent(fv) {
+			continue // the default fills it
+		}
+		if f.IsZero(fv) {
 			return nil, s.errf(f.Name, "required field is unset")
 		}
 	}
@@ -126,6 +126,7 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 	if err != nil {
 		return nil, err
 	}
+	s.keyFieldDefaults(rv, item)
 	// DynamoDB rejects an empty string or binary as the value of an index
 	// key attribute (API reference, PutItem: S and B key attributes of a
 	// table or index need a length greater than zero), and an empty key
@@ -144,6 +145,19 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 		}
 	}
 	return item, nil
+}
+
+// keyFieldDefaults writes the default of every key field that is unset in
+// rv as its attribute, as the generated key holds it: an empty string cannot
+// be a key part, so there (unlike other fields) the default fills it.
+func (s *Schema[T]) keyFieldDefaults(rv reflect.Value, item map[string]types.AttributeValue) {
+	for _, ks := range [][]keyField{s.pk, s.sk} {
+		for i := range ks {
+			if k := &ks[i]; k.def != nil && k.unset(k.f.Value(rv), true) {
+				item[k.f.Name] = k.def
+			}
+		}
+	}
 }
 
 // Load decodes an item into a T. Attributes that are not declared fields
