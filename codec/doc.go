@@ -22,10 +22,22 @@
 // as N epoch seconds, for TTL attributes), number (a string or
 // encoding.TextMarshaler type stored as N), binary (a string stored as B, a
 // Set[string] as BS), set (a slice stored as SS/NS/BS; accepted and
-// redundant on Set types). An unknown flag, a flag on a type it does not
+// redundant on Set types), unknown (below). An unknown flag, a flag on a type it does not
 // apply to, or a bad default is an error from StructOf naming the type and
 // field. Two fields with the same attribute name at the same depth are an
 // error too (encoding/json would drop both silently).
+//
+// # Unknown attributes
+//
+// A field of type map[string]types.AttributeValue tagged `dynamo:",unknown"`
+// is the struct's catch-all: decoding puts every attribute the struct does
+// not declare into it (nil when there is none), and encoding writes its
+// entries back as they are, so an item written by a newer version or another
+// program survives a load and a write unchanged. An entry named like a
+// declared field is an error when encoding (which of the two was meant
+// cannot be known); so is a nil value. At most one per struct, with no name
+// and no other flags; it works in nested structs too. Package schema leaves
+// its generated key attributes out of it.
 //
 // # Types
 //

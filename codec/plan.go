@@ -43,6 +43,9 @@ func (k Kind) String() string {
 type Struct struct {
 	Type   reflect.Type
 	Fields []*Field // declaration order; embedded structs flattened as encoding/json does
+	// Unknown is the catch-all field (tag flag unknown), or nil: it is not
+	// an attribute and not among Fields.
+	Unknown *Field
 
 	byName map[string]*Field
 }
@@ -158,6 +161,49 @@ func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) e
 	return nil
 }
 
+// unknownType is the type of a catch-all field.
+var unknownType = reflect.TypeFor[map[string]types.AttributeValue]()
+
+// encodeUnknown writes the entries of the catch-all field into m. An entry
+// named like a declared field is an error, not silently dropped or
+// overwritten: which of the two was meant cannot be known.
+func (s *Struct) encodeUnknown(v reflect.Value, m map[string]types.AttributeValue) error {
+	fv := s.Unknown.Value(v)
+	if !fv.IsValid() || fv.IsNil() {
+		return nil
+	}
+	for attr, av := range fv.Interface().(map[string]types.AttributeValue) {
+		if _, declared := s.byName[attr]; declared {
+			return &Error{Path: s.Unknown.GoName, Msg: "attribute " + strconv.Quote(attr) + " is a declared field; set the field instead"}
+		}
+		if av == nil {
+			return &Error{Path: s.Unknown.GoName, Msg: "attribute " + strconv.Quote(attr) + " has a nil value"}
+		}
+		m[attr] = av
+	}
+	return nil
+}
+
+// decodeUnknown sets the catch-all field to the item's undeclared
+// attributes (nil when there are none).
+func (s *Struct) decodeUnknown(item map[string]types.AttributeValue, v reflect.Value) error {
+	var rest map[string]types.AttributeValue
+	for attr, av := range item {
+		if _, declared := s.byName[attr]; !declared {
+			if rest == nil {
+				rest = make(map[string]types.AttributeValue, len(item)-len(s.byName))
+			}
+			rest[attr] = av
+		}
+	}
+	fv, err := s.Unknown.settable(v)
+	if err != nil {
+		return within(err, s.Unknown.GoName)
+	}
+	fv.Set(reflect.ValueOf(rest))
+	return nil
+}
+
 func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -204,6 +250,11 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 		}
 		m[f.Name] = av
 	}
+	if s.Unknown != nil {
+		if err := s.encodeUnknown(v, m); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
 }
 
@@ -223,6 +274,9 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) e
 		if err := f.c.decode(av, fv); err != nil {
 			return within(err, f.Name)
 		}
+	}
+	if s.Unknown != nil {
+		return s.decodeUnknown(item, v)
 	}
 	return nil
 }
@@ -356,10 +410,10 @@ func (b *builder) publish() {
 }
 
 type tagInfo struct {
-	name                                    string
-	o                                       opts
-	pk, sk, required, omitEmpty, hasDefault bool
-	def                                     string
+	name                                             string
+	o                                                opts
+	pk, sk, required, omitEmpty, hasDefault, unknown bool
+	def                                              string
 }
 
 func parseTag(tag string) (tagInfo, error) {
@@ -389,6 +443,8 @@ func parseTag(tag string) (tagInfo, error) {
 			ti.required, err = true, noVal()
 		case "omitempty":
 			ti.omitEmpty, err = true, noVal()
+		case "unknown":
+			ti.unknown, err = true, noVal()
 		case "number":
 			ti.o.number, err = true, noVal()
 		case "binary":
@@ -504,6 +560,10 @@ func collectFields(t reflect.Type) ([]fieldCand, error) {
 	best := map[string]int{}
 	var keep []fieldCand
 	for _, c := range out {
+		if c.ti.unknown {
+			keep = append(keep, c) // not an attribute: no name to resolve
+			continue
+		}
 		j, ok := best[c.ti.name]
 		if !ok {
 			best[c.ti.name] = len(keep)
@@ -557,6 +617,12 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	fields := make([]*Field, 0, len(cands))
 	for _, c := range cands {
+		if c.ti.unknown {
+			if err := s.setUnknown(c); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		f := &Field{
 			Name: c.ti.name, GoName: c.sf.Name, Index: c.index, Type: c.sf.Type,
 			PK: c.ti.pk, SK: c.ti.sk, Required: c.ti.required, OmitEmpty: c.ti.omitEmpty,
@@ -581,6 +647,21 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// setUnknown declares c as the catch-all field of s.
+func (s *Struct) setUnknown(c fieldCand) error {
+	if c.sf.Type != unknownType {
+		return &Error{Path: c.sf.Name, Msg: "the unknown flag needs a map[string]types.AttributeValue field, not " + c.sf.Type.String()}
+	}
+	if c.tagged || c.ti != (tagInfo{name: c.ti.name, unknown: true}) {
+		return &Error{Path: c.sf.Name, Msg: `a catch-all field takes no attribute name or other flags: tag it dynamo:",unknown"`}
+	}
+	if s.Unknown != nil {
+		return &Error{Path: c.sf.Name, Msg: "a second catch-all field; " + s.Unknown.GoName + " is one"}
+	}
+	s.Unknown = &Field{GoName: c.sf.Name, Index: c.index, Type: c.sf.Type}
+	return nil
 }
 
 // setDefault parses the default= text as a value of the field's type.

@@ -116,7 +116,9 @@
 // field holding an empty string or binary is left out, because DynamoDB
 // rejects empty index keys (the item is then not in that index). Load
 // decodes an item:
-// undeclared attributes are ignored, missing ones take their defaults, and
+// undeclared attributes are ignored (or kept in the catch-all field, tag
+// `dynamo:",unknown"`, and written back by Dump; the generated keys are
+// never among them), missing ones take their defaults, and
 // key fields missing from the item, as in items read through a KEYS_ONLY or
 // INCLUDE index or a vector search, are recovered by splitting the generated
 // keys and decoding each part with its field's type (this is why key values

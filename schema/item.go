@@ -99,6 +99,9 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkUnknown(item); err != nil {
+		return nil, err
+	}
 	item[key.PKName] = key.PK
 	if key.SK != nil {
 		item[key.SKName] = key.SK
@@ -177,8 +180,53 @@ func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 			var zero T
 			return zero, err
 		}
+		s.dropGenerated(rv)
 	}
 	return v, nil
+}
+
+// generated returns the attributes the schema writes itself rather than
+// from a field: the generated table keys.
+func (s *Schema[T]) generated() []string {
+	if s.raw {
+		return nil // the key attributes are the key fields'
+	}
+	return []string{s.pkName, s.skName}
+}
+
+// dropGenerated removes the generated attributes from the catch-all field
+// (codec.Struct.Unknown) that Load filled: they belong to the schema, not to
+// the item's unknown attributes.
+func (s *Schema[T]) dropGenerated(rv reflect.Value) {
+	u := s.st.Unknown
+	if u == nil {
+		return
+	}
+	fv := u.Value(rv)
+	if !fv.IsValid() || fv.IsNil() {
+		return
+	}
+	rest := fv.Interface().(map[string]types.AttributeValue)
+	for _, a := range s.generated() {
+		delete(rest, a)
+	}
+	if len(rest) == 0 {
+		fv.SetZero()
+	}
+}
+
+// checkUnknown refuses a catch-all entry that names a generated attribute:
+// Dump writes those itself.
+func (s *Schema[T]) checkUnknown(item map[string]types.AttributeValue) error {
+	if s.st.Unknown == nil || s.raw {
+		return nil
+	}
+	for _, a := range s.generated() {
+		if _, ok := item[a]; ok && a != "" {
+			return s.errf(s.st.Unknown.GoName, "attribute %q is the generated key; it cannot be set through the catch-all field", a)
+		}
+	}
+	return nil
 }
 
 // LoadAll loads items in order, stopping at the first error.
