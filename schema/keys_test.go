@@ -539,3 +539,20 @@ func TestVectorIndexReflection(t *testing.T) {
 		t.Fatal("VectorIndexes")
 	}
 }
+
+// A string key field holding "" is unset (an empty key part cannot be
+// stored): Dump writes its default as the attribute too, as in the key; a
+// value field holding "" keeps it.
+func TestDumpWritesKeyFieldDefaults(t *testing.T) {
+	it, err := users.Dump(User{UserID: "u1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := item(it); got != "kind=S:profile name=S: pk=S:user#u1 sk=S:profile user_id=S:u1" {
+		t.Fatal(got)
+	}
+	back, err := users.Load(it)
+	if err != nil || back != (User{UserID: "u1", Kind: "profile"}) {
+		t.Fatalf("Load = %+v, %v", back, err)
+	}
+}
