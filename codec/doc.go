@@ -13,17 +13,31 @@
 // Flags: pk, sk (key parts, used by package schema), required (encoding a
 // zero value is an error; loading never checks it, so old items still
 // read), omitempty (zero values and empty strings, slices and maps are
-// omitted too), default=V (a zero value encodes as V and a missing
-// attribute loads as V; V is parsed as the field's type when the plan is
-// built, cannot contain a comma, and applies to S, N and BOOL fields),
+// omitted too), default=V (an absent value, such as a nil pointer, encodes
+// as V and a missing attribute loads as V; 0, false and "" in a non-pointer
+// field are values the caller set and are written as they are; V is parsed
+// as the field's type when the plan is built, cannot contain a comma, and
+// applies to S, N and BOOL fields),
 // dim=N (vector length), precision=s|ms|us|ns (times), unixtime (time.Time
 // as N epoch seconds, for TTL attributes), number (a string or
 // encoding.TextMarshaler type stored as N), binary (a string stored as B, a
 // Set[string] as BS), set (a slice stored as SS/NS/BS; accepted and
-// redundant on Set types). An unknown flag, a flag on a type it does not
+// redundant on Set types), unknown (below). An unknown flag, a flag on a type it does not
 // apply to, or a bad default is an error from StructOf naming the type and
 // field. Two fields with the same attribute name at the same depth are an
 // error too (encoding/json would drop both silently).
+//
+// # Unknown attributes
+//
+// A field of type map[string]types.AttributeValue tagged `dynamo:",unknown"`
+// is the struct's catch-all: decoding puts every attribute the struct does
+// not declare into it (nil when there is none), and encoding writes its
+// entries back as they are, so an item written by a newer version or another
+// program survives a load and a write unchanged. An entry named like a
+// declared field is an error when encoding (which of the two was meant
+// cannot be known); so is a nil value. At most one per struct, with no name
+// and no other flags; it works in nested structs too. Package schema leaves
+// its generated key attributes out of it.
 //
 // # Types
 //
@@ -62,7 +76,8 @@
 // Number and the zero Date/DateTime are absent: Struct.Encode omits them
 // (omitNil) or writes NULL, and inside lists and maps they are NULL. Every
 // other zero value (0, "", false, the zero time.Time) is written unless the
-// field has omitempty; use a pointer to tell "not set" from zero. Empty sets
+// field has omitempty, and a default= never replaces it: use a pointer to
+// tell "not set" (nil, which takes the default) from zero. Empty sets
 // are absent because DynamoDB rejects empty sets; NULL loads as the zero
 // value, so an empty set reads back as nil. NULL on load always means zero:
 // nil for pointers, slices, maps and sets.

@@ -149,8 +149,12 @@ type tagged struct {
 	Empty string            `dynamo:"empty,omitempty"`
 	Zero  int               `dynamo:"zero,omitempty"`
 	Keep  int               `dynamo:"keep"`
-	Def   int               `dynamo:"def,default=5"`
-	DefT  time.Time         `dynamo:"deft,precision=s,default=2024-01-01T02:00:00+02:00"`
+	Def   *int              `dynamo:"def,default=5"`
+	DefT  *time.Time        `dynamo:"deft,precision=s,default=2024-01-01T02:00:00+02:00"`
+	DefZ  *int              `dynamo:"defz,default=5"`
+	DefV  int               `dynamo:"defv,default=5"`
+	DefB  bool              `dynamo:"defb,default=true"`
+	DefS  string            `dynamo:"defs,default=x"`
 }
 
 func TestTagWireForms(t *testing.T) {
@@ -159,12 +163,12 @@ func TestTagWireForms(t *testing.T) {
 		Clock: codec.TimeOfDay{Hour: 1, Minute: 2, Second: 3, Nanosecond: 4e6},
 		DT:    codec.DateTime{Date: codec.Date{Year: 2020, Month: 12, Day: 31}, Time: codec.TimeOfDay{Hour: 23, Nanosecond: 5000}},
 		Bin:   "hi", BinS: codec.NewSet("b", "a"), Num: "12.50", Price: 1999,
-		SS: []string{"z", "y"}, NS: []int{3, 1}, BS: [][]byte{{2}, {1}}}
+		SS: []string{"z", "y"}, NS: []int{3, 1}, BS: [][]byte{{2}, {1}}, DefZ: new(int)}
 	item, err := codec.MarshalItem(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"bin":{"B":"aGk="},"bins":{"BS":["YQ==","Yg=="]},"bs":{"BS":["AQ==","Ag=="]},"clock":{"S":"01:02:03.004"},"def":{"N":"5"},"deft":{"S":"2024-01-01T00:00:00Z"},"dt":{"S":"2020-12-31T23:00:00.000005"},"keep":{"N":"0"},"ms":{"S":"2024-03-04T05:06:07.008Z"},"ns":{"NS":["1","3"]},"num":{"N":"12.50"},"price":{"N":"19.99"},"s":{"S":"2024-03-04T05:06:07Z"},"ss":{"SS":["y","z"]},"ttl":{"N":"1709528767"},"us":{"S":"2024-03-04T05:06:07.000009Z"}}`
+	want := `{"bin":{"B":"aGk="},"bins":{"BS":["YQ==","Yg=="]},"bs":{"BS":["AQ==","Ag=="]},"clock":{"S":"01:02:03.004"},"def":{"N":"5"},"defb":{"BOOL":false},"defs":{"S":""},"deft":{"S":"2024-01-01T00:00:00Z"},"defv":{"N":"0"},"defz":{"N":"0"},"dt":{"S":"2020-12-31T23:00:00.000005"},"keep":{"N":"0"},"ms":{"S":"2024-03-04T05:06:07.008Z"},"ns":{"NS":["1","3"]},"num":{"N":"12.50"},"price":{"N":"19.99"},"s":{"S":"2024-03-04T05:06:07Z"},"ss":{"SS":["y","z"]},"ttl":{"N":"1709528767"},"us":{"S":"2024-03-04T05:06:07.000009Z"}}`
 	if got := jsItem(item); got != want {
 		t.Errorf("MarshalItem =\n%s\nwant\n%s", got, want)
 	}
@@ -172,8 +176,9 @@ func TestTagWireForms(t *testing.T) {
 	if err := codec.UnmarshalItem(item, &back); err != nil {
 		t.Fatal(err)
 	}
-	v.Def = 5
-	v.DefT = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	// Only the nil pointers took their defaults; explicit zeros stay zero.
+	five, deft := 5, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	v.Def, v.DefT = &five, &deft
 	// Set-tagged slices load in wire (sorted) order.
 	v.SS, v.NS, v.BS = []string{"y", "z"}, []int{1, 3}, [][]byte{{1}, {2}}
 	if !reflect.DeepEqual(back, v) {

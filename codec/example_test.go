@@ -16,7 +16,7 @@ func ExampleMarshalItem() {
 		UserID   string            `dynamo:"user_id,pk"`
 		PlacedAt time.Time         `dynamo:"placed_at,sk,precision=s"`
 		Total    decimal.Decimal   `dynamo:"total"`
-		Status   string            `dynamo:"status,default=pending"`
+		Status   *string           `dynamo:"status,default=pending"` // nil: the default
 		Tags     codec.Set[string] `dynamo:"tags"`
 		Note     *string           `dynamo:"note"` // nil: omitted
 	}

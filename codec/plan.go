@@ -43,6 +43,9 @@ func (k Kind) String() string {
 type Struct struct {
 	Type   reflect.Type
 	Fields []*Field // declaration order; embedded structs flattened as encoding/json does
+	// Unknown is the catch-all field (tag flag unknown), or nil: it is not
+	// an attribute and not among Fields.
+	Unknown *Field
 
 	byName map[string]*Field
 }
@@ -111,9 +114,10 @@ func StructOf(t reflect.Type) (*Struct, error) {
 func (s *Struct) Field(attr string) *Field { return s.byName[attr] }
 
 // Encode encodes struct value v (or a pointer to it) as an item. Absent
-// fields (nil pointers, slices, maps, empty sets) are omitted when omitNil,
-// else written as NULL; zero-valued fields with a default get the default;
-// a required field that is zero is an error.
+// fields (nil pointers, slices, maps, empty sets) get their default, else
+// are omitted when omitNil, else written as NULL; every other value, the
+// zero value included, is written as it is; a required field that is zero
+// and has no default is an error.
 func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
 	v, err := s.structValue(v)
 	if err != nil {
@@ -157,6 +161,49 @@ func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) e
 	return nil
 }
 
+// unknownType is the type of a catch-all field.
+var unknownType = reflect.TypeFor[map[string]types.AttributeValue]()
+
+// encodeUnknown writes the entries of the catch-all field into m. An entry
+// named like a declared field is an error, not silently dropped or
+// overwritten: which of the two was meant cannot be known.
+func (s *Struct) encodeUnknown(v reflect.Value, m map[string]types.AttributeValue) error {
+	fv := s.Unknown.Value(v)
+	if !fv.IsValid() || fv.IsNil() {
+		return nil
+	}
+	for attr, av := range fv.Interface().(map[string]types.AttributeValue) {
+		if _, declared := s.byName[attr]; declared {
+			return &Error{Path: s.Unknown.GoName, Msg: "attribute " + strconv.Quote(attr) + " is a declared field; set the field instead"}
+		}
+		if av == nil {
+			return &Error{Path: s.Unknown.GoName, Msg: "attribute " + strconv.Quote(attr) + " has a nil value"}
+		}
+		m[attr] = av
+	}
+	return nil
+}
+
+// decodeUnknown sets the catch-all field to the item's undeclared
+// attributes (nil when there are none).
+func (s *Struct) decodeUnknown(item map[string]types.AttributeValue, v reflect.Value) error {
+	var rest map[string]types.AttributeValue
+	for attr, av := range item {
+		if _, declared := s.byName[attr]; !declared {
+			if rest == nil {
+				rest = make(map[string]types.AttributeValue, len(item)-len(s.byName))
+			}
+			rest[attr] = av
+		}
+	}
+	fv, err := s.Unknown.settable(v)
+	if err != nil {
+		return within(err, s.Unknown.GoName)
+	}
+	fv.Set(reflect.ValueOf(rest))
+	return nil
+}
+
 func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -176,19 +223,21 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 		fv := f.Value(v)
 		var av types.AttributeValue
 		switch {
-		case (f.HasDefault || f.Required) && (!fv.IsValid() || f.c.isZero(fv)):
-			if !f.HasDefault {
-				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
-			}
-			av = f.defaultAV
 		case !fv.IsValid():
-		case f.OmitEmpty && f.c.isEmpty(fv):
+		case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
 			continue
 		default:
 			var err error
 			if av, err = f.c.enc(fv, st); err != nil {
 				return nil, within(err, f.Name)
 			}
+		}
+		if av == nil && f.HasDefault {
+			// Only an absent value takes the default: 0, false and "" in a
+			// non-pointer field are values the caller set.
+			av = f.defaultAV
+		} else if f.Required && av != nil && f.c.isZero(fv) {
+			return nil, &Error{Path: f.Name, Msg: "required field is not set"}
 		}
 		if av == nil {
 			if f.Required {
@@ -200,6 +249,11 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 			av = st.NULL()
 		}
 		m[f.Name] = av
+	}
+	if s.Unknown != nil {
+		if err := s.encodeUnknown(v, m); err != nil {
+			return nil, err
+		}
 	}
 	return m, nil
 }
@@ -220,6 +274,9 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) e
 		if err := f.c.decode(av, fv); err != nil {
 			return within(err, f.Name)
 		}
+	}
+	if s.Unknown != nil {
+		return s.decodeUnknown(item, v)
 	}
 	return nil
 }
@@ -270,10 +327,24 @@ func (f *Field) settable(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-// IsZero reports whether fv is "unset" for key purposes: the zero value, a
-// nil pointer, an empty set.
+// IsZero reports whether fv is the field's zero value: a nil pointer, an
+// empty set, 0, "", false, the zero time.
 func (f *Field) IsZero(fv reflect.Value) bool {
 	return !fv.IsValid() || f.c.isZero(fv)
+}
+
+// IsAbsent reports whether fv holds no value at all, the values Encode
+// leaves out and a default replaces: a nil pointer, slice, map or
+// interface, an empty set, the zero Date. 0, "" and false are not absent.
+func (f *Field) IsAbsent(fv reflect.Value) bool {
+	if !fv.IsValid() {
+		return true
+	}
+	if !f.c.isZero(fv) {
+		return false // cheap: only zero values can be absent
+	}
+	av, err := f.Encode(fv)
+	return err == nil && av == nil
 }
 
 // Encode encodes the field's value fv. It returns a nil attribute value
@@ -339,10 +410,10 @@ func (b *builder) publish() {
 }
 
 type tagInfo struct {
-	name                                    string
-	o                                       opts
-	pk, sk, required, omitEmpty, hasDefault bool
-	def                                     string
+	name                                             string
+	o                                                opts
+	pk, sk, required, omitEmpty, hasDefault, unknown bool
+	def                                              string
 }
 
 func parseTag(tag string) (tagInfo, error) {
@@ -372,6 +443,8 @@ func parseTag(tag string) (tagInfo, error) {
 			ti.required, err = true, noVal()
 		case "omitempty":
 			ti.omitEmpty, err = true, noVal()
+		case "unknown":
+			ti.unknown, err = true, noVal()
 		case "number":
 			ti.o.number, err = true, noVal()
 		case "binary":
@@ -487,6 +560,10 @@ func collectFields(t reflect.Type) ([]fieldCand, error) {
 	best := map[string]int{}
 	var keep []fieldCand
 	for _, c := range out {
+		if c.ti.unknown {
+			keep = append(keep, c) // not an attribute: no name to resolve
+			continue
+		}
 		j, ok := best[c.ti.name]
 		if !ok {
 			best[c.ti.name] = len(keep)
@@ -540,6 +617,12 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	fields := make([]*Field, 0, len(cands))
 	for _, c := range cands {
+		if c.ti.unknown {
+			if err := s.setUnknown(c); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		f := &Field{
 			Name: c.ti.name, GoName: c.sf.Name, Index: c.index, Type: c.sf.Type,
 			PK: c.ti.pk, SK: c.ti.sk, Required: c.ti.required, OmitEmpty: c.ti.omitEmpty,
@@ -564,6 +647,21 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// setUnknown declares c as the catch-all field of s.
+func (s *Struct) setUnknown(c fieldCand) error {
+	if c.sf.Type != unknownType {
+		return &Error{Path: c.sf.Name, Msg: "the unknown flag needs a map[string]types.AttributeValue field, not " + c.sf.Type.String()}
+	}
+	if c.tagged || c.ti != (tagInfo{name: c.ti.name, unknown: true}) {
+		return &Error{Path: c.sf.Name, Msg: `a catch-all field takes no attribute name or other flags: tag it dynamo:",unknown"`}
+	}
+	if s.Unknown != nil {
+		return &Error{Path: c.sf.Name, Msg: "a second catch-all field; " + s.Unknown.GoName + " is one"}
+	}
+	s.Unknown = &Field{GoName: c.sf.Name, Index: c.index, Type: c.sf.Type}
+	return nil
 }
 
 // setDefault parses the default= text as a value of the field's type.

@@ -63,8 +63,10 @@ var Docs = schema.Must[Doc]("docs",
 )
 
 var (
-	dt    = time.Date(2024, 6, 15, 10, 30, 0, 0, time.UTC)
-	order = Order{UserID: "u", PlacedAt: dt, OrderID: "o", Total: decimal.RequireFromString("99.90"), Tags: codec.NewSet("new")}
+	dt = time.Date(2024, 6, 15, 10, 30, 0, 0, time.UTC)
+	// Status as the Elixir struct's default sets it: in Go a default fills
+	// only a missing value, never a "" the struct holds.
+	order = Order{UserID: "u", PlacedAt: dt, OrderID: "o", Total: decimal.RequireFromString("99.90"), Tags: codec.NewSet("new"), Status: "pending"}
 	key   = Order{UserID: "u", PlacedAt: dt, OrderID: "o"}
 	page  = map[string]types.AttributeValue{
 		"pk": &types.AttributeValueMemberS{Value: "order#u"},

@@ -61,9 +61,14 @@
 // "true" or "false". Numeric parts therefore compare as strings, not as
 // numbers; times are fixed width (see package codec) and sort in time order.
 //
-// A field is unset when it holds its zero value (an empty string, 0, the zero
-// time, a nil pointer, an empty set); use a pointer to key on a zero value.
-// A field's default= counts as its value when it is unset. An unset
+// In an item's key (Dump, Put, Get, Delete, PrimaryKey) a key field is unset
+// when it holds nothing a key can store: a nil pointer, an empty string or
+// binary, the zero time. 0 and false are values: "tally#0". In a query's
+// key (SortPrefix, IndexKey) every zero value is unset, so that a struct
+// with only its leading sort fields set selects a range; state a zero part
+// there with a sort-key condition. A field's default= counts as its value
+// when it is unset, and Dump writes it as the field's attribute too (the
+// parent/child pattern below). An unset
 // partition-key field, a part that contains the separator, and a key longer
 // than DynamoDB allows (2048 bytes for a partition key, 1024 for a sort key)
 // are errors: a key is never written with a placeholder.
@@ -149,12 +154,15 @@
 // # Items
 //
 // Dump encodes a value as a complete item: every declared field (nil ones
-// left out, or written as NULL with OmitNil(false); defaults applied;
-// required fields checked) plus the generated keys; a secondary-index key
+// left out, or written as NULL with OmitNil(false); defaults replacing nil
+// pointers, never a 0, false or "" the value holds; required fields
+// checked) plus the generated keys; a secondary-index key
 // field holding an empty string or binary is left out, because DynamoDB
 // rejects empty index keys (the item is then not in that index). Load
 // decodes an item:
-// undeclared attributes are ignored, missing ones take their defaults, and
+// undeclared attributes are ignored (or kept in the catch-all field, tag
+// `dynamo:",unknown"`, and written back by Dump; the generated keys are
+// never among them), missing ones take their defaults, and
 // key fields missing from the item, as in items read through a KEYS_ONLY or
 // INCLUDE index or a vector search, are recovered by splitting the generated
 // keys and decoding each part with its field's type (this is why key values

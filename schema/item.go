@@ -99,6 +99,9 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkUnknown(item); err != nil {
+		return nil, err
+	}
 	item[key.PKName] = key.PK
 	if key.SK != nil {
 		item[key.SKName] = key.SK
@@ -114,11 +117,11 @@ func (s *Schema[T]) DumpAttributes(v T) (map[string]types.AttributeValue, error)
 
 func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, error) {
 	for _, f := range s.required {
-		if f.HasDefault {
-			continue
-		}
 		fv := f.Value(rv)
-		if !fv.IsValid() || f.IsZero(fv) {
+		if f.HasDefault && f.IsAbsent(fv) {
+			continue // the default fills it
+		}
+		if f.IsZero(fv) {
 			return nil, s.errf(f.Name, "required field is unset")
 		}
 	}
@@ -126,6 +129,7 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 	if err != nil {
 		return nil, err
 	}
+	s.keyFieldDefaults(rv, item)
 	// DynamoDB rejects an empty string or binary as the value of an index
 	// key attribute (API reference, PutItem: S and B key attributes of a
 	// table or index need a length greater than zero), and an empty key
@@ -146,6 +150,19 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 	return item, nil
 }
 
+// keyFieldDefaults writes the default of every key field that is unset in
+// rv as its attribute, as the generated key holds it: an empty string cannot
+// be a key part, so there (unlike other fields) the default fills it.
+func (s *Schema[T]) keyFieldDefaults(rv reflect.Value, item map[string]types.AttributeValue) {
+	for _, ks := range [][]keyField{s.pk, s.sk} {
+		for i := range ks {
+			if k := &ks[i]; k.def != nil && k.unset(k.f.Value(rv), true) {
+				item[k.f.Name] = k.def
+			}
+		}
+	}
+}
+
 // Load decodes an item into a T. Attributes that are not declared fields
 // (the generated pk and sk among them) are ignored, missing ones get the
 // field's default, NULL loads as the zero value. When the item lacks the
@@ -163,8 +180,53 @@ func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 			var zero T
 			return zero, err
 		}
+		s.dropGenerated(rv)
 	}
 	return v, nil
+}
+
+// generated returns the attributes the schema writes itself rather than
+// from a field: the generated table keys.
+func (s *Schema[T]) generated() []string {
+	if s.raw {
+		return nil // the key attributes are the key fields'
+	}
+	return []string{s.pkName, s.skName}
+}
+
+// dropGenerated removes the generated attributes from the catch-all field
+// (codec.Struct.Unknown) that Load filled: they belong to the schema, not to
+// the item's unknown attributes.
+func (s *Schema[T]) dropGenerated(rv reflect.Value) {
+	u := s.st.Unknown
+	if u == nil {
+		return
+	}
+	fv := u.Value(rv)
+	if !fv.IsValid() || fv.IsNil() {
+		return
+	}
+	rest := fv.Interface().(map[string]types.AttributeValue)
+	for _, a := range s.generated() {
+		delete(rest, a)
+	}
+	if len(rest) == 0 {
+		fv.SetZero()
+	}
+}
+
+// checkUnknown refuses a catch-all entry that names a generated attribute:
+// Dump writes those itself.
+func (s *Schema[T]) checkUnknown(item map[string]types.AttributeValue) error {
+	if s.st.Unknown == nil || s.raw {
+		return nil
+	}
+	for _, a := range s.generated() {
+		if _, ok := item[a]; ok && a != "" {
+			return s.errf(s.st.Unknown.GoName, "attribute %q is the generated key; it cannot be set through the catch-all field", a)
+		}
+	}
+	return nil
 }
 
 // LoadAll loads items in order, stopping at the first error.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/limits"
 )
@@ -60,12 +61,26 @@ func avType(av types.AttributeValue) string {
 	return fmt.Sprintf("%T", av)
 }
 
+// unset reports whether key field k holds no key value in rv. In a whole
+// key (an item's own key: Put, Get, Delete, Dump) 0 and false are values;
+// in a query's key prefix every zero value is unset, so that a struct with
+// only its leading key fields set selects a range. An absent value (nil
+// pointer), empty text and the zero time are never key values.
+func (k *keyField) unset(fv reflect.Value, whole bool) bool {
+	if !fv.IsValid() {
+		return true
+	}
+	if whole && (k.f.Kind == codec.KindN || k.f.Kind == codec.KindBOOL) {
+		return false // a nil pointer or an empty Number still encodes as absent
+	}
+	return k.f.IsZero(fv)
+}
+
 // encoded returns the field's encoded value in rv, or its default when the
-// field is unset (the zero value, a nil pointer, an empty set). ok is false
-// when the field is unset and has no default.
-func (s *Schema[T]) encoded(k *keyField, rv reflect.Value) (types.AttributeValue, bool, error) {
+// field is unset. ok is false when the field is unset and has no default.
+func (s *Schema[T]) encoded(k *keyField, rv reflect.Value, whole bool) (types.AttributeValue, bool, error) {
 	fv := k.f.Value(rv)
-	if !fv.IsValid() || k.f.IsZero(fv) {
+	if k.unset(fv, whole) {
 		return k.def, k.def != nil, nil
 	}
 	av, err := k.f.Encode(fv)
@@ -79,9 +94,9 @@ func (s *Schema[T]) encoded(k *keyField, rv reflect.Value) (types.AttributeValue
 }
 
 // part returns the key part of k in rv; ok is false when the field is unset.
-func (s *Schema[T]) part(k *keyField, rv reflect.Value) (p string, ok bool, err error) {
+func (s *Schema[T]) part(k *keyField, rv reflect.Value, whole bool) (p string, ok bool, err error) {
 	fv := k.f.Value(rv)
-	if !fv.IsValid() || k.f.IsZero(fv) {
+	if k.unset(fv, whole) {
 		return k.defPart, k.def != nil, nil
 	}
 	av, err := k.f.Encode(fv)
@@ -115,7 +130,7 @@ func (s *Schema[T]) pkValue(rv reflect.Value) (types.AttributeValue, *keyField, 
 	}
 	if s.raw {
 		k := &s.pk[0]
-		av, ok, err := s.encoded(k, rv)
+		av, ok, err := s.encoded(k, rv, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -129,7 +144,7 @@ func (s *Schema[T]) pkValue(rv reflect.Value) (types.AttributeValue, *keyField, 
 	b.WriteString(s.prefix)
 	for i := range s.pk {
 		k := &s.pk[i]
-		p, ok, err := s.part(k, rv)
+		p, ok, err := s.part(k, rv, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -155,9 +170,10 @@ func (s *Schema[T]) requirePK(rv reflect.Value) (types.AttributeValue, error) {
 }
 
 // skValue builds the sort key of rv from the sort-key fields up to the
-// first unset one. It returns nil when the schema has no sort key or its
+// first unset one (whole: as an item's key, else as a query's prefix; see
+// keyField.unset). It returns nil when the schema has no sort key or its
 // first field is unset, and the first unset field when incomplete.
-func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *keyField, err error) {
+func (s *Schema[T]) skValue(rv reflect.Value, whole bool) (av types.AttributeValue, unset *keyField, err error) {
 	if s.embedded {
 		return nil, nil, s.noKeys()
 	}
@@ -166,7 +182,7 @@ func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *k
 	}
 	if s.raw {
 		k := &s.sk[0]
-		av, ok, err := s.encoded(k, rv)
+		av, ok, err := s.encoded(k, rv, whole)
 		if err != nil || !ok {
 			return nil, k, err
 		}
@@ -176,7 +192,7 @@ func (s *Schema[T]) skValue(rv reflect.Value) (av types.AttributeValue, unset *k
 	n := 0
 	for i := range s.sk {
 		k := &s.sk[i]
-		p, ok, err := s.part(k, rv)
+		p, ok, err := s.part(k, rv, whole)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -223,7 +239,7 @@ func (s *Schema[T]) primaryKey(rv reflect.Value) (Key, error) {
 	if len(s.sk) == 0 {
 		return key, nil
 	}
-	sk, unset, err := s.skValue(rv)
+	sk, unset, err := s.skValue(rv, true)
 	if err != nil {
 		return Key{}, err
 	}
@@ -247,7 +263,7 @@ func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
 // complete false) when the schema has no sort key or its first sort-key field
 // is unset.
 func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool, err error) {
-	sk, unset, err := s.skValue(reflect.ValueOf(&v).Elem())
+	sk, unset, err := s.skValue(reflect.ValueOf(&v).Elem(), false)
 	if err != nil || sk == nil {
 		return nil, false, err
 	}
@@ -345,13 +361,13 @@ func (s *Schema[T]) indexValue(src keySource, rv reflect.Value) (types.Attribute
 		av, _, err := s.pkValue(rv)
 		return av, err
 	case 's':
-		av, unset, err := s.skValue(rv)
+		av, unset, err := s.skValue(rv, false)
 		if err != nil || unset != nil {
 			return nil, err
 		}
 		return av, nil
 	}
-	av, ok, err := s.encoded(src.field, rv)
+	av, ok, err := s.encoded(src.field, rv, false)
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -206,7 +206,7 @@ func TestUnsetKeyParts(t *testing.T) {
 	wantErr(t, err, "dynamo: schema G: field email: partition-key value of index ByEmail is unset")
 }
 
-// "Unset" is the zero value; a pointer makes zero a value.
+// In an item's key a nil pointer is unset and 0 is a value.
 func TestPointerKeyFields(t *testing.T) {
 	type P struct {
 		N *int    `dynamo:"n,pk"`
@@ -224,8 +224,10 @@ func TestPointerKeyFields(t *testing.T) {
 	type Z struct {
 		N int `dynamo:"n,pk"`
 	}
-	_, err = schema.Must[Z]("app").PrimaryKey(Z{N: 0})
-	wantErr(t, err, "dynamo: schema Z: field n: partition-key value is unset")
+	k, err = schema.Must[Z]("app").PrimaryKey(Z{N: 0})
+	if got := key(t, k, err); got != "pk=S:z#0" {
+		t.Fatal(got)
+	}
 }
 
 // K-7: partial sort keys stop at the first unset field.
@@ -495,16 +497,21 @@ func TestKeySizeLimits(t *testing.T) {
 func TestKeyDefaultsOfEveryKind(t *testing.T) {
 	type Versioned struct {
 		ID     string `dynamo:"id,pk"`
-		V      int    `dynamo:"v,sk,default=007"`
-		Active bool   `dynamo:"active,sk,default=true"`
+		V      *int   `dynamo:"v,sk,default=007"`
+		Active *bool  `dynamo:"active,sk,default=true"`
 	}
 	s := schema.Must[Versioned]("app")
 	k, err := s.PrimaryKey(Versioned{ID: "x"})
 	if got := key(t, k, err); got != "pk=S:versioned#x sk=S:7#true" {
 		t.Fatal(got)
 	}
-	k, err = s.PrimaryKey(Versioned{ID: "x", V: 2})
+	two, zero, no := 2, 0, false
+	k, err = s.PrimaryKey(Versioned{ID: "x", V: &two})
 	if got := key(t, k, err); got != "pk=S:versioned#x sk=S:2#true" {
+		t.Fatal(got)
+	}
+	k, err = s.PrimaryKey(Versioned{ID: "x", V: &zero, Active: &no})
+	if got := key(t, k, err); got != "pk=S:versioned#x sk=S:0#false" {
 		t.Fatal(got)
 	}
 }
@@ -530,5 +537,22 @@ func TestVectorIndexReflection(t *testing.T) {
 	wantErr(t, err, "dynamo: schema Doc: Semantic is a vector index; it has no key")
 	if len(s.VectorIndexes()) != 1 || len(s.Describe().VectorIndexes) != 1 {
 		t.Fatal("VectorIndexes")
+	}
+}
+
+// A string key field holding "" is unset (an empty key part cannot be
+// stored): Dump writes its default as the attribute too, as in the key; a
+// value field holding "" keeps it.
+func TestDumpWritesKeyFieldDefaults(t *testing.T) {
+	it, err := users.Dump(User{UserID: "u1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := item(it); got != "kind=S:profile name=S: pk=S:user#u1 sk=S:profile user_id=S:u1" {
+		t.Fatal(got)
+	}
+	back, err := users.Load(it)
+	if err != nil || back != (User{UserID: "u1", Kind: "profile"}) {
+		t.Fatalf("Load = %+v, %v", back, err)
 	}
 }

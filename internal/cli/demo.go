@@ -247,7 +247,7 @@ func clearItems[T any](ctx context.Context, repo *dynamo.Repo, s *schema.Schema[
 
 func order(user string, i int) demoOrder {
 	return demoOrder{UserID: user, PlacedAt: demoDay.Add(time.Duration(i) * 24 * time.Hour), OrderID: fmt.Sprintf("o%02d", i),
-		Total: decimal.NewFromInt(int64(10 * (i + 1))).Add(decimal.RequireFromString("0.99"))}
+		Total: decimal.NewFromInt(int64(10 * (i + 1))).Add(decimal.RequireFromString("0.99")), Status: "pending"}
 }
 
 func orderIDs(os []demoOrder) string {

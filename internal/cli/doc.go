@@ -82,8 +82,10 @@
 //
 // # generate-schema
 //
-// Items written by this library have "entity#value" partition keys; the
-// generator groups the sampled items by entity and key layout, finds which
+// The generator reads the whole table unless --scan-items stops it. Items
+// written by this library have "entity#value" partition keys; the
+// generator groups the items by entity (the "_entity" attribute's value when
+// they carry it, else the key prefix) and key layout, finds which
 // attribute each key part was generated from (the attribute holding the
 // same text in every item of the group; PrefixSortKey layouts name it), and
 // emits one struct and one schema variable (<Type>Schema) per group. Several
@@ -93,5 +95,8 @@
 // back: integers that fit are int64, other numbers codec.Number, fixed-width
 // UTC times time.Time with their precision, vectors of vector indexes
 // []float32 with dim=N. GSIs, LSIs, vector indexes and provisioned capacity
-// are declared as the table has them.
+// are declared as the table has them. Each field type is checked by loading
+// and encoding every value read (roundTrips); an attribute that fails, or
+// that no tag can name, is left to the catch-all field (dynamo:",unknown"),
+// and the reason is a note in the code and on stderr.
 package cli

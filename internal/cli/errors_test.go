@@ -101,11 +101,11 @@ func TestSampleItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := srv.Calls("Scan")
-	items, err := sampleItems(ctx, repo, "sample", 1002)
+	items, complete, err := sampleItems(ctx, repo, "sample", 1002, func(int) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(items) != 1002 || srv.Calls("Scan")-before != 2 {
+	if len(items) != 1002 || complete || srv.Calls("Scan")-before != 2 {
 		t.Fatalf("%d items in %d scans, want 1002 in 2", len(items), srv.Calls("Scan")-before)
 	}
 	seen := map[string]bool{}
@@ -121,7 +121,13 @@ func TestSampleItems(t *testing.T) {
 	if len(seen) != 1002 {
 		t.Fatalf("%d distinct items", len(seen))
 	}
-	if _, err := sampleItems(ctx, repo, "nosuch", 5); !errors.Is(err, dynamo.ErrResourceNotFound) {
+	// By default the whole table, reporting the count after each page.
+	var counts []int
+	all, complete, err := sampleItems(ctx, repo, "sample", -1, func(n int) { counts = append(counts, n) })
+	if err != nil || len(all) != 1003 || !complete || len(counts) == 0 || counts[len(counts)-1] != 1003 {
+		t.Fatalf("whole table: %d items, complete %v, counts %v, %v", len(all), complete, counts, err)
+	}
+	if _, _, err := sampleItems(ctx, repo, "nosuch", 5, func(int) {}); !errors.Is(err, dynamo.ErrResourceNotFound) {
 		t.Fatalf("err = %v, want ResourceNotFound", err)
 	}
 }

@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -27,7 +31,12 @@ type genConfig struct {
 	Table    string
 	TypeName string // "" derives names from the table or the entities
 	Package  string
+	Partial  bool // the items are not the whole table (--scan-items)
 }
+
+// entityAttr is the attribute in which this library's schemas store an
+// item's entity name (the schema default); its value groups items exactly.
+const entityAttr = "_entity"
 
 // separator is the key separator the generator recognises (the schema
 // default); tables written with another Separator get raw keys.
@@ -43,14 +52,25 @@ type genType struct {
 	Prefix  bool // PrefixSortKey
 	Fields  []*genField
 	Options []string // schema option expressions after the table name
-	Items   int      // sampled items it was inferred from
-	Notes   []string // comments for the reader
+	Items   int      // items it was inferred from
+	Notes   []string // what could not be decided, for the reader (and stderr)
+	Parent  *genType // EntityFrom: the type whose partitions hold this one's items
+	Rest    bool     // needs the catch-all field for undeclared attributes
 }
 
 type genField struct {
 	GoName, Attr, GoType string
 	Flags                []string
 	Comment              string
+}
+
+func (t *genType) hasGoName(name string) bool {
+	for _, f := range t.Fields {
+		if f.GoName == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *genType) field(attr string) *genField {
@@ -99,6 +119,15 @@ func generate(cfg genConfig, desc *types.TableDescription, items []item) ([]byte
 	sort.SliceStable(typesOut, func(i, j int) bool { return typesOut[i].Name < typesOut[j].Name })
 	uniqueNames(typesOut)
 	for _, t := range typesOut {
+		if t.Parent != nil && t.Entity != snakeName(t.Name) {
+			t.Notes = append(t.Notes, fmt.Sprintf("Its items carry entity %q, but its type name in snake_case (the entity name EntityFrom gives it) is %q: rename the type or set its entity name.", t.Entity, snakeName(t.Name)))
+		}
+		if cfg.Partial {
+			t.Rest = true
+			t.Notes = append(t.Notes, "Inferred from the first items of the table only (--scan-items): other items may hold attributes not declared here; Rest keeps them.")
+		}
+	}
+	for _, t := range typesOut {
 		g.indexOptions(t, len(typesOut) == 1)
 	}
 	src := g.source(typesOut, len(items))
@@ -144,7 +173,8 @@ func sValue(av types.AttributeValue) (string, bool) {
 // entityItem is a sampled item split along this library's key layout.
 type entityItem struct {
 	item    item
-	entity  string
+	entity  string // the entity attribute's value, else the key prefix
+	keyPfx  string // the partition key's entity prefix
 	pkParts []string
 	skParts []string
 	prefix  bool
@@ -153,7 +183,8 @@ type entityItem struct {
 // entityGroup is the items of one shape: the same entity and the same key
 // fields.
 type entityGroup struct {
-	entity   string
+	entity   string // the entity name (the entity attribute's value when items carry it)
+	keyPfx   string // the partition key's entity prefix (differs for a child)
 	prefix   bool
 	pkFields []string
 	skFields []string
@@ -172,6 +203,7 @@ func (g *generator) entityGroups(items []item) ([]*entityGroup, bool) {
 	}
 	type shapeKey struct {
 		entity     string
+		keyPfx     string
 		npk, nsk   int
 		prefix     bool
 		prefixKeys string
@@ -184,8 +216,11 @@ func (g *generator) entityGroups(items []item) ([]*entityGroup, bool) {
 		if len(parts) < 2 || !allNonEmpty(parts) {
 			return nil, false
 		}
-		ei := entityItem{item: it, entity: parts[0], pkParts: parts[1:]}
-		k := shapeKey{entity: ei.entity, npk: len(ei.pkParts)}
+		ei := entityItem{item: it, entity: parts[0], keyPfx: parts[0], pkParts: parts[1:]}
+		if m, ok := sValue(it[entityAttr]); ok && m != "" {
+			ei.entity = m
+		}
+		k := shapeKey{entity: ei.entity, keyPfx: ei.keyPfx, npk: len(ei.pkParts)}
 		if g.sk != "" {
 			sk, _ := sValue(it[g.sk])
 			ei.skParts = strings.Split(sk, separator)
@@ -210,8 +245,8 @@ func (g *generator) entityGroups(items []item) ([]*entityGroup, bool) {
 	var groups []*entityGroup
 	for _, k := range order {
 		eis := shapes[k]
-		gr := &entityGroup{entity: k.entity, prefix: k.prefix, items: eis}
-		used := map[string]bool{g.pk: true, g.sk: true}
+		gr := &entityGroup{entity: k.entity, keyPfx: k.keyPfx, prefix: k.prefix, items: eis}
+		used := map[string]bool{g.pk: true, g.sk: true, entityAttr: true}
 		gr.pkFields = g.matchParts(eis, k.npk, func(e entityItem) []string { return e.pkParts }, used, "pk_part")
 		if g.sk != "" {
 			if k.prefix {
@@ -292,11 +327,14 @@ func (g *generator) matchParts(eis []entityItem, n int, parts func(entityItem) [
 }
 
 func (g *generator) entityTypes(groups []*entityGroup) []*genType {
-	perEntity := map[string]int{}
+	perEntity := map[string]int{}    // shapes per entity name
+	perPartition := map[string]int{} // shapes per partition-key prefix
 	for _, gr := range groups {
 		perEntity[gr.entity]++
+		perPartition[gr.keyPfx]++
 	}
 	var out []*genType
+	parents := map[string]*genType{} // entity name → its type, for EntityFrom
 	for _, gr := range groups {
 		t := &genType{Entity: gr.entity, Prefix: gr.prefix, Items: len(gr.items), Name: goName(gr.entity)}
 		if perEntity[gr.entity] > 1 {
@@ -325,14 +363,19 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 			// Several shapes of one entity (parent and child items) tell
 			// themselves apart by a constant sort-key field: its default
 			// writes it for new items too.
-			if v, ok := constantPart(gr, i); ok && perEntity[gr.entity] > 1 && !strings.ContainsAny(v, ",\"`") {
+			if v, ok := constantPart(gr, i); ok && perPartition[gr.keyPfx] > 1 && !strings.ContainsAny(v, ",\"`") {
 				if f := t.Fields[len(t.Fields)-1]; f.GoType == "string" {
 					f.Flags = append(f.Flags, "default="+v)
 				}
 			}
 		}
 		g.addAttributes(t, items)
-		t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
+		if gr.entity == gr.keyPfx {
+			t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
+			if perEntity[gr.entity] == 1 {
+				parents[gr.entity] = t
+			}
+		}
 		if g.pk != "pk" {
 			t.Options = append(t.Options, fmt.Sprintf("schema.PartitionKeyName(%q)", g.pk))
 		}
@@ -343,6 +386,20 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 			t.Options = append(t.Options, "schema.PrefixSortKey()")
 		}
 		out = append(out, t)
+	}
+	// A child (its entity attribute differs from its partition-key prefix)
+	// takes the prefix from its parent's schema, and its own entity name
+	// from its type name in snake_case.
+	for i, gr := range groups {
+		t := out[i]
+		if gr.entity == gr.keyPfx {
+			continue
+		}
+		t.Parent = parents[gr.keyPfx]
+		if t.Parent == nil {
+			t.Options = append([]string{fmt.Sprintf("schema.EntityName(%q)", gr.keyPfx)}, t.Options...)
+			t.Notes = append(t.Notes, fmt.Sprintf("Its items are entity %q in partitions of entity %q, whose own items were not read: declared with EntityName(%q) so that its keys match; declare it with EntityFrom of that entity's schema.", gr.entity, gr.keyPfx, gr.keyPfx))
+		}
 	}
 	return out
 }
@@ -422,9 +479,12 @@ func (g *generator) storedIn(attr string, items []item) bool {
 	return false
 }
 
-// addAttributes declares every other attribute of the sample, sorted by name.
+// addAttributes declares every other attribute of the items, sorted by
+// name. An attribute no field type writes back exactly, and one no struct
+// tag can name, is left undeclared and kept by the catch-all field; so is
+// the entity attribute, which the schema owns.
 func (g *generator) addAttributes(t *genType, items []item) {
-	seen := map[string]bool{g.pk: true}
+	seen := map[string]bool{g.pk: true, entityAttr: true}
 	if g.sk != "" {
 		seen[g.sk] = true
 	}
@@ -442,8 +502,84 @@ func (g *generator) addAttributes(t *genType, items []item) {
 	}
 	sort.Strings(attrs)
 	for _, a := range attrs {
-		t.Fields = append(t.Fields, g.inferField(a, items, false))
+		if strings.ContainsAny(a, ",\"`") || a == "-" || a == "" {
+			t.Rest = true
+			t.Notes = append(t.Notes, fmt.Sprintf("Attribute %q cannot be named in a struct tag: kept in Rest.", a))
+			continue
+		}
+		f := g.inferField(a, items, false)
+		if f.GoType == "" {
+			t.Rest = true
+			t.Notes = append(t.Notes, fmt.Sprintf("Attribute %q %s: no field type writes it back exactly; kept in Rest.", a, f.Comment))
+			continue
+		}
+		if !roundTrips(f, items) {
+			t.Rest = true
+			t.Notes = append(t.Notes, fmt.Sprintf("Attribute %q: %s does not write back every value read exactly; kept in Rest.", a, f.GoType))
+			continue
+		}
+		t.Fields = append(t.Fields, f)
 	}
+	for _, it := range items {
+		if _, ok := it[entityAttr]; ok {
+			t.Rest = true // the entity attribute, until the schema writes it itself
+			break
+		}
+	}
+}
+
+// sameItem compares two items as their DynamoDB JSON (deterministic; set
+// and list elements in order), which ignores only how the SDK's structs
+// hold them (a nil or an empty list).
+func sameItem(a, b item) bool {
+	ja, err1 := ddbjson.MarshalItem(a)
+	jb, err2 := ddbjson.MarshalItem(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// goTypes are the field types inferField picks, for roundTrips.
+var goTypes = map[string]reflect.Type{
+	"string": reflect.TypeFor[string](), "*string": reflect.TypeFor[*string](),
+	"int64": reflect.TypeFor[int64](), "*int64": reflect.TypeFor[*int64](),
+	"bool": reflect.TypeFor[bool](), "*bool": reflect.TypeFor[*bool](),
+	"time.Time": reflect.TypeFor[time.Time](), "*time.Time": reflect.TypeFor[*time.Time](),
+	"codec.Number": reflect.TypeFor[codec.Number](), "[]byte": reflect.TypeFor[[]byte](),
+	"map[string]any": reflect.TypeFor[map[string]any](), "[]any": reflect.TypeFor[[]any](),
+	"[]float32": reflect.TypeFor[[]float32](), "codec.BinarySet": reflect.TypeFor[codec.BinarySet](),
+	"codec.Set[string]": reflect.TypeFor[codec.Set[string]](), "codec.Set[int64]": reflect.TypeFor[codec.Set[int64]](),
+	"codec.Set[codec.Number]": reflect.TypeFor[codec.Set[codec.Number]](),
+}
+
+// roundTrips reports whether field f, as generated, loads every value of
+// its attribute in items and writes it back exactly (and writes nothing
+// where the attribute is missing): the generated code must never change
+// an item it was generated from.
+func roundTrips(f *genField, items []item) bool {
+	typ, ok := goTypes[f.GoType]
+	if !ok {
+		return false
+	}
+	tag := strings.Join(append([]string{f.Attr}, f.Flags...), ",")
+	st := reflect.StructOf([]reflect.StructField{{Name: "F", Type: typ, Tag: reflect.StructTag(`dynamo:` + strconv.Quote(tag))}})
+	plan, err := codec.StructOf(st)
+	if err != nil {
+		return false
+	}
+	for _, it := range items {
+		in := item{}
+		if av, ok := it[f.Attr]; ok {
+			in[f.Attr] = av
+		}
+		v := reflect.New(st).Elem()
+		if plan.Decode(in, v) != nil {
+			return false
+		}
+		out, err := plan.Encode(v, true)
+		if err != nil || !sameItem(out, in) {
+			return false
+		}
+	}
+	return true
 }
 
 var (
@@ -484,7 +620,7 @@ func fitsInt64(s string) bool {
 func (g *generator) inferField(attr string, items []item, key bool) *genField {
 	f := &genField{Attr: attr, GoName: goName(attr)}
 	kinds := map[string]bool{}
-	present, allInt, allTime, allIntSet := 0, true, true, true
+	present, nulls, allInt, allTime, allIntSet := 0, 0, true, true, true
 	precisions := map[string]bool{}
 	vecLen := -1
 	for _, it := range items {
@@ -509,7 +645,7 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 		case *types.AttributeValueMemberBOOL:
 			kinds["BOOL"] = true
 		case *types.AttributeValueMemberNULL:
-			// NULL says nothing about the type.
+			nulls++ // NULL says nothing about the type
 		case *types.AttributeValueMemberM:
 			kinds["M"] = true
 		case *types.AttributeValueMemberL:
@@ -537,14 +673,26 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 			kinds["BS"] = true
 		}
 	}
+	if !key && (len(kinds) != 1 || nulls > 0) {
+		// No field type writes these back as they are: undeclared (GoType
+		// ""), for the catch-all; Comment says why.
+		switch {
+		case len(kinds) > 1:
+			var ks []string
+			for k := range kinds {
+				ks = append(ks, k)
+			}
+			sort.Strings(ks)
+			f.Comment = "holds values of several types (" + strings.Join(ks, ", ") + ")"
+		case len(kinds) == 0:
+			f.Comment = "holds only NULL"
+		default:
+			f.Comment = "holds NULL in some items"
+		}
+		return f
+	}
 	if len(kinds) != 1 {
 		f.GoType = "any"
-		if len(kinds) > 1 {
-			f.Comment = "holds values of several types in the sample"
-		}
-		if present < len(items) && !key {
-			f.Flags = append(f.Flags, "omitempty")
-		}
 		return f
 	}
 	var kind string
@@ -589,10 +737,15 @@ func (g *generator) inferField(attr string, items []item, key bool) *genField {
 	case "BS":
 		f.GoType = "codec.BinarySet"
 	}
-	// An attribute some items lack is left out when zero, so that loading
-	// and writing back an item does not add it.
-	if present < len(items) && !key && !strings.HasPrefix(f.GoType, "[]") && !strings.HasPrefix(f.GoType, "map") && !strings.HasPrefix(f.GoType, "codec.Set") && f.GoType != "codec.BinarySet" {
-		f.Flags = append(f.Flags, "omitempty")
+	// An attribute some items lack is a pointer, nil when absent, so that
+	// loading and writing back an item neither adds it nor drops a zero
+	// value another item holds (omitempty would drop 0, "" and false).
+	// Numbers, slices, maps and sets have an absent value of their own.
+	if present < len(items) && !key {
+		switch f.GoType {
+		case "string", "int64", "bool", "time.Time":
+			f.GoType = "*" + f.GoType
+		}
 	}
 	return f
 }
@@ -793,8 +946,12 @@ func (g *generator) source(ts []*genType, sampled int) []byte {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Generated by dynamo generate-schema from table %q (%s).\n", g.cfg.Table, sampledItems(sampled))
-	b.WriteString("// Review it before use: the sample may miss attributes, and field types are\n")
-	b.WriteString("// inferred from the values seen.\n\n")
+	if g.cfg.Partial {
+		b.WriteString("// Review it before use: only part of the table was read, and field types are\n")
+		b.WriteString("// inferred from the values seen.\n\n")
+	} else {
+		b.WriteString("// Review it before use: field types are inferred from the values seen.\n\n")
+	}
 	fmt.Fprintf(&b, "package %s\n\nimport (\n", g.cfg.Package)
 	var std, other []string
 	for p := range g.imports {
@@ -850,9 +1007,20 @@ func (g *generator) writeType(b *bytes.Buffer, t *genType) {
 		}
 		b.WriteString("\n")
 	}
+	if t.Rest {
+		g.imports["github.com/aws/aws-sdk-go-v2/service/dynamodb/types"] = true
+		name := "Rest"
+		for n := 2; t.hasGoName(name); n++ {
+			name = "Rest" + strconv.Itoa(n)
+		}
+		fmt.Fprintf(b, "\t%s map[string]types.AttributeValue `dynamo:\",unknown\"` // attributes not declared above, as stored\n", name)
+	}
 	b.WriteString("}\n\n")
 	fmt.Fprintf(b, "// %sSchema declares how %s is stored.\n", t.Name, t.Name)
 	fmt.Fprintf(b, "var %sSchema = schema.Must[%s](%q", t.Name, t.Name, g.cfg.Table)
+	if t.Parent != nil {
+		t.Options = append([]string{"schema.EntityFrom(" + t.Parent.Name + "Schema)"}, t.Options...)
+	}
 	if len(t.Options) == 0 {
 		b.WriteString(")\n")
 		return
@@ -866,9 +1034,9 @@ func (g *generator) writeType(b *bytes.Buffer, t *genType) {
 
 func sampledItems(n int) string {
 	if n == 1 {
-		return "1 sampled item"
+		return "1 item"
 	}
-	return strconv.Itoa(n) + " sampled items"
+	return strconv.Itoa(n) + " items"
 }
 
 // goName turns an attribute, entity or table name into an exported Go

@@ -189,3 +189,33 @@ func TestGoName(t *testing.T) {
 		}
 	}
 }
+
+// Items carrying the entity attribute are grouped by its value, exactly:
+// a child in its parent's partitions gets EntityFrom, one whose parent was
+// not read keeps the parent's key prefix and says so; the attribute itself
+// is not declared but kept by the catch-all field.
+func TestGenerateEntityAttribute(t *testing.T) {
+	src, typs, err := generate(genConfig{Table: "app", Package: "p"}, desc("app", "pk:S:HASH", "sk:S:RANGE"), items(t,
+		`{"pk":{"S":"user#u1"},"sk":{"S":"x#1"},"_entity":{"S":"user"},"user_id":{"S":"u1"},"k":{"S":"x"},"n":{"S":"1"}}`,
+		`{"pk":{"S":"user#u1"},"sk":{"S":"x#2"},"_entity":{"S":"user_note"},"user_id":{"S":"u1"},"k":{"S":"x"},"n":{"S":"2"}}`,
+		`{"pk":{"S":"team#t1"},"sk":{"S":"m#1"},"_entity":{"S":"team_member"},"team_id":{"S":"t1"},"k":{"S":"m"},"n":{"S":"1"}}`,
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	for _, want := range []string{
+		"type User struct", "type UserNote struct", "type TeamMember struct",
+		"var UserNoteSchema = schema.Must[UserNote](\"app\",\n\tschema.EntityFrom(UserSchema),",
+		"var TeamMemberSchema = schema.Must[TeamMember](\"app\",\n\tschema.EntityName(\"team\"),",
+		"// Its items are entity \"team_member\" in partitions of entity \"team\", whose own items were not read",
+		"map[string]types.AttributeValue `dynamo:\",unknown\"`",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q in\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, `dynamo:"_entity`) || len(typs) != 3 {
+		t.Errorf("%d types; source:\n%s", len(typs), s)
+	}
+}

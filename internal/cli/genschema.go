@@ -24,20 +24,28 @@ func init() {
 		Summary:  "write Go schema source that reads an existing table's items",
 		TableArg: true,
 		Example:  "dynamo generate-schema shop --package store --output store/shop_gen.go",
-		Usage:    "NAME [--type Name] [--package p] [--output path] [--overwrite] [--scan-items 25] [flags]",
-		Help: `Reads the table's key schema and indexes and a sample of its items (a Scan of
---scan-items items) and writes gofmt'd Go source: a struct with dynamo tags
-per kind of item and its schema declaration (var <Type>Schema), able to load
-the items it was generated from and write them back unchanged.
+		Usage:    "NAME [--type Name] [--package p] [--output path] [--overwrite] [--scan-items N] [flags]",
+		Help: `Reads the table's key schema and indexes and its items (the whole table by
+default; --scan-items N reads the first N) and writes gofmt'd Go source: a
+struct with dynamo tags per kind of item and its schema declaration (var
+<Type>Schema), which loads every item it was generated from and writes it
+back unchanged. On a terminal a progress line counts the items read.
 
 Items written by this library ("entity#value" partition keys) give one type
 per entity and key layout, named after the entity, with EntityName and the
 key fields the key parts were generated from (found by value among the
-item's attributes). Other tables give one type with RawKeys. Field types are
-inferred from the sampled values (integers as int64 when they fit, other
-numbers as codec.Number, fixed-width UTC times as time.Time, sets, maps,
-lists, vectors of vector indexes as []float32); an attribute missing from
-some items gets omitempty. Review the result: the sample may miss attributes.
+item's attributes); items carrying the entity attribute "_entity" are
+grouped by its value, and a child stored in another entity's partition gets
+EntityFrom. Other tables give one type with RawKeys. Field types are inferred
+from the values read (integers as int64 when they fit, other numbers as
+codec.Number, fixed-width UTC times as time.Time, sets, maps, lists, vectors
+of vector indexes as []float32); an attribute missing from some items is a
+pointer (nil: absent). Every field type is checked against every item read:
+an attribute no type writes back exactly (values of several types, NULLs)
+is not declared but kept, with the other undeclared attributes, in a
+catch-all field (Rest, dynamo:",unknown"), which is also added whenever
+--scan-items stopped before the end of the table. What could not be decided
+is said in a comment of the generated code and on stderr.
 
 The output defaults to <type>.go (<table>.go for several types) in the
 current directory, in the package of the Go files already there (or named
@@ -54,7 +62,7 @@ type genSchemaOpts struct {
 	pkg       string
 	output    string
 	overwrite bool
-	scanItems int
+	scanItems int // -1: the whole table
 }
 
 func genSchemaFlags() (*flag.FlagSet, *genSchemaOpts) {
@@ -65,7 +73,7 @@ func genSchemaFlags() (*flag.FlagSet, *genSchemaOpts) {
 	fs.StringVar(&o.pkg, "package", "", "package clause (default: the output directory's package, or its name)")
 	fs.StringVar(&o.output, "output", "", "file to write, or - for stdout (default: <type>.go)")
 	fs.BoolVar(&o.overwrite, "overwrite", false, "replace an existing output file")
-	fs.IntVar(&o.scanItems, "scan-items", 25, "how many items to sample (0 for the key schema only)")
+	fs.IntVar(&o.scanItems, "scan-items", -1, "how many items to read (-1: the whole table; 0: the key schema only)")
 	return fs, o
 }
 
@@ -81,8 +89,8 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 	if o.pkg != "" && (!token.IsIdentifier(o.pkg) || o.pkg == "_") {
 		return usagef("--package %q is not a Go package name", o.pkg)
 	}
-	if o.scanItems < 0 || o.scanItems > 100000 {
-		return usagef("--scan-items must be between 0 and 100000")
+	if o.scanItems < -1 {
+		return usagef("--scan-items must be -1 (the whole table), 0 or more")
 	}
 	// An existing file is refused before the table is read; the name may
 	// depend on the items when --type and --output are both unset.
@@ -99,7 +107,11 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	items, err := sampleItems(ctx, repo, table, o.scanItems)
+	p := &progress{w: env.Stderr, on: env.terminal()}
+	items, complete, err := sampleItems(ctx, repo, table, o.scanItems, func(n int) {
+		p.update("generate-schema: read %d items of %s", n, table)
+	})
+	p.done()
 	if err != nil {
 		return err
 	}
@@ -112,9 +124,14 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 		}
 		pkg = packageOf(dir)
 	}
-	src, typs, err := generate(genConfig{Table: table, TypeName: o.typeName, Package: pkg}, desc, items)
+	src, typs, err := generate(genConfig{Table: table, TypeName: o.typeName, Package: pkg, Partial: !complete}, desc, items)
 	if err != nil {
 		return err
+	}
+	for _, t := range typs {
+		for _, n := range t.Notes {
+			fmt.Fprintf(env.Stderr, "dynamo generate-schema: note: %s: %s\n", t.Name, n)
+		}
 	}
 	if path == "" {
 		base := typs[0].Name
@@ -159,39 +176,41 @@ func runGenSchema(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// sampleItems scans up to n items.
+// sampleItems scans up to n items (n < 0: all of them), calling seen with
+// the count after each page. complete reports whether it read the whole
+// table.
 //
 // The scan is a raw request (repo.Request): the typed Scan of a Table needs a
 // schema, which is what this command is writing, and loads items into a T,
 // while the inference in gen.go needs the attribute values as stored (a set
 // is not a list, a number is not a string). The response's items are
 // DynamoDB JSON, decoded by ddbjson into the SDK's attribute values.
-func sampleItems(ctx context.Context, repo *dynamo.Repo, table string, n int) ([]item, error) {
-	var items []item
+func sampleItems(ctx context.Context, repo *dynamo.Repo, table string, n int, seen func(int)) (items []item, complete bool, err error) {
 	var start any
-	for len(items) < n {
-		in := map[string]any{"TableName": table, "Limit": min(n-len(items), 1000)}
+	for n < 0 || len(items) < n {
+		in := map[string]any{"TableName": table}
+		if n >= 0 {
+			in["Limit"] = min(n-len(items), 1000)
+		}
 		if start != nil {
 			in["ExclusiveStartKey"] = start
 		}
 		out, err := repo.Request(ctx, "Scan", in)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		page, err := scanItems(out)
 		if err != nil {
-			return nil, fmt.Errorf("Scan %q: %w", table, err)
+			return nil, false, fmt.Errorf("Scan %q: %w", table, err)
 		}
 		items = append(items, page...)
+		seen(len(items))
 		start = out["LastEvaluatedKey"]
 		if m, _ := start.(map[string]any); len(m) == 0 {
-			break
+			return items, true, nil
 		}
 	}
-	if len(items) > n {
-		items = items[:n]
-	}
-	return items, nil
+	return items[:n], false, nil
 }
 
 // scanItems decodes the Items of a raw Scan response.
