@@ -480,3 +480,55 @@ func TestPartiQLLostAnswer(t *testing.T) {
 		t.Fatalf("transaction: sent %d, %v, n = %d; want 2, success, 3", sent, err, n())
 	}
 }
+
+// Statements go through the repo's tracer and retries like every
+// operation: a stream is one operation over its pages, a throttled write
+// is retried (it was never applied), a 5xx of a write statement is an
+// unknown outcome, and the consumed capacity reaches the result and the
+// tracer.
+func TestPartiQLTracedAndRetried(t *testing.T) {
+	ctx := context.Background()
+	tr := &opTracer{}
+	srv, repo := newTestRepo(t, dynamo.WithTracer(tr))
+	seed(t, repo, 5)
+	orders := dynamo.Bind(repo, Orders)
+
+	for _, err := range orders.ExecuteStream(ctx, dynamo.PartiQL(`SELECT * FROM "app" WHERE pk = ?`, "order#u1"), dynamo.Limit(2)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	op, n := tr.last(t)
+	if op.Operation != "ExecuteStatement" || op.Err != nil || n != 3 || len(op.Tables) != 1 || op.Tables[0] != "app" {
+		t.Fatalf("stream: %+v, %d attempts", op, n)
+	}
+
+	page, err := orders.Execute(ctx, dynamo.PartiQL(`SELECT * FROM "app" WHERE pk = ?`, "order#u1"),
+		dynamo.ConsumedCapacity(types.ReturnConsumedCapacityTotal), dynamo.Consistent())
+	if err != nil || page.ConsumedCapacity == nil || *page.ConsumedCapacity.CapacityUnits != 1 {
+		t.Fatalf("capacity: %+v, %v", page.ConsumedCapacity, err)
+	}
+	tr.mu.Lock()
+	end := tr.ends[len(tr.ends)-1]
+	tr.mu.Unlock()
+	if end.Action != "ExecuteStatement" || len(end.ConsumedCapacity) != 1 {
+		t.Fatalf("traced attempt: %+v", end)
+	}
+
+	key := `UPDATE "app" SET total = total + 1 WHERE pk = 'order#u1' AND sk = ?`
+	sk := order("u1", 0).PlacedAt.Format("2006-01-02T15:04:05.000000000Z") + "#o000"
+	srv.Fail("ExecuteStatement", 1, dynamotest.Throttling)
+	if _, err := orders.Execute(ctx, dynamo.PartiQL(key, sk)); err != nil {
+		t.Fatalf("throttled update: %v", err)
+	}
+	if op, n := tr.last(t); n != 2 || op.Err != nil {
+		t.Fatalf("throttled update: %+v, %d attempts", op, n)
+	}
+	srv.Fail("ExecuteStatement", 1, dynamotest.InternalServerError)
+	_, err = orders.Execute(ctx, dynamo.PartiQL(key, sk))
+	wantOutcomeUnknown(t, err)
+	got, err := orders.Get(ctx, order("u1", 0))
+	if err != nil || got.Total != 1 {
+		t.Fatalf("total = %d, %v; want 1 (one update applied)", got.Total, err)
+	}
+}

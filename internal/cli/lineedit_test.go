@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,5 +86,31 @@ func TestShellHistoryFile(t *testing.T) {
 	os.WriteFile(path, []byte(long.String()), 0o600)
 	if got := loadHistory(path); len(got) != maxHistory {
 		t.Fatalf("loaded %d entries, want %d", len(got), maxHistory)
+	}
+}
+
+// The caret sits under the column DynamoDB names, on the right line, with
+// the line's tabs kept so that it lines up.
+func TestCaret(t *testing.T) {
+	msg := func(l, c int) string {
+		return fmt.Sprintf("Statement wasn't well formed, can't be processed: unexpected token at line %d, column %d", l, c)
+	}
+	cases := []struct{ st, msg, want string }{
+		{`SELECT * FORM t`, msg(1, 10), "  SELECT * FORM t\n           ^\n"},
+		{"SELECT *\n\tFORM t", msg(2, 2), "  \tFORM t\n  \t^\n"},
+		{"SELECT 'é' x", msg(1, 12), "  SELECT 'é' x\n             ^\n"},
+		{"SELECT", msg(1, 7), "  SELECT\n        ^\n"}, // at the end of the text
+		{"SELECT", msg(3, 1), ""},
+		{"SELECT", msg(1, 9), ""},
+		{"SELECT", "ResourceNotFoundException", ""},
+	}
+	for _, tc := range cases {
+		if got := caret(tc.st, tc.msg); got != tc.want {
+			t.Errorf("caret(%q) =\n%q\nwant\n%q", tc.st, got, tc.want)
+		}
+	}
+	stmts, rest := splitStatements("SELECT 'a;b' FROM \"x;y\"; SELECT 'it''s;'; SEL")
+	if len(stmts) != 2 || stmts[0] != `SELECT 'a;b' FROM "x;y"` || stmts[1] != ` SELECT 'it''s;'` || rest != " SEL" {
+		t.Fatalf("split: %q, rest %q", stmts, rest)
 	}
 }
