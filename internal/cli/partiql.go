@@ -37,7 +37,8 @@ or one DynamoDB JSON value ('{"SS": ["a", "b"]}', '{"B": "AQI="}').
 Text output is an aligned table, one column per attribute (sorted by
 name), strings unquoted at the top level and values inside lists, maps
 and sets written as PartiQL literals; the row count goes to stderr. json
-output is an array of the rows in DynamoDB JSON. A syntax error points at
+output is an array of the rows in DynamoDB JSON. A write without rows
+prints "ok" to stderr. A syntax error points at
 its line and column.`,
 		Flags: func() *flag.FlagSet { fs, _ := partiqlFlags(); return fs },
 		Run:   runPartiQL,
@@ -165,6 +166,10 @@ func runPartiQL(ctx context.Context, env *Env, args []string) error {
 		all = append(all, row)
 	}
 	writeTable(env.Stdout, all)
+	if len(all) == 0 && !isSelectStatement(pos[0]) {
+		fmt.Fprintln(env.Stderr, "ok")
+		return nil
+	}
 	fmt.Fprintln(env.Stderr, rowCount(len(all)))
 	return nil
 }
