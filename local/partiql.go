@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
@@ -67,7 +68,7 @@ func (l *paramList) UnmarshalJSON(b []byte) error {
 func statementConstraints(cs *constraints, path string, text *string, params paramList) {
 	if text == nil {
 		cs.add(nil, path+"statement", ruleNotNull)
-	} else if n := len([]rune(*text)); n < 1 {
+	} else if n := utf8.RuneCountInString(*text); n < 1 {
 		cs.add(*text, path+"statement", "Member must have length greater than or equal to 1")
 	} else if n > partiql.MaxStatementLen {
 		cs.add(*text, path+"statement", "Member must have length less than or equal to 8192")
@@ -261,18 +262,19 @@ func (b *binder) maps() (map[string]string, Item) {
 // --- key terms of a WHERE clause ---
 
 // conjuncts lists the terms of the top-level AND of c.
-func conjuncts(c expr.Cond) []expr.Cond {
-	if a, ok := c.(*expr.And); ok {
-		var out []expr.Cond
+func conjuncts(c expr.Cond) []expr.Cond { return appendConjuncts(nil, c) }
+
+func appendConjuncts(dst []expr.Cond, c expr.Cond) []expr.Cond {
+	switch a := c.(type) {
+	case nil:
+		return dst
+	case *expr.And:
 		for _, t := range a.Conds {
-			out = append(out, conjuncts(t)...)
+			dst = appendConjuncts(dst, t)
 		}
-		return out
+		return dst
 	}
-	if c == nil {
-		return nil
-	}
-	return []expr.Cond{c}
+	return append(dst, c)
 }
 
 // topName is the attribute a top-level path names.
@@ -731,7 +733,8 @@ func (s *Server) selectByKey(t *table, st *partiql.Statement, consistent bool, m
 	// One pass over the WHERE's AND terms: each must pin a key attribute,
 	// and each key attribute be pinned once.
 	key := make(Item, 2)
-	for _, c := range conjuncts(st.Where) {
+	var terms [4]expr.Cond
+	for _, c := range appendConjuncts(terms[:0], st.Where) {
 		pinned := false
 		for _, k := range [2]string{m.Hash.Name, m.Range.Name} {
 			if v, ok := equality(c, k); ok && k != "" && key[k] == nil {
