@@ -382,6 +382,21 @@ func TestPartiQLTransaction(t *testing.T) {
 		t.Fatalf("a canceled transaction applied its update")
 	}
 
+	// An EXISTS check that fails cancels the write beside it.
+	_, err = repo.ExecuteTransaction(ctx, []dynamo.Statement{
+		dynamo.PartiQL(`EXISTS(SELECT * FROM "memos" WHERE pk = ?)`, "memo#none"),
+		dynamo.PartiQL(`UPDATE "memos" SET n = 100 WHERE pk = 'memo#a'`),
+	})
+	if e := errType(t, err, dynamo.ErrTransactionCanceled); len(e.CancellationReasons) != 2 ||
+		e.CancellationReasons[0].Code != "ConditionalCheckFailed" || n("a") != 1 {
+		t.Fatalf("EXISTS: %+v, n = %d", e.CancellationReasons, n("a"))
+	}
+	if _, err := repo.ExecuteTransaction(ctx, []dynamo.Statement{
+		dynamo.PartiQL(`EXISTS(SELECT * FROM "memos" WHERE pk = ?)`, "memo#b"),
+	}); err != nil {
+		t.Fatalf("EXISTS of an item: %v", err)
+	}
+
 	// The same token twice: applied once.
 	incr := []dynamo.Statement{dynamo.PartiQL(`UPDATE "memos" SET n = n + ? WHERE pk = ?`, 5, "memo#a")}
 	for range 2 {
