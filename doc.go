@@ -75,6 +75,16 @@
 // failures (schema, request builders, bad options) are [ErrValidation] and
 // happen before any request is sent.
 //
+// # PartiQL
+//
+// [PartiQL] makes a statement whose ? placeholders take Go values, encoded
+// by package codec. [Table.Execute] and [Table.ExecuteStream] load its rows
+// into T (skipping other entities' items, as a Query does); [Repo.Execute]
+// and [Repo.ExecuteStream] return them raw; [Repo.ExecuteBatch] reports
+// each statement's failure on its own and [Repo.ExecuteTransaction] is all
+// or nothing. A SELECT is retried like a read; an INSERT, UPDATE or DELETE
+// is not repeated once it may have been applied.
+//
 // # Raw requests
 //
 // [Repo.Request] sends any action with a JSON payload through the same

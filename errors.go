@@ -28,7 +28,7 @@ const (
 	ErrValidation                    ErrorType = "validation_error"                // refused, by this library before sending or by DynamoDB
 	ErrNotFound                      ErrorType = "not_found"                       // Get found no item (not an AWS error)
 	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table, index or backup
-	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition did not hold
+	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition (or a statement's WHERE) did not hold, or an INSERT's key exists
 	ErrProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded" // over the table's provisioned capacity (retried)
 	ErrThrottled                     ErrorType = "throttled"                       // throttled by DynamoDB (retried)
 	ErrAccessDenied                  ErrorType = "access_denied"                   // the credentials may not do this
@@ -196,7 +196,7 @@ var awsCodes = map[string]ErrorType{
 	"SerializationException":                   ErrValidation,
 	"UnknownOperationException":                ErrValidation,
 	"IdempotentParameterMismatchException":     ErrValidation,
-	"DuplicateItemException":                   ErrValidation,
+	"DuplicateItemException":                   ErrConditionalCheckFailed, // a PartiQL INSERT of an existing key
 	"AccessDeniedException":                    ErrAccessDenied,
 	"UnrecognizedClientException":              ErrAuthentication,
 	"InvalidSignatureException":                ErrAuthentication,

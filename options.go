@@ -63,8 +63,17 @@ type TxOption = request.TxOption
 // SearchOption configures [Table.SearchVectors].
 type SearchOption = request.SearchOption
 
+// StatementOption configures [Table.Execute] and [Repo.Execute] and their
+// Stream forms: [Consistent], [Limit], [StartAfter], [ConsumedCapacity]
+// and, for the Stream forms, [MaxItems].
+type StatementOption = request.StatementOption
+
+// PageOption is an option of every read that pages: Query, Scan and a
+// statement ([Limit], [StartAfter]).
+type PageOption = request.PageOption
+
 // ReadOption is an option of every read of one table: Get, Query, Scan
-// (and their All/Stream forms) and BatchGet.
+// (and their All/Stream forms), BatchGet and a statement.
 type ReadOption = request.ReadOption
 
 // ConditionOption is an option of the conditional writes: Put, Delete,
@@ -85,7 +94,7 @@ type CapacityOption = request.CapacityOption
 type ListOption = request.ListOption
 
 // PagingOption is an option of the reads that page for the caller:
-// QueryAll, QueryStream, ScanAll and ScanStream.
+// QueryAll, QueryStream, ScanAll, ScanStream and ExecuteStream.
 type PagingOption = request.PagingOption
 
 // Consistent asks for a strongly consistent read (ConsistentRead); not
@@ -123,17 +132,18 @@ func Index(name string) ListOption { return request.Index(name) }
 
 // Limit is DynamoDB's Limit: the number of items each request evaluates (at
 // least 1), before any filter. For QueryAll, QueryStream, ScanAll and
-// ScanStream it is the page size; [MaxItems] caps their total.
-func Limit(n int) ListOption { return request.Limit(n) }
+// ScanStream it is the page size; [MaxItems] caps their total. For a
+// statement it is the number of items evaluated per page.
+func Limit(n int) PageOption { return request.Limit(n) }
 
-// MaxItems caps the number of items QueryAll, QueryStream, ScanAll and
-// ScanStream return in total (at least 1).
+// MaxItems caps the number of items QueryAll, QueryStream, ScanAll,
+// ScanStream and ExecuteStream return in total (at least 1).
 func MaxItems(n int) PagingOption { return request.MaxItems(n) }
 
 // StartAfter continues a read after the page whose [Page].Cursor is
 // cursor ("" starts at the beginning). A cursor this package did not produce
-// is a validation error.
-func StartAfter(cursor string) ListOption { return request.StartAfter(cursor) }
+// is a validation error. For a statement the cursor is DynamoDB's NextToken.
+func StartAfter(cursor string) PageOption { return request.StartAfter(cursor) }
 
 // Descending reads the sort key from high to low (ScanIndexForward false).
 func Descending() QueryOption { return request.Descending() }

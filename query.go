@@ -11,7 +11,7 @@ import (
 	"github.com/dynamogo/dynamo/request"
 )
 
-// Page is one response of [Table.Query] or [Table.Scan].
+// Page is one response of [Table.Query], [Table.Scan] or [Table.Execute].
 type Page[T any] struct {
 	// Items are the loaded items of this schema's entity; items of other
 	// entities sharing the table are skipped (they still count in Count).
@@ -175,13 +175,19 @@ func (t *Table[T]) ScanAll(ctx context.Context, opts ...ScanAllOption) ([]T, err
 	return collect(t.ScanStream(ctx, opts...))
 }
 
-// stream runs one whole-read operation under the repo's operation tracer:
-// the operation starts with the loop and ends with it, its pages fetched
-// with the operation's context.
+// stream runs one whole-read operation of this table under the repo's
+// operation tracer (see runStream).
 func (t *Table[T]) stream(ctx context.Context, op string, build func(context.Context) (iter.Seq2[T, error], error)) iter.Seq2[T, error] {
+	return runStream(ctx, t.repo, op, t.tables(), build)
+}
+
+// runStream runs one whole-read operation under the repo's operation
+// tracer: the operation starts with the loop and ends with it, its pages
+// fetched with the operation's context.
+func runStream[T any](ctx context.Context, r *Repo, op string, tables []string, build func(context.Context) (iter.Seq2[T, error], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
-		_ = t.run(ctx, op, func(ctx context.Context, op string) error {
+		_ = r.run(ctx, op, tables, func(ctx context.Context) error {
 			seq, err := build(ctx)
 			if err != nil {
 				yield(zero, err)

@@ -22,6 +22,7 @@ type writeShape struct {
 	names        map[string]string // ExpressionAttributeNames
 	sets         map[string]bool   // value placeholders that hold a set (SS, NS, BS)
 	token        string            // ClientRequestToken
+	statements   []string          // PartiQL statements (ExecuteStatement, BatchExecuteStatement)
 }
 
 // repeatable reports whether sending a request again after it may have been
@@ -31,16 +32,26 @@ type writeShape struct {
 // request token (DynamoDB applies a token once: the SDK sets one per call),
 // and an Update without a condition whose every action sets a constant (or
 // if_not_exists of the same path), removes an attribute, or adds to or
-// deletes from a set. Everything else — ADD of a number, arithmetic,
-// list_append, list indexes, any condition (a repeat can fail the condition
-// the first attempt satisfied), old values in the answer, the control plane —
-// is not.
+// deletes from a set. PartiQL statements follow the same rule by kind: a
+// SELECT is a read, a transaction of statements has its token, and an
+// INSERT, UPDATE or DELETE is never repeated (a repeated INSERT fails as a
+// duplicate, and the others carry their conditions in WHERE). Everything
+// else — ADD of a number, arithmetic, list_append, list indexes, any
+// condition (a repeat can fail the condition the first attempt satisfied),
+// old values in the answer, the control plane — is not.
 func repeatable(s writeShape) bool {
 	switch s.action {
 	case "Query", "Scan", "BatchGetItem", "TransactGetItems", "SearchVectors", "BatchWriteItem":
 		return true
-	case "TransactWriteItems":
+	case "TransactWriteItems", "ExecuteTransaction":
 		return s.token != ""
+	case "ExecuteStatement", "BatchExecuteStatement":
+		for _, st := range s.statements {
+			if !isSelect(st) {
+				return false
+			}
+		}
+		return len(s.statements) > 0
 	case "PutItem", "DeleteItem":
 		return !s.conditional && (s.returnValues == "" || s.returnValues == string(types.ReturnValueNone))
 	case "UpdateItem":
@@ -57,6 +68,14 @@ func repeatable(s writeShape) bool {
 		}
 	}
 	return false
+}
+
+// isSelect reports whether a PartiQL statement is a SELECT: its first word,
+// in any case (the dialect has no comments).
+func isSelect(statement string) bool {
+	st := strings.TrimLeft(statement, " \t\r\n")
+	return len(st) > len("SELECT") && strings.EqualFold(st[:len("SELECT")], "SELECT") &&
+		strings.IndexByte(" \t\r\n*\"", st[len("SELECT")]) >= 0
 }
 
 func updateRepeatable(s writeShape) bool {
@@ -153,6 +172,16 @@ func shapeOf(action string, params any) writeShape {
 		return writeShape{action: "TransactWriteItems", token: deref(v.ClientRequestToken)}
 	case *dynamodb.BatchWriteItemInput:
 		return writeShape{action: "BatchWriteItem"}
+	case *dynamodb.ExecuteStatementInput:
+		return writeShape{action: "ExecuteStatement", statements: []string{deref(v.Statement)}}
+	case *dynamodb.BatchExecuteStatementInput:
+		s := writeShape{action: "BatchExecuteStatement"}
+		for _, st := range v.Statements {
+			s.statements = append(s.statements, deref(st.Statement))
+		}
+		return s
+	case *dynamodb.ExecuteTransactionInput:
+		return writeShape{action: "ExecuteTransaction", token: deref(v.ClientRequestToken)}
 	}
 	return writeShape{action: action}
 }
@@ -168,6 +197,8 @@ func rawShape(action string, body []byte) writeShape {
 		ExpressionAttributeNames  map[string]string
 		ExpressionAttributeValues map[string]map[string]json.RawMessage
 		ClientRequestToken        string
+		Statement                 *string
+		Statements                []struct{ Statement string }
 	}
 	if err := json.Unmarshal(body, &p); err != nil {
 		return writeShape{}
@@ -175,6 +206,12 @@ func rawShape(action string, body []byte) writeShape {
 	s := writeShape{action: action, conditional: p.ConditionExpression != nil || len(p.Expected) > 0,
 		legacy: len(p.AttributeUpdates) > 0, returnValues: p.ReturnValues, update: p.UpdateExpression,
 		names: p.ExpressionAttributeNames, sets: map[string]bool{}, token: p.ClientRequestToken}
+	if p.Statement != nil {
+		s.statements = []string{*p.Statement}
+	}
+	for _, st := range p.Statements {
+		s.statements = append(s.statements, st.Statement)
+	}
 	for ph, av := range p.ExpressionAttributeValues {
 		for _, t := range []string{"SS", "NS", "BS"} {
 			if _, ok := av[t]; ok {

@@ -70,6 +70,20 @@ func TestRepeatable(t *testing.T) {
 		{"UpdateItem", update("SET #a = :v ADD #b :n"), false},
 		{"UpdateItem", update("this is not an expression"), false},
 		{"UpdateItem", &dynamodb.UpdateItemInput{AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {}}}, false},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "t"`)}, true},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String("\n  select\t* FROM t")}, true},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT"a" FROM t`)}, true},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECTION`)}, false},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "t" VALUE {'pk': 'a'}`)}, false},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`UPDATE "t" SET a = 1 WHERE pk = 'a'`)}, false},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{Statement: aws.String(`DELETE FROM "t" WHERE pk = 'a'`)}, false},
+		{"ExecuteStatement", &dynamodb.ExecuteStatementInput{}, false},
+		{"BatchExecuteStatement", &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(`SELECT * FROM t WHERE pk = 'a'`)}, {Statement: aws.String(`SELECT * FROM t WHERE pk = 'b'`)}}}, true},
+		{"BatchExecuteStatement", &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(`SELECT * FROM t WHERE pk = 'a'`)}, {Statement: aws.String(`DELETE FROM t WHERE pk = 'b'`)}}}, false},
+		{"ExecuteTransaction", &dynamodb.ExecuteTransactionInput{ClientRequestToken: aws.String("t")}, true},
+		{"ExecuteTransaction", &dynamodb.ExecuteTransactionInput{}, false},
 	}
 	for _, tc := range cases {
 		if got := repeatable(shapeOf(tc.action, tc.params)); got != tc.want {
@@ -91,6 +105,12 @@ func TestRepeatable(t *testing.T) {
 		{"TransactWriteItems", `{"TransactItems":[],"ClientRequestToken":"t"}`, true},
 		{"CreateTable", `{}`, false},
 		{"UpdateItem", `not json`, false},
+		{"ExecuteStatement", `{"Statement":"SELECT * FROM t"}`, true},
+		{"ExecuteStatement", `{"Statement":"UPDATE t SET n = n + 1 WHERE pk = 'a'"}`, false},
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM t"},{"Statement":"select * from t"}]}`, true},
+		{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM t"},{"Statement":"INSERT INTO t VALUE {'pk':'a'}"}]}`, false},
+		{"ExecuteTransaction", `{"TransactStatements":[],"ClientRequestToken":"t"}`, true},
+		{"ExecuteTransaction", `{"TransactStatements":[]}`, false},
 	}
 	for _, tc := range raw {
 		if got := repeatable(rawShape(tc.action, []byte(tc.body))); got != tc.want {

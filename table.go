@@ -31,7 +31,7 @@ func (t *Table[T]) Repo() *Repo { return t.repo }
 
 // run runs one operation of this table under the repo's operation tracer.
 func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Context, op string) error) error {
-	return t.repo.run(ctx, op, []string{t.schema.Table()}, func(ctx context.Context) error { return fn(ctx, op) })
+	return t.repo.run(ctx, op, t.tables(), func(ctx context.Context) error { return fn(ctx, op) })
 }
 
 // load decodes an item of this schema; a decode failure is a decode error

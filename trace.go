@@ -273,6 +273,12 @@ func capacityOf(out any, call *traceCall) []types.ConsumedCapacity {
 		return v.ConsumedCapacity
 	case *dynamodb.TransactWriteItemsOutput:
 		return v.ConsumedCapacity
+	case *dynamodb.ExecuteStatementOutput:
+		return one(v.ConsumedCapacity)
+	case *dynamodb.BatchExecuteStatementOutput:
+		return v.ConsumedCapacity
+	case *dynamodb.ExecuteTransactionOutput:
+		return v.ConsumedCapacity
 	case *dynamodb.SearchVectorsOutput:
 		if v.ConsumedCapacity == nil {
 			return nil

@@ -15,27 +15,27 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// Memo declares two attributes; other programs write more.
-type Memo struct {
+// Jotting declares two attributes; other programs write more.
+type Jotting struct {
 	Owner string                          `dynamo:"owner,pk"`
 	ID    string                          `dynamo:"id,sk"`
 	Text  string                          `dynamo:"text"`
 	Rest  map[string]types.AttributeValue `dynamo:",unknown"`
 }
 
-var Memos = schema.Must[Memo]("memos")
+var Jottings = schema.Must[Jotting]("memos")
 
 // Items with attributes the type does not declare keep them through a load
 // and a put, byte for byte; the generated keys are not among them.
 func TestUnknownAttributesSurviveLoadAndPut(t *testing.T) {
 	ctx := context.Background()
 	srv, _ := newTestRepo(t)
-	in, err := schema.CreateTableInput(Memos)
+	in, err := schema.CreateTableInput(Jottings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.CreateTable(t, in)
-	memos := dynamo.Bind(newRepoFor(t, srv), Memos)
+	memos := dynamo.Bind(newRepoFor(t, srv), Jottings)
 	client := srv.Client()
 	odd := []string{
 		`{"pk":{"S":"memo#ada"},"sk":{"S":"n1"},"owner":{"S":"ada"},"id":{"S":"n1"},"text":{"S":"hi"},` +
@@ -53,7 +53,7 @@ func TestUnknownAttributesSurviveLoadAndPut(t *testing.T) {
 		}
 		want = append(want, item)
 	}
-	all, err := memos.QueryAll(ctx, Memo{Owner: "ada"})
+	all, err := memos.QueryAll(ctx, Jotting{Owner: "ada"})
 	if err != nil {
 		t.Fatal(err)
 	}

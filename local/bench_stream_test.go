@@ -4,20 +4,11 @@ package local_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dynamogo/dynamo/local"
 )
-
-// cpuTime is the CPU time the process has used (every thread: handlers and
-// the garbage collector alike).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkStreamCost is the cost of recording: the same small PutItems go
 // to a table without a stream and to one with a NEW_AND_OLD_IMAGES stream,

@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/internal/numbers"
 	"github.com/dynamogo/dynamo/local/eval"
@@ -66,7 +68,7 @@ func (l *paramList) UnmarshalJSON(b []byte) error {
 func statementConstraints(cs *constraints, path string, text *string, params paramList) {
 	if text == nil {
 		cs.add(nil, path+"statement", ruleNotNull)
-	} else if n := len([]rune(*text)); n < 1 {
+	} else if n := utf8.RuneCountInString(*text); n < 1 {
 		cs.add(*text, path+"statement", "Member must have length greater than or equal to 1")
 	} else if n > partiql.MaxStatementLen {
 		cs.add(*text, path+"statement", "Member must have length less than or equal to 8192")
@@ -260,18 +262,19 @@ func (b *binder) maps() (map[string]string, Item) {
 // --- key terms of a WHERE clause ---
 
 // conjuncts lists the terms of the top-level AND of c.
-func conjuncts(c expr.Cond) []expr.Cond {
-	if a, ok := c.(*expr.And); ok {
-		var out []expr.Cond
+func conjuncts(c expr.Cond) []expr.Cond { return appendConjuncts(nil, c) }
+
+func appendConjuncts(dst []expr.Cond, c expr.Cond) []expr.Cond {
+	switch a := c.(type) {
+	case nil:
+		return dst
+	case *expr.And:
 		for _, t := range a.Conds {
-			out = append(out, conjuncts(t)...)
+			dst = appendConjuncts(dst, t)
 		}
-		return out
+		return dst
 	}
-	if c == nil {
-		return nil
-	}
-	return []expr.Cond{c}
+	return append(dst, c)
 }
 
 // topName is the attribute a top-level path names.
@@ -444,10 +447,39 @@ type executeStatementInput struct {
 	ReturnValuesOnConditionCheckFailure *string
 }
 
+// decode reads the request with the member decoder of the item actions
+// (decode.go), which costs a fraction of encoding/json's reflection.
+func (in *executeStatementInput) decode(b []byte) error {
+	return decodeMembers(b, func(k string, raw []byte) error {
+		switch k {
+		case "Statement":
+			return rawString(raw, &in.Statement)
+		case "Parameters":
+			return in.Parameters.UnmarshalJSON(raw)
+		case "ConsistentRead":
+			return rawBool(raw, &in.ConsistentRead)
+		case "NextToken":
+			return rawString(raw, &in.NextToken)
+		case "Limit":
+			return rawInt(raw, &in.Limit)
+		case "ReturnConsumedCapacity":
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		case "ReturnValuesOnConditionCheckFailure":
+			return rawString(raw, &in.ReturnValuesOnConditionCheckFailure)
+		}
+		return nil
+	})
+}
+
 func (s *Server) executeStatement(c *call) (any, error) {
 	var in executeStatementInput
-	if err := c.decode(&in); err != nil {
-		return nil, err
+	if err := in.decode(c.body); err != nil {
+		// A request the member decoder refuses is decoded again the general
+		// way, which owns the error messages (and their leniencies).
+		in = executeStatementInput{}
+		if err := c.decode(&in); err != nil {
+			return nil, err
+		}
 	}
 	var cs constraints
 	statementConstraints(&cs, "", in.Statement, in.Parameters)
@@ -545,6 +577,11 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		return nil, err
 	}
 	defer t.mu.RUnlock()
+	if st.Index == "" && token == nil {
+		if res, ok, err := s.selectByKey(t, st, consistent, mode); ok || err != nil {
+			return res, err
+		}
+	}
 	b := newBinder()
 	filter, proj := b.cond(st.Where), b.projection(st.Projection)
 	ri := &readInput{TableName: &st.Table, ConsistentRead: &consistent, ProjectionExpression: proj}
@@ -683,6 +720,62 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 	res.mt = src.readMeter(size, mode, consistent)
 	res.cc = res.mt.result(t.meta)
 	return res, nil
+}
+
+// selectByKey answers a SELECT whose WHERE is nothing but an equality on
+// every key attribute of the table as GetItem does: one lookup, no key
+// condition or filter to compile, the same item and capacity the Query
+// would give. ok is false for any other statement (or a key the lookup
+// cannot take, such as a value of another type), which the general path
+// answers with its own results and messages.
+func (s *Server) selectByKey(t *table, st *partiql.Statement, consistent bool, mode string) (*selectResult, bool, error) {
+	m := t.meta
+	// One pass over the WHERE's AND terms: each must pin a key attribute,
+	// and each key attribute be pinned once.
+	key := make(Item, 2)
+	var terms [4]expr.Cond
+	for _, c := range appendConjuncts(terms[:0], st.Where) {
+		pinned := false
+		for _, k := range [2]string{m.Hash.Name, m.Range.Name} {
+			if v, ok := equality(c, k); ok && k != "" && key[k] == nil {
+				key[k], pinned = v, true
+				break
+			}
+		}
+		if !pinned {
+			return nil, false, nil
+		}
+	}
+	if key[m.Hash.Name] == nil || (m.Range.Name != "" && key[m.Range.Name] == nil) || m.checkKey(key, keyOfRequest) != nil {
+		return nil, false, nil
+	}
+	var kb [64]byte
+	k, err := m.appendItemKey(kb[:0], key)
+	if err != nil {
+		return nil, false, nil
+	}
+	var ex *eval.Compiled
+	if len(st.Projection) > 0 {
+		b := newBinder()
+		proj := b.projection(st.Projection)
+		names, _ := b.maps()
+		if ex, err = compile(eval.Input{Projection: proj, Names: names}); err != nil {
+			return nil, true, err
+		}
+	}
+	it, _, err := t.items.Get(k)
+	if err != nil {
+		return nil, true, err
+	}
+	res := &selectResult{mt: meter{mode: mode, table: readUnits(itemsize.Item(it), consistent)}}
+	if it != nil {
+		if ex != nil {
+			it = ex.Project(it)
+		}
+		res.items = []Item{it}
+	}
+	res.cc = res.mt.result(m)
+	return res, true, nil
 }
 
 // orderBy applies ORDER BY to a read of the partitions parts: sorting by

@@ -75,3 +75,12 @@ var (
 	_ request.TxUpdateOption = expr.Set("a", 1)
 	_ request.TxUpdateOption = request.If(expr.Exists("pk"))
 )
+
+// A statement takes the read, paging and capacity options that apply to it.
+var (
+	_ request.StatementOption = request.Consistent()
+	_ request.StatementOption = request.Limit(1)
+	_ request.StatementOption = request.StartAfter("")
+	_ request.StatementOption = request.MaxItems(10)
+	_ request.StatementOption = request.ConsumedCapacity(types.ReturnConsumedCapacityTotal)
+)

@@ -116,12 +116,21 @@ type SearchOption interface {
 	searchOption()
 }
 
-// ReadOption is an option of every single-table read: Get, Query, Scan and BatchGet.
+// StatementOption configures ExecuteStatement: a PartiQL statement, one page
+// of it or (with MaxItems) every page.
+type StatementOption interface {
+	option
+	statementOption()
+}
+
+// ReadOption is an option of every single-table read: Get, Query, Scan,
+// BatchGet and a statement.
 type ReadOption interface {
 	GetOption
 	QueryOption
 	ScanOption
 	BatchGetOption
+	StatementOption
 }
 
 // ConditionOption is an option of the conditional writes: Put, Delete, Update and
@@ -171,6 +180,7 @@ type CapacityOption interface {
 	TxOption
 	TxGetOption
 	SearchOption
+	StatementOption
 }
 
 // ListOption is an option of Query and Scan.
@@ -179,11 +189,19 @@ type ListOption interface {
 	ScanOption
 }
 
+// PageOption is an option of every read that pages: Query, Scan and a
+// statement.
+type PageOption interface {
+	ListOption
+	StatementOption
+}
+
 // PagingOption is an option of the reads that page for the caller
-// (QueryAll, QueryStream, ScanAll, ScanStream).
+// (QueryAll, QueryStream, ScanAll, ScanStream, a statement's stream).
 type PagingOption interface {
 	QueryAllOption
 	ScanAllOption
+	StatementOption
 }
 
 // The markers of the update families, embedded by the options that Update
@@ -217,6 +235,7 @@ type config struct {
 	segmentSet   bool
 	sort         *sortKey
 	token        string
+	cursor       string // StartAfter's text: a statement's NextToken
 	topK         int
 	topKSet      bool
 	startErr     error // StartAfter's cursor did not decode
@@ -229,13 +248,14 @@ type config struct {
 
 type consistent struct{}
 
-func (consistent) apply(c *config) { c.consistent = true }
-func (consistent) getOption()      {}
-func (consistent) queryOption()    {}
-func (consistent) queryAllOption() {}
-func (consistent) scanOption()     {}
-func (consistent) scanAllOption()  {}
-func (consistent) batchGetOption() {}
+func (consistent) apply(c *config)  { c.consistent = true }
+func (consistent) getOption()       {}
+func (consistent) queryOption()     {}
+func (consistent) queryAllOption()  {}
+func (consistent) scanOption()      {}
+func (consistent) scanAllOption()   {}
+func (consistent) batchGetOption()  {}
+func (consistent) statementOption() {}
 
 // Consistent asks for a strongly consistent read (ConsistentRead). Not
 // available on global secondary indexes.
@@ -356,6 +376,7 @@ func (capacity) batchWriteOption() {}
 func (capacity) txOption()         {}
 func (capacity) searchOption()     {}
 func (capacity) txGetOption()      {}
+func (capacity) statementOption()  {}
 
 // ConsumedCapacity asks for the capacity a request consumed
 // (ReturnConsumedCapacity: TOTAL, INDEXES or NONE).
@@ -384,9 +405,10 @@ func (limit) queryOption()      {}
 func (limit) queryAllOption()   {}
 func (limit) scanOption()       {}
 func (limit) scanAllOption()    {}
+func (limit) statementOption()  {}
 
 // Limit caps the number of items evaluated per page (Limit, at least 1).
-func Limit(n int) ListOption {
+func Limit(n int) PageOption {
 	return limit(n)
 }
 
@@ -405,22 +427,25 @@ func StartKey(key map[string]types.AttributeValue) ListOption {
 }
 
 type startAfter struct {
-	key map[string]types.AttributeValue
-	err error
+	cursor string
+	key    map[string]types.AttributeValue
+	err    error
 }
 
-func (o startAfter) apply(c *config) { c.startKey, c.startErr = o.key, o.err }
+func (o startAfter) apply(c *config) { c.cursor, c.startKey, c.startErr = o.cursor, o.key, o.err }
 func (startAfter) queryOption()      {}
 func (startAfter) queryAllOption()   {}
 func (startAfter) scanOption()       {}
 func (startAfter) scanAllOption()    {}
+func (startAfter) statementOption()  {}
 
 // StartAfter continues a Query or Scan after the page whose cursor is given
 // (see Cursor); "" starts from the beginning. A cursor that does not decode
-// is an error of the builder.
-func StartAfter(cursor string) ListOption {
+// is an error of the builder. For a statement the cursor is DynamoDB's
+// NextToken, passed on as it is.
+func StartAfter(cursor string) PageOption {
 	key, err := DecodeCursor(cursor)
-	return startAfter{key, err}
+	return startAfter{cursor, key, err}
 }
 
 type maxItems int
@@ -428,6 +453,7 @@ type maxItems int
 func (o maxItems) apply(c *config) { c.maxItems, c.maxItemsSet = int(o), true }
 func (maxItems) queryAllOption()   {}
 func (maxItems) scanAllOption()    {}
+func (maxItems) statementOption()  {}
 
 // MaxItems caps the number of items the reads that page for the caller
 // return in total (at least 1). Limit stays DynamoDB's per-request Limit.

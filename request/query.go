@@ -185,11 +185,8 @@ func checkRead(op string, d *schema.Description, c *config) error {
 			return errorf(op, "consistent reads are not supported on global secondary index %s", c.index)
 		}
 	}
-	if c.limitSet && c.limit < 1 {
-		return errorf(op, "Limit %d: must be at least 1", c.limit)
-	}
-	if c.maxItemsSet && c.maxItems < 1 {
-		return errorf(op, "MaxItems %d: must be at least 1", c.maxItems)
+	if err := checkPaging(op, c); err != nil {
+		return err
 	}
 	if c.startErr != nil {
 		return &Error{Op: op, Msg: "StartAfter", Err: c.startErr}

@@ -145,6 +145,17 @@ func checkCapacity(op string, c *config) error {
 	return errorf(op, "ConsumedCapacity %q: want TOTAL, INDEXES or NONE", c.capacity)
 }
 
+// checkPaging checks Limit and MaxItems, the paging options every read shares.
+func checkPaging(op string, c *config) error {
+	if c.limitSet && c.limit < 1 {
+		return errorf(op, "Limit %d: must be at least 1", c.limit)
+	}
+	if c.maxItemsSet && c.maxItems < 1 {
+		return errorf(op, "MaxItems %d: must be at least 1", c.maxItems)
+	}
+	return nil
+}
+
 func checkOnCondFail(op string, c *config) error {
 	switch c.onCondFail {
 	case "", types.ReturnValuesOnConditionCheckFailureAllOld, types.ReturnValuesOnConditionCheckFailureNone:

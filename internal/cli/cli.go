@@ -138,8 +138,22 @@ func Main(args []string, env *Env) int {
 		return ExitUsage
 	}
 	fmt.Fprintf(env.Stderr, "dynamo %s: %s\n", c.Name, oneLine(errorText(err)))
+	var de *detailedError
+	if errors.As(err, &de) {
+		fmt.Fprint(env.Stderr, de.detail)
+	}
 	return ExitFailure
 }
+
+// detailedError is a failure with lines that follow its one-line reason on
+// stderr (a statement with a caret under a syntax error).
+type detailedError struct {
+	err    error
+	detail string
+}
+
+func (e *detailedError) Error() string { return e.err.Error() }
+func (e *detailedError) Unwrap() error { return e.err }
 
 // errUsage reports a usage error already printed.
 var errUsage = errors.New("usage")

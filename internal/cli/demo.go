@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,8 +37,9 @@ entries, and a table of documents with a vector index) and runs the
 operations cheat sheet: conditional puts, gets, every update operator, every
 query form, a GSI query, filters, pagination with cursors, streams, a
 parallel scan, batch writes and gets, transactions (one canceled), a change
-feed (an order's writes read back from the table's stream), vector search and
-a raw request, printing one line per step. The tables are
+feed (an order's writes read back from the table's stream), PartiQL
+statements (a typed SELECT, an UPDATE with RETURNING, an INSERT of an
+existing key), vector search and a raw request, printing one line per step. The tables are
 deleted at the end unless --keep.
 
 The example schemas are declared in the demo (internal/cli/demo.go), not in
@@ -343,6 +345,9 @@ func (d *demo) run(keep bool) (err error) {
 		return err
 	}
 	if err := d.changes(orders); err != nil {
+		return err
+	}
+	if err := d.partiql(orders); err != nil {
 		return err
 	}
 	if vectors {
@@ -712,6 +717,41 @@ func (d *demo) transactions() error {
 		}
 	}
 	d.step("transaction canceled", "moving 7 more would overdraw a, nothing changed: reasons [%s]; a's balance was %s", strings.Join(codes, " "), balance)
+	return nil
+}
+
+// partiql runs PartiQL statements through the typed table: a SELECT whose
+// rows load into demoOrder, an UPDATE that returns the row it wrote, and an
+// INSERT of a key that exists.
+func (d *demo) partiql(orders *dynamo.Table[demoOrder]) error {
+	ctx, app := d.ctx, strconv.Quote(d.s.app)
+	page, err := orders.Execute(ctx, dynamo.PartiQL("SELECT * FROM "+app+" WHERE pk = ? AND total >= ?", "order#u1", 30))
+	if d.unsupported("partiql select", err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	d.step("partiql select", "u1 orders with total >= 30: %s", orderIDs(page.Items))
+	key, err := d.s.orders.PrimaryKey(order("u1", 2))
+	if err != nil {
+		return err
+	}
+	page, err = orders.Execute(ctx, dynamo.PartiQL("UPDATE "+app+" SET status = ? WHERE pk = ? AND sk = ? RETURNING ALL NEW *",
+		"shipped", codec.Raw{Value: key.PK}, codec.Raw{Value: key.SK}))
+	if err != nil {
+		return err
+	}
+	if len(page.Items) != 1 {
+		return fmt.Errorf("partiql update: %d rows returned, want 1", len(page.Items))
+	}
+	d.step("partiql update returning", "u1/%s: status %s (the row RETURNING ALL NEW gave back)", page.Items[0].OrderID, page.Items[0].Status)
+	_, err = orders.Execute(ctx, dynamo.PartiQL("INSERT INTO "+app+" VALUE {'pk': ?, 'sk': ?}", codec.Raw{Value: key.PK}, codec.Raw{Value: key.SK}))
+	var e *dynamo.Error
+	if !errors.As(err, &e) || e.AWSCode != "DuplicateItemException" {
+		return fmt.Errorf("partiql insert of an existing key: want DuplicateItemException, got %v", err)
+	}
+	d.step("partiql insert existing key", "refused: %s (%s)", e.Type, e.AWSCode)
 	return nil
 }
 

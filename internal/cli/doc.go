@@ -21,6 +21,8 @@
 //	dynamo demo [--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]
 //	dynamo version (or --version)
 //	dynamo completion bash|zsh|fish
+//	dynamo partiql STATEMENT [--param JSON]... [--output text|json] [--limit N] [--max-items N] [--consistent]
+//	dynamo shell [--page-size 50] [--history FILE | --no-history]
 //	dynamo help [command | group [subcommand] | exit-codes | environment]
 //
 // A command is one word ("list-tables") or a group and a subcommand
@@ -74,6 +76,10 @@
 //	   a refused or declined deletion, a schema that does not load
 //	2  usage error: unknown command or flag, bad flag value, missing or
 //	   extra argument, contradictory flags
+//
+// dynamo shell edits lines itself at a terminal (lineedit.go: raw mode
+// through golang.org/x/sys, on the Unix systems that have termios) and reads
+// plain lines otherwise.
 //
 // delete-table asks for the table name on a terminal (Stdin and Stderr are
 // character devices) and refuses without one unless --force; create-table

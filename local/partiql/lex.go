@@ -2,8 +2,42 @@ package partiql
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
+
+// lexCache keeps the tokens of recent statements by text: an application
+// sends the same few statements with different parameters, and the tokens
+// depend on the text alone. The parser only reads them. The cache is
+// emptied when it reaches maxLexCache texts, which bounds its memory.
+var lexCache struct {
+	sync.RWMutex
+	toks map[string][]token
+}
+
+const maxLexCache = 512
+
+// lexCached is lex through lexCache; statements that fail to lex are not
+// kept.
+func lexCached(src string) ([]token, error) {
+	lexCache.RLock()
+	toks, ok := lexCache.toks[src]
+	lexCache.RUnlock()
+	if ok {
+		return toks, nil
+	}
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	lexCache.Lock()
+	if len(lexCache.toks) >= maxLexCache || lexCache.toks == nil {
+		lexCache.toks = make(map[string][]token, maxLexCache)
+	}
+	lexCache.toks[src] = toks
+	lexCache.Unlock()
+	return toks, nil
+}
 
 type tokKind uint8
 

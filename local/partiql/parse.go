@@ -100,7 +100,7 @@ func quote(s string) string {
 
 // Parse parses one statement, binding its ? placeholders to params in order.
 func Parse(src string, params []types.AttributeValue) (st *Statement, err error) {
-	toks, err := lex(src)
+	toks, err := lexCached(src)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,127 @@
+package request
+
+import (
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/codec"
+	"github.com/dynamogo/dynamo/internal/limits"
+)
+
+// MaxBatchStatements is the number of statements one BatchExecuteStatement
+// takes (API reference, BatchExecuteStatement).
+const MaxBatchStatements = limits.MaxBatchStatements
+
+// Statement is one PartiQL statement and the Go values bound, in order, to
+// its ? placeholders. Each value is encoded by package codec as a field of
+// its type would be (nil is NULL).
+type Statement struct {
+	Text   string
+	Params []any
+}
+
+// params encodes the statement's parameters.
+func (s Statement) params(op string) ([]types.AttributeValue, error) {
+	if s.Text == "" {
+		return nil, errorf(op, "empty statement")
+	}
+	if len(s.Params) == 0 {
+		return nil, nil
+	}
+	out := make([]types.AttributeValue, len(s.Params))
+	for i, p := range s.Params {
+		av, err := codec.Marshal(p)
+		if err != nil {
+			return nil, &Error{Op: op, Msg: "parameter " + strconv.Itoa(i+1), Err: err}
+		}
+		out[i] = av
+	}
+	return out, nil
+}
+
+// ExecuteStatement builds an ExecuteStatement. Cursor (StartAfter) is the
+// previous page's NextToken; MaxItems is returned for the caller that pages.
+func ExecuteStatement(st Statement, opts ...StatementOption) (in *dynamodb.ExecuteStatementInput, maxItems int, err error) {
+	const op = "ExecuteStatement"
+	c := collect(opts)
+	if err := checkCapacity(op, c); err != nil {
+		return nil, 0, err
+	}
+	if err := checkPaging(op, c); err != nil {
+		return nil, 0, err
+	}
+	params, err := st.params(op)
+	if err != nil {
+		return nil, 0, err
+	}
+	in = &dynamodb.ExecuteStatementInput{Statement: aws.String(st.Text), Parameters: params, ReturnConsumedCapacity: c.capacity}
+	if c.consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	if c.limitSet {
+		in.Limit = aws.Int32(int32(min(c.limit, 1<<31-1)))
+	}
+	if c.cursor != "" {
+		in.NextToken = aws.String(c.cursor)
+	}
+	return in, c.maxItems, nil
+}
+
+// BatchExecuteStatement builds a BatchExecuteStatement of 1 to 25
+// statements, all reads or all writes (DynamoDB checks that).
+func BatchExecuteStatement(sts []Statement, opts ...CapacityOption) (*dynamodb.BatchExecuteStatementInput, error) {
+	const op = "BatchExecuteStatement"
+	c := collect(opts)
+	if err := checkCapacity(op, c); err != nil {
+		return nil, err
+	}
+	if len(sts) == 0 {
+		return nil, errorf(op, "no statements")
+	}
+	if len(sts) > MaxBatchStatements {
+		return nil, errorf(op, "%d statements: at most %d per request", len(sts), MaxBatchStatements)
+	}
+	in := &dynamodb.BatchExecuteStatementInput{Statements: make([]types.BatchStatementRequest, len(sts)), ReturnConsumedCapacity: c.capacity}
+	for i, st := range sts {
+		params, err := st.params(op)
+		if err != nil {
+			return nil, &Error{Op: op, Msg: "statement " + strconv.Itoa(i), Err: err}
+		}
+		in.Statements[i] = types.BatchStatementRequest{Statement: aws.String(st.Text), Parameters: params}
+	}
+	return in, nil
+}
+
+// ExecuteTransaction builds an ExecuteTransaction of 1 to 100 statements,
+// all reads or all writes. ClientRequestToken makes it idempotent.
+func ExecuteTransaction(sts []Statement, opts ...TxOption) (*dynamodb.ExecuteTransactionInput, error) {
+	const op = "ExecuteTransaction"
+	c := collect(opts)
+	if err := checkCapacity(op, c); err != nil {
+		return nil, err
+	}
+	if len(sts) == 0 {
+		return nil, errorf(op, "no statements")
+	}
+	if len(sts) > MaxTxItems {
+		return nil, errorf(op, "%d statements: at most %d per transaction", len(sts), MaxTxItems)
+	}
+	if n := len(c.token); n > limits.MaxClientTokenLen {
+		return nil, errorf(op, "ClientRequestToken of %d characters: at most %d", n, limits.MaxClientTokenLen)
+	}
+	in := &dynamodb.ExecuteTransactionInput{TransactStatements: make([]types.ParameterizedStatement, len(sts)), ReturnConsumedCapacity: c.capacity}
+	for i, st := range sts {
+		params, err := st.params(op)
+		if err != nil {
+			return nil, &Error{Op: op, Msg: "statement " + strconv.Itoa(i), Err: err}
+		}
+		in.TransactStatements[i] = types.ParameterizedStatement{Statement: aws.String(st.Text), Parameters: params}
+	}
+	if c.token != "" {
+		in.ClientRequestToken = aws.String(c.token)
+	}
+	return in, nil
+}
