@@ -27,6 +27,7 @@ func init() {
 	Register(&Command{
 		Name:    "partiql",
 		Summary: "run one PartiQL statement and print its rows",
+		Example: "dynamo partiql 'SELECT * FROM \"orders\" WHERE pk = ?' --param '\"order#u1\"' --endpoint http://127.0.0.1:8000",
 		Usage:   "STATEMENT [--param JSON ...] [--output text|json] [--limit N] [--max-items N] [--consistent] [flags]",
 		Help: `Runs one PartiQL statement (ExecuteStatement) and prints its rows,
 following pages: a SELECT's items, or the item a write returns with

@@ -22,6 +22,7 @@ func init() {
 	Register(&Command{
 		Name:    "shell",
 		Summary: "an interactive PartiQL console",
+		Example: "dynamo shell --endpoint http://127.0.0.1:8000",
 		Usage:   "[--page-size 50] [--history FILE | --no-history] [flags]",
 		Help: `Reads PartiQL statements and runs them (ExecuteStatement), against the
 local server or DynamoDB. A statement may span lines and ends with ";"
