@@ -108,7 +108,7 @@ func parallelScan[T any](ctx context.Context, segments, maxConcurrency, limit in
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			yield(zero, mapError("Scan", "", err))
+			yield(zero, mapError("Scan", "", callerDone(ctx, err)))
 		}
 	}
 }

@@ -550,7 +550,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return ctx.Err()
+		return callerDone(ctx, ctx.Err())
 	case <-t.C:
 		return nil
 	}
