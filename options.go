@@ -43,7 +43,10 @@ type ScanOption = request.ScanOption
 // ScanOption, [MaxItems] and [Parallel].
 type ScanAllOption = request.ScanAllOption
 
-// BatchGetOption configures [Table.BatchGet].
+// TxGetOption configures [Repo.TransactGet].
+type TxGetOption = request.TxGetOption
+
+// BatchGetOption configures [Table.BatchGet] and [Repo.BatchGet].
 type BatchGetOption = request.BatchGetOption
 
 // BatchWriteOption configures [Repo.BatchWrite].

@@ -23,6 +23,8 @@ type Session struct {
 	Until   int64     `dynamo:"until"`
 }
 
+var Sessions = schema.Must[Session]("sessions")
+
 // SyncTables sets the stream, TTL, tags, deletion protection and table
 // class the schema declares, on a new table and on an existing one, reports
 // each, changes nothing the second time, and turns nothing off.
