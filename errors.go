@@ -94,6 +94,11 @@ type Error struct {
 	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
 	Item map[string]types.AttributeValue
 
+	// Keys are the primary keys of the items that could not be loaded, when
+	// Type is ErrDecode: one for a single item, every one for QueryAll and
+	// ScanAll. The message never shows an item's values.
+	Keys []map[string]types.AttributeValue
+
 	cause error
 }
 
