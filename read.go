@@ -108,9 +108,9 @@ type txGetAPI interface {
 // TransactGet reads 1 to 100 items, of any schemas and tables, atomically
 // (TransactGetItems): all as they were at one point in time. Each *Read
 // holds its item afterwards. A transaction refused for a conflict with a
-// write is sent again as WithConflictRetries allows. An item that does not
-// decode is an ErrDecode naming its table; the other reads still hold
-// theirs.
+// write is sent again as WithConflictRetries allows. Items that do not
+// load are one ErrDecode with their keys in Error.Keys; the other reads
+// still hold theirs.
 //
 //	o, u := orders.GetOp(orderKey), users.GetOp(userKey)
 //	err := repo.TransactGet(ctx, []dynamo.ReadOp{o, u})
@@ -140,17 +140,17 @@ func (r *Repo) TransactGet(ctx context.Context, reads []ReadOp, opts ...TxGetOpt
 		if err != nil {
 			return err
 		}
-		var first error
+		var bad []*Error
 		for i, o := range ops {
 			var item map[string]types.AttributeValue
 			if i < len(out.Responses) {
 				item = out.Responses[i].Item
 			}
-			if err := o.set(op, item); err != nil && first == nil {
-				first = err
+			if err := o.set(op, item); err != nil {
+				bad = append(bad, err.(*Error))
 			}
 		}
-		return first
+		return decodeErrors(bad)
 	})
 }
 
@@ -159,8 +159,8 @@ func (r *Repo) TransactGet(ctx context.Context, reads []ReadOp, opts ...TxGetOpt
 // *Read holds its item afterwards (found false when there is none).
 // Unprocessed keys are re-sent with backoff up to the repo's batch retries;
 // the reads still unprocessed are returned. Consistent and Project apply to
-// every read. An item that does not decode is an ErrDecode naming its
-// table; the other reads still hold theirs.
+// every read. Items that do not load are one ErrDecode with their keys in
+// Error.Keys; the other reads still hold theirs.
 func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOption) (unprocessed []ReadOp, err error) {
 	const op = "BatchGetItem"
 	if len(reads) == 0 {
@@ -172,7 +172,7 @@ func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOpt
 		tables[o.table] = true
 	}
 	err = r.run(ctx, op, sortedKeys(tables), func(ctx context.Context) error {
-		var decodeErr error
+		var bad []*Error
 		for start := 0; start < len(ops); start += request.MaxBatchGet {
 			end := min(start+request.MaxBatchGet, len(ops))
 			in, err := request.BatchGet(keys[start:end], opts...)
@@ -206,8 +206,8 @@ func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOpt
 						if !ok {
 							continue
 						}
-						if err := ops[i].set(op, item); err != nil && decodeErr == nil {
-							decodeErr = err
+						if err := ops[i].set(op, item); err != nil {
+							bad = append(bad, err.(*Error))
 						}
 					}
 				}
@@ -232,7 +232,7 @@ func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOpt
 				return err
 			}
 		}
-		return decodeErr
+		return decodeErrors(bad)
 	})
 	return unprocessed, err
 }

@@ -104,6 +104,20 @@ func TestBadItemDoesNotEndStream(t *testing.T) {
 	_, err = orders.Get(ctx, bad)
 	isBad(t, err, 1)
 
+	for name, read := range map[string]func([]dynamo.ReadOp) error{
+		"TransactGet": func(r []dynamo.ReadOp) error { return repo.TransactGet(ctx, r) },
+		"BatchGet":    func(r []dynamo.ReadOp) error { _, err := repo.BatchGet(ctx, r); return err },
+	} {
+		okRead, badRead := orders.GetOp(order("u1", 0)), orders.GetOp(bad)
+		isBad(t, read([]dynamo.ReadOp{okRead, badRead}), 1)
+		if o, found := okRead.Item(); !found || o.OrderID != "o000" {
+			t.Errorf("%s: the good read holds %+v, %v", name, o, found)
+		}
+		if _, found := badRead.Item(); found {
+			t.Errorf("%s: the bad read was found", name)
+		}
+	}
+
 	page, err := orders.Query(ctx, Order{UserID: "u1"})
 	isBad(t, err, 1)
 	if got := ids(page.Items); !slices.Equal(got, good) {
