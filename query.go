@@ -33,7 +33,9 @@ func (p *Page[T]) HasMore() bool { return p.Cursor != "" }
 // Query reads one page of the partition whose key fields are set on key
 // (the sort-key condition is derived from the sort-key fields set, or given
 // by a Sort option; see [SortEq]). Limit is DynamoDB's Limit; continue with
-// StartAfter(page.Cursor).
+// StartAfter(page.Cursor). Items that do not load are left out of the page
+// and reported as one ErrDecode with their keys in Error.Keys, returned
+// with the page (its other items and Cursor).
 //
 //	page, err := orders.Query(ctx, Order{UserID: "u"}, dynamo.SortBeginsWith("2024-06"), dynamo.Limit(50))
 func (t *Table[T]) Query(ctx context.Context, key T, opts ...QueryOption) (Page[T], error) {
@@ -53,7 +55,8 @@ func (t *Table[T]) Query(ctx context.Context, key T, opts ...QueryOption) (Page[
 	return p, err
 }
 
-// Scan reads one page of the schema's table (or Index).
+// Scan reads one page of the schema's table (or Index); items that do not
+// load are reported as Query reports them.
 func (t *Table[T]) Scan(ctx context.Context, opts ...ScanOption) (Page[T], error) {
 	var p Page[T]
 	err := t.run(ctx, "Scan", func(ctx context.Context, op string) error {
