@@ -243,6 +243,7 @@ func TestSettings(t *testing.T) {
 		dynamo.WithBackoff(10*time.Millisecond, time.Second),
 		dynamo.WithTimeouts(time.Second, 2*time.Second),
 		dynamo.WithBatchRetries(7),
+		dynamo.WithConflictRetries(2),
 		dynamo.WithTracer(tr),
 	)
 	if err != nil {
@@ -251,7 +252,7 @@ func TestSettings(t *testing.T) {
 	want := dynamo.Settings{
 		Region: "eu-west-3", Endpoint: "http://proxyuser:proxypass@127.0.0.1:8000", SearchEndpoint: "http://127.0.0.1:8001",
 		MaxRetries: 2, BaseBackoff: 10 * time.Millisecond, MaxBackoff: time.Second,
-		ConnectTimeout: time.Second, ReceiveTimeout: 2 * time.Second, BatchRetries: 7, Tracer: tr,
+		ConnectTimeout: time.Second, ReceiveTimeout: 2 * time.Second, BatchRetries: 7, ConflictRetries: 2, Tracer: tr,
 	}
 	got := r.Settings()
 	if got != want {
@@ -264,10 +265,14 @@ func TestSettings(t *testing.T) {
 		}
 	}
 	for _, part := range []string{"region=eu-west-3", "endpoint=http://proxyuser:xxxxx@127.0.0.1:8000", "max_retries=2", "backoff=10ms..1s",
-		"timeouts=connect:1s,receive:2s", "batch_retries=7", "tracer=*dynamo_test.recordingTracer"} {
+		"timeouts=connect:1s,receive:2s", "batch_retries=7", "conflict_retries=2", "tracer=*dynamo_test.recordingTracer"} {
 		if !strings.Contains(s, part) {
 			t.Errorf("String lacks %q: %s", part, s)
 		}
+	}
+
+	if _, err := dynamo.New(awsConfig(), dynamo.WithConflictRetries(-1)); !errors.Is(err, dynamo.ErrValidation) {
+		t.Errorf("WithConflictRetries(-1): %v", err)
 	}
 
 	// The defaults, and the region a custom endpoint implies.
