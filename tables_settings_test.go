@@ -199,3 +199,25 @@ func TestWaitProgress(t *testing.T) {
 		t.Fatalf("wait progress: %q, want %q", seen, want)
 	}
 }
+
+// A FromClient stub without the control-plane actions gets a validation
+// error from each, never a panic.
+func TestSettingsNeedTheirAPI(t *testing.T) {
+	repo, err := dynamo.FromClient(dataOnly{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for name, err := range map[string]error{
+		"UpdateTTL":   repo.UpdateTTL(ctx, "app", "expires", true),
+		"TagTable":    repo.TagTable(ctx, "app", map[string]string{"k": "v"}),
+		"TransactGet": repo.TransactGet(ctx, []dynamo.ReadOp{dynamo.Bind(repo, Sessions).GetOp(Session{ID: "s"})}),
+	} {
+		if !errors.Is(err, dynamo.ErrValidation) {
+			t.Errorf("%s on a data-only stub: %v", name, err)
+		}
+	}
+	if _, err := repo.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("app")}); !errors.Is(err, dynamo.ErrValidation) {
+		t.Errorf("UpdateTable on a data-only stub: %v", err)
+	}
+}
