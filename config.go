@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -30,6 +31,7 @@ type config struct {
 	receiveTimeout time.Duration
 	httpClient     HTTPClient
 	batchRetries   int
+	conflictRetry  int
 	tracer         Tracer
 }
 
@@ -188,6 +190,22 @@ func WithBatchRetries(n int) Option {
 	}
 }
 
+// WithConflictRetries makes Transact and TransactGet send a transaction
+// again, up to n times with the repo's backoff, when DynamoDB refused it
+// only because another transaction held one of its items
+// (TransactionConflict). DynamoDB applied nothing then, so sending it again
+// is safe; a write that may have been applied (ErrOutcomeUnknown) is never
+// sent again. The default is 0: a conflict is returned as it is.
+func WithConflictRetries(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return invalidf("", "WithConflictRetries: %d is negative", n)
+		}
+		c.conflictRetry = n
+		return nil
+	}
+}
+
 // WithTracer reports every request attempt to t. See [Tracer].
 func WithTracer(t Tracer) Option {
 	return func(c *config) error {
@@ -197,4 +215,74 @@ func WithTracer(t Tracer) Option {
 		c.tracer = t
 		return nil
 	}
+}
+
+// Settings is the effective configuration of a repo, as [Repo.Settings]
+// reads it back. A setting the repo does not own (the SDK client passed to
+// FromClient keeps its own timeouts and backoff) is its zero value. It holds
+// no credentials; String prints it without secrets.
+type Settings struct {
+	Region         string
+	Endpoint       string // "" for the SDK's regional endpoint
+	SearchEndpoint string // "" for the endpoint rules' choice
+	MaxRetries     int    // retries of an attempt, so MaxRetries+1 attempts
+	BaseBackoff    time.Duration
+	MaxBackoff     time.Duration
+	ConnectTimeout time.Duration
+	ReceiveTimeout time.Duration
+	BatchRetries   int // rounds of unprocessed batch items
+	// ConflictRetries is how often a transaction refused for a conflict
+	// is sent again (WithConflictRetries).
+	ConflictRetries int
+	Tracer          Tracer // nil for none
+	FromClient      bool   // the client was passed to FromClient
+}
+
+// Settings returns the repo's effective configuration: the options given,
+// their defaults, and what the SDK resolved (region and endpoint from the
+// environment or the shared config).
+func (r *Repo) Settings() Settings {
+	s := Settings{
+		SearchEndpoint:  r.cfg.searchEndpoint,
+		BatchRetries:    r.cfg.batchRetries,
+		ConflictRetries: r.cfg.conflictRetry,
+		BaseBackoff:     r.cfg.baseBackoff, // also the batch retries' backoff
+		MaxBackoff:      r.cfg.maxBackoff,
+		Tracer:          r.cfg.tracer,
+		FromClient:      r.fromClient,
+	}
+	if !r.fromClient {
+		s.MaxRetries, s.ConnectTimeout, s.ReceiveTimeout = r.cfg.maxRetries, r.cfg.connectTimeout, r.cfg.receiveTimeout
+	}
+	if r.client != nil {
+		o := r.client.Options()
+		s.Region, s.Endpoint = o.Region, aws.ToString(o.BaseEndpoint)
+		if r.fromClient && o.Retryer != nil {
+			s.MaxRetries = o.Retryer.MaxAttempts() - 1
+		}
+	}
+	return s
+}
+
+// String renders the settings on one line; an endpoint's password is
+// printed as xxxxx, and the tracer as its type.
+func (s Settings) String() string {
+	tracer := "none"
+	if s.Tracer != nil {
+		tracer = fmt.Sprintf("%T", s.Tracer)
+	}
+	return fmt.Sprintf("region=%s endpoint=%s search_endpoint=%s max_retries=%d backoff=%s..%s timeouts=connect:%s,receive:%s batch_retries=%d conflict_retries=%d tracer=%s from_client=%t",
+		s.Region, redactURL(s.Endpoint), redactURL(s.SearchEndpoint), s.MaxRetries, s.BaseBackoff, s.MaxBackoff,
+		s.ConnectTimeout, s.ReceiveTimeout, s.BatchRetries, s.ConflictRetries, tracer, s.FromClient)
+}
+
+func redactURL(raw string) string {
+	if raw == "" {
+		return `""`
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Redacted()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamogo/dynamo"
 )
@@ -227,3 +228,72 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 type doerFunc func(*http.Request) (*http.Response, error)
 
 func (f doerFunc) Do(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Settings reads back what the options and the SDK resolved; its String
+// never prints a secret.
+func TestSettings(t *testing.T) {
+	isolateEnv(t)
+	tr := &recordingTracer{}
+	r, err := dynamo.New(awsConfig(),
+		dynamo.WithRegion("eu-west-3"),
+		dynamo.WithEndpoint("http://proxyuser:proxypass@127.0.0.1:8000"),
+		dynamo.WithSearchEndpoint("http://127.0.0.1:8001"),
+		dynamo.WithCredentials("AKIDSETTINGS", "settings-secret-key", "settings-token"),
+		dynamo.WithMaxRetries(2),
+		dynamo.WithBackoff(10*time.Millisecond, time.Second),
+		dynamo.WithTimeouts(time.Second, 2*time.Second),
+		dynamo.WithBatchRetries(7),
+		dynamo.WithConflictRetries(2),
+		dynamo.WithTracer(tr),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dynamo.Settings{
+		Region: "eu-west-3", Endpoint: "http://proxyuser:proxypass@127.0.0.1:8000", SearchEndpoint: "http://127.0.0.1:8001",
+		MaxRetries: 2, BaseBackoff: 10 * time.Millisecond, MaxBackoff: time.Second,
+		ConnectTimeout: time.Second, ReceiveTimeout: 2 * time.Second, BatchRetries: 7, ConflictRetries: 2, Tracer: tr,
+	}
+	got := r.Settings()
+	if got != want {
+		t.Fatalf("Settings\n got %+v\nwant %+v", got, want)
+	}
+	s := got.String()
+	for _, secret := range []string{"settings-secret-key", "settings-token", "AKIDSETTINGS", "proxypass"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("String prints %q: %s", secret, s)
+		}
+	}
+	for _, part := range []string{"region=eu-west-3", "endpoint=http://proxyuser:xxxxx@127.0.0.1:8000", "max_retries=2", "backoff=10ms..1s",
+		"timeouts=connect:1s,receive:2s", "batch_retries=7", "conflict_retries=2", "tracer=*dynamo_test.recordingTracer"} {
+		if !strings.Contains(s, part) {
+			t.Errorf("String lacks %q: %s", part, s)
+		}
+	}
+
+	if _, err := dynamo.New(awsConfig(), dynamo.WithConflictRetries(-1)); !errors.Is(err, dynamo.ErrValidation) {
+		t.Errorf("WithConflictRetries(-1): %v", err)
+	}
+
+	// The defaults, and the region a custom endpoint implies.
+	d, err := dynamo.New(awsConfig(), dynamo.WithEndpoint("http://127.0.0.1:8000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Settings(); got.Region != "us-east-1" || got.MaxRetries != 3 || got.BatchRetries != 5 ||
+		got.ReceiveTimeout != 30*time.Second || got.Tracer != nil || got.FromClient {
+		t.Errorf("defaults: %+v", got)
+	}
+	if s := d.Settings().String(); !strings.Contains(s, "tracer=none") {
+		t.Errorf("no tracer: %s", s)
+	}
+
+	// FromClient: the client's own region and retries, no timeouts of ours.
+	fc, err := dynamo.FromClient(dynamodb.New(dynamodb.Options{Region: "ap-south-1", RetryMaxAttempts: 5}), dynamo.WithBatchRetries(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.Settings(); got.Region != "ap-south-1" || got.MaxRetries != 4 || got.BatchRetries != 2 || got.ConnectTimeout != 0 || !got.FromClient {
+		t.Errorf("FromClient: %+v", got)
+	}
+}

@@ -42,7 +42,7 @@ const (
 	ErrTransport                     ErrorType = "transport_error"                 // no answer: connection failure or timeout (retried)
 	ErrDecode                        ErrorType = "decode_error"                    // an answer this library could not load
 	ErrNoCredentials                 ErrorType = "no_credentials"                  // the credential chain found none
-	ErrCanceled                      ErrorType = "canceled"                        // the caller's context was canceled
+	ErrCanceled                      ErrorType = "canceled"                        // the caller's context was canceled or its deadline passed
 	// ErrOutcomeUnknown: a write that is not safe to repeat failed after it
 	// may have reached DynamoDB (its answer was lost, it timed out waiting,
 	// or DynamoDB answered 5xx). It may or may not have been applied, and it
@@ -93,6 +93,11 @@ type Error struct {
 	// Item is the item as stored when a conditional write failed and the
 	// request asked for ReturnValuesOnConditionCheckFailure=ALL_OLD.
 	Item map[string]types.AttributeValue
+
+	// Keys are the primary keys of the items that could not be loaded, when
+	// Type is ErrDecode: one for a single item, every one for QueryAll and
+	// ScanAll. The message never shows an item's values.
+	Keys []map[string]types.AttributeValue
 
 	cause error
 }
@@ -182,6 +187,41 @@ type noCredentialsError struct{ err error }
 func (e *noCredentialsError) Error() string { return "no AWS credentials: " + e.err.Error() }
 func (e *noCredentialsError) Unwrap() error { return e.err }
 
+// doneError is a failure because the caller's context ended (canceled or
+// past its deadline): ErrCanceled, never retryable, and errors.Is finds
+// both the context's error and the failure it caused. It tells the caller's
+// deadline apart from the HTTP client's own timeouts, which net/http also
+// reports as context.DeadlineExceeded.
+type doneError struct{ ctx, err error }
+
+func (e *doneError) Error() string {
+	if e.err == nil || e.err == e.ctx {
+		return "the caller's context ended: " + e.ctx.Error()
+	}
+	return "the caller's context ended: " + e.ctx.Error() + " (" + innermostMessage(e.err) + ")"
+}
+
+func (e *doneError) Unwrap() []error {
+	if e.err == nil {
+		return []error{e.ctx}
+	}
+	return []error{e.ctx, e.err}
+}
+
+// callerDone marks err as the caller's context ending when ctx has ended
+// and DynamoDB did not answer (an answer is the answer, whatever the
+// context did since).
+func callerDone(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		return err
+	}
+	return &doneError{ctx: ctx.Err(), err: err}
+}
+
 // awsCodes maps DynamoDB exception names to error types.
 // Source: DynamoDB API reference, "Common Errors" and each action's Errors.
 var awsCodes = map[string]ErrorType{
@@ -247,6 +287,10 @@ func classifyAttempt(err error) (t ErrorType, code string, status int) {
 	var nc *noCredentialsError
 	if errors.As(err, &nc) {
 		return ErrNoCredentials, "", status
+	}
+	var done *doneError
+	if errors.As(err, &done) {
+		return ErrCanceled, "", status
 	}
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {

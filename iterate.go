@@ -18,11 +18,34 @@ type rawPage struct {
 type fetchFunc func(ctx context.Context, start map[string]types.AttributeValue) (rawPage, error)
 
 // decodeFunc loads one item; ok=false skips it (an item of another entity).
+// An error is about that item alone: the stream yields it and goes on if
+// the consumer does.
 type decodeFunc[T any] func(item map[string]types.AttributeValue) (v T, ok bool, err error)
+
+// result is one decoded item, or the error of an item that did not decode.
+type result[T any] struct {
+	v   T
+	err error
+}
+
+// decodePage decodes the items of a page in order, keeping the errors of
+// the items that do not decode in their place.
+func decodePage[T any](items []map[string]types.AttributeValue, decode decodeFunc[T]) []result[T] {
+	out := make([]result[T], 0, len(items))
+	for _, item := range items {
+		v, ok, err := decode(item)
+		if err != nil || ok {
+			out = append(out, result[T]{v, err})
+		}
+	}
+	return out
+}
 
 // stream yields the decoded items of consecutive pages, fetching the next
 // page only when the consumer has taken the previous one. limit > 0 caps the
-// number of items yielded. An error is yielded once, then the stream ends.
+// number of items yielded. A failed fetch is yielded once and ends the
+// stream; an item that does not decode is yielded as its error, and the
+// stream goes on if the consumer does.
 func stream[T any](ctx context.Context, start map[string]types.AttributeValue, limit int, fetch fetchFunc, decode decodeFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
@@ -33,20 +56,14 @@ func stream[T any](ctx context.Context, start map[string]types.AttributeValue, l
 				yield(zero, err)
 				return
 			}
-			for _, item := range page.items {
-				v, ok, err := decode(item)
-				if err != nil {
-					yield(zero, err)
+			for _, r := range decodePage(page.items, decode) {
+				if !yield(r.v, r.err) {
 					return
 				}
-				if !ok {
-					continue
-				}
-				if !yield(v, nil) {
-					return
-				}
-				if n++; limit > 0 && n >= limit {
-					return
+				if r.err == nil {
+					if n++; limit > 0 && n >= limit {
+						return
+					}
 				}
 			}
 			if len(page.last) == 0 {
@@ -57,19 +74,32 @@ func stream[T any](ctx context.Context, start map[string]types.AttributeValue, l
 	}
 }
 
-// segmentPage is what a segment worker hands to the consumer.
+// segmentPage is what a segment worker hands to the consumer: a decoded
+// page and where it ends (last), or the error that ended the segment.
 type segmentPage[T any] struct {
-	items []T
-	err   error
+	seg     int
+	results []result[T]
+	last    map[string]types.AttributeValue
+	err     error
 }
 
-// parallelScan runs one worker per segment, at most maxConcurrency of them
-// fetching at once. Each worker decodes its page and blocks until the
-// consumer takes it before fetching the next one, so memory stays around
-// segments × page size. The first error wins and stops every worker; when the
-// consumer stops (break, error, limit reached) every worker has exited before
-// the iterator returns.
-func parallelScan[T any](ctx context.Context, segments, maxConcurrency, limit int, fetch func(segment int) fetchFunc, decode decodeFunc[T]) iter.Seq2[T, error] {
+// segmentStart is where a segment of a parallel scan starts: after start
+// (nil: at its beginning), or nowhere when it is done.
+type segmentStart struct {
+	start map[string]types.AttributeValue
+	done  bool
+}
+
+// parallelScan runs one worker per segment not done, at most
+// maxConcurrency of them fetching at once. Each worker decodes its page and
+// blocks until the consumer takes it before fetching the next one, so
+// memory stays around segments × page size. taken, when set, is called on
+// the consumer's goroutine once the loop has taken every item of a page of
+// segment seg, with the page's last key (empty: the segment is done). The
+// first failed fetch wins and stops every worker; when the consumer stops
+// (break, error, limit reached) every worker has exited before the
+// iterator returns.
+func parallelScan[T any](ctx context.Context, starts []segmentStart, maxConcurrency, limit int, fetch func(segment int) fetchFunc, decode decodeFunc[T], taken func(seg int, last map[string]types.AttributeValue)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		var wg sync.WaitGroup
@@ -79,13 +109,16 @@ func parallelScan[T any](ctx context.Context, segments, maxConcurrency, limit in
 		pages := make(chan segmentPage[T])
 		sem := make(chan struct{}, maxConcurrency)
 		var workers sync.WaitGroup
-		for seg := range segments {
+		for seg, st := range starts {
+			if st.done {
+				continue
+			}
 			wg.Add(1)
 			workers.Add(1)
 			go func() {
 				defer wg.Done()
 				defer workers.Done()
-				scanSegment(ctx, sem, pages, fetch(seg), decode)
+				scanSegment(ctx, seg, st.start, sem, pages, fetch(seg), decode)
 			}()
 		}
 		wg.Add(1)
@@ -98,23 +131,27 @@ func parallelScan[T any](ctx context.Context, segments, maxConcurrency, limit in
 				yield(zero, p.err)
 				return
 			}
-			for _, v := range p.items {
-				if !yield(v, nil) {
+			for _, r := range p.results {
+				if !yield(r.v, r.err) {
 					return
 				}
-				if n++; limit > 0 && n >= limit {
-					return
+				if r.err == nil {
+					if n++; limit > 0 && n >= limit {
+						return
+					}
 				}
+			}
+			if taken != nil {
+				taken(p.seg, p.last)
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			yield(zero, mapError("Scan", "", err))
+			yield(zero, mapError("Scan", "", callerDone(ctx, err)))
 		}
 	}
 }
 
-func scanSegment[T any](ctx context.Context, sem chan struct{}, pages chan<- segmentPage[T], fetch fetchFunc, decode decodeFunc[T]) {
-	var start map[string]types.AttributeValue
+func scanSegment[T any](ctx context.Context, seg int, start map[string]types.AttributeValue, sem chan struct{}, pages chan<- segmentPage[T], fetch fetchFunc, decode decodeFunc[T]) {
 	send := func(p segmentPage[T]) bool {
 		select {
 		case pages <- p:
@@ -133,22 +170,12 @@ func scanSegment[T any](ctx context.Context, sem chan struct{}, pages chan<- seg
 		<-sem
 		if err != nil {
 			if ctx.Err() == nil {
-				send(segmentPage[T]{err: err})
+				send(segmentPage[T]{seg: seg, err: err})
 			}
 			return
 		}
-		items := make([]T, 0, len(page.items))
-		for _, item := range page.items {
-			v, ok, err := decode(item)
-			if err != nil {
-				send(segmentPage[T]{err: err})
-				return
-			}
-			if ok {
-				items = append(items, v)
-			}
-		}
-		if len(items) > 0 && !send(segmentPage[T]{items: items}) {
+		// Empty pages are handed over too: they move the segment's cursor.
+		if !send(segmentPage[T]{seg: seg, results: decodePage(page.items, decode), last: page.last}) {
 			return
 		}
 		if len(page.last) == 0 {

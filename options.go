@@ -43,7 +43,27 @@ type ScanOption = request.ScanOption
 // ScanOption, [MaxItems] and [Parallel].
 type ScanAllOption = request.ScanAllOption
 
-// BatchGetOption configures [Table.BatchGet].
+// ScanCursor is where a resumable scan is (see [ResumeScan]): one
+// SegmentCursor per segment, plain data to store as JSON.
+type ScanCursor = request.ScanCursor
+
+// SegmentCursor is where one segment of a resumable scan is.
+type SegmentCursor = request.SegmentCursor
+
+// ResumeScan makes ScanStream or ScanAll start where c says and keep c up
+// to date as the loop takes items, so that a scan stopped at any point (a
+// break, a crash after c was stored) resumes from c. An empty c starts a new
+// scan; with Parallel, c has one entry per segment. Every item comes at
+// least once: the items of a page the loop had only partly taken come
+// again. c is updated on the loop's goroutine, between items.
+//
+//	for o, err := range orders.ScanStream(ctx, dynamo.Parallel(8, 4), dynamo.ResumeScan(&cur)) { … save(cur) … }
+func ResumeScan(c *ScanCursor) ScanAllOption { return request.ResumeScan(c) }
+
+// TxGetOption configures [Repo.TransactGet].
+type TxGetOption = request.TxGetOption
+
+// BatchGetOption configures [Table.BatchGet] and [Repo.BatchGet].
 type BatchGetOption = request.BatchGetOption
 
 // BatchWriteOption configures [Repo.BatchWrite].

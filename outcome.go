@@ -121,7 +121,8 @@ func (outcomeInit) HandleInitialize(ctx context.Context, in middleware.Initializ
 	if a, ok := ctx.Value(rawActionKey{}).(rawAction); ok {
 		call.raw = &a
 	}
-	return next.HandleInitialize(context.WithValue(ctx, outcomeCallKey{}, call), in)
+	out, md, err := next.HandleInitialize(context.WithValue(ctx, outcomeCallKey{}, call), in)
+	return out, md, callerDone(ctx, err)
 }
 
 type outcomeAttempt struct{}

@@ -33,7 +33,9 @@ func (p *Page[T]) HasMore() bool { return p.Cursor != "" }
 // Query reads one page of the partition whose key fields are set on key
 // (the sort-key condition is derived from the sort-key fields set, or given
 // by a Sort option; see [SortEq]). Limit is DynamoDB's Limit; continue with
-// StartAfter(page.Cursor).
+// StartAfter(page.Cursor). Items that do not load are left out of the page
+// and reported as one ErrDecode with their keys in Error.Keys, returned
+// with the page (its other items and Cursor).
 //
 //	page, err := orders.Query(ctx, Order{UserID: "u"}, dynamo.SortBeginsWith("2024-06"), dynamo.Limit(50))
 func (t *Table[T]) Query(ctx context.Context, key T, opts ...QueryOption) (Page[T], error) {
@@ -53,7 +55,8 @@ func (t *Table[T]) Query(ctx context.Context, key T, opts ...QueryOption) (Page[
 	return p, err
 }
 
-// Scan reads one page of the schema's table (or Index).
+// Scan reads one page of the schema's table (or Index); items that do not
+// load are reported as Query reports them.
 func (t *Table[T]) Scan(ctx context.Context, opts ...ScanOption) (Page[T], error) {
 	var p Page[T]
 	err := t.run(ctx, "Scan", func(ctx context.Context, op string) error {
@@ -71,29 +74,33 @@ func (t *Table[T]) Scan(ctx context.Context, opts ...ScanOption) (Page[T], error
 	return p, err
 }
 
+// page builds a Page. Items that do not decode are left out and reported
+// together as one ErrDecode with their keys, returned with the page (its
+// other items and its Cursor), so that a caller can go on past them.
 func (t *Table[T]) page(op string, items []map[string]types.AttributeValue, last map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (Page[T], error) {
 	p := Page[T]{Items: make([]T, 0, len(items)), Count: int(count), ScannedCount: int(scanned), ConsumedCapacity: cc}
-	decode := t.decodeOwned(op)
-	for _, item := range items {
-		v, ok, err := decode(item)
-		if err != nil {
-			return Page[T]{}, err
+	var bad []*Error
+	for _, r := range decodePage(items, t.decodeOwned(op)) {
+		if r.err != nil {
+			e, _ := undecodable(r.err)
+			bad = append(bad, e)
+			continue
 		}
-		if ok {
-			p.Items = append(p.Items, v)
-		}
+		p.Items = append(p.Items, r.v)
 	}
 	c, err := request.EncodeCursor(last)
 	if err != nil {
 		return Page[T]{}, &Error{Type: ErrDecode, Op: op, Table: t.schema.Table(), Message: "cursor: " + err.Error(), cause: err}
 	}
 	p.Cursor = c
-	return p, nil
+	return p, decodeErrors(bad)
 }
 
 // QueryStream queries lazily: a page is fetched only when the loop needs it
-// (page size Limit, total cap MaxItems). An error is yielded once and ends
-// the loop; breaking out stops fetching.
+// (page size Limit, total cap MaxItems). A failed request is yielded once
+// and ends the loop. An item that does not decode is yielded as an
+// ErrDecode with its key in Error.Keys, and the loop goes on if it
+// continues. Breaking out stops fetching.
 //
 //	for o, err := range orders.QueryStream(ctx, Order{UserID: "u"}, dynamo.Limit(100)) {
 //		if err != nil { return err }
@@ -124,6 +131,8 @@ func (t *Table[T]) queryFetch(in *dynamodb.QueryInput) fetchFunc {
 
 // QueryAll collects every item of the query, page after page; MaxItems
 // caps the total. Without it the whole partition is loaded into memory.
+// Items that do not decode do not stop it: it returns the others with one
+// ErrDecode whose Keys are theirs.
 func (t *Table[T]) QueryAll(ctx context.Context, key T, opts ...QueryAllOption) ([]T, error) {
 	return collect(t.QueryStream(ctx, key, opts...))
 }
@@ -141,19 +150,33 @@ func (t *Table[T]) ScanStream(ctx context.Context, opts ...ScanAllOption) iter.S
 		if err != nil {
 			return nil, invalid(op, err)
 		}
-		if p.Segments <= 1 {
+		if p.Segments <= 1 && p.Resume == nil {
 			return stream(ctx, in.ExclusiveStartKey, p.MaxItems, t.scanFetch(in), t.decodeOwned(op)), nil
 		}
 		workers := p.Workers
 		if workers == 0 || workers > p.Segments {
 			workers = p.Segments
 		}
+		starts := make([]segmentStart, p.Segments)
+		var taken func(int, map[string]types.AttributeValue)
+		if cur := p.Resume; cur != nil {
+			if len(cur.Segments) == 0 {
+				cur.Segments = make([]request.SegmentCursor, p.Segments)
+			}
+			for i := range starts {
+				starts[i] = segmentStart{start: p.Starts[i], done: cur.Segments[i].Done}
+			}
+			taken = func(seg int, last map[string]types.AttributeValue) {
+				after, _ := request.EncodeCursor(last) // a key DynamoDB returned encodes
+				cur.Segments[seg] = request.SegmentCursor{After: after, Done: len(last) == 0}
+			}
+		}
 		segments := int32(p.Segments)
-		return parallelScan(ctx, p.Segments, workers, p.MaxItems, func(seg int) fetchFunc {
+		return parallelScan(ctx, starts, workers, p.MaxItems, func(seg int) fetchFunc {
 			s := *in
 			s.Segment, s.TotalSegments = aws.Int32(int32(seg)), aws.Int32(segments)
 			return t.scanFetch(&s)
-		}, t.decodeOwned(op)), nil
+		}, t.decodeOwned(op), taken), nil
 	})
 }
 
@@ -170,7 +193,8 @@ func (t *Table[T]) scanFetch(in *dynamodb.ScanInput) fetchFunc {
 }
 
 // ScanAll collects every item of the scan (in parallel with Parallel);
-// MaxItems caps the total.
+// MaxItems caps the total. Items that do not decode do not stop it, as in
+// QueryAll.
 func (t *Table[T]) ScanAll(ctx context.Context, opts ...ScanAllOption) ([]T, error) {
 	return collect(t.ScanStream(ctx, opts...))
 }
@@ -193,23 +217,91 @@ func runStream[T any](ctx context.Context, r *Repo, op string, tables []string, 
 				yield(zero, err)
 				return err
 			}
+			// The sequence ends after a failed request itself; an item
+			// that does not decode is the consumer's to skip.
+			var last error
 			for v, err := range seq {
-				if !yield(v, err) || err != nil {
-					return err
+				if err != nil {
+					last = err
+				}
+				if !yield(v, err) {
+					return last
 				}
 			}
-			return nil
+			return last
 		})
 	}
 }
 
+// collect gathers a stream's items. A failed request ends it with that
+// error alone; items that do not decode are gathered into one ErrDecode
+// returned with the other items.
 func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
 	var out []T
+	var bad []*Error
 	for v, err := range seq {
+		if e, ok := undecodable(err); ok {
+			bad = append(bad, e)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return out, decodeErrors(bad)
+}
+
+// QueryCount counts the items of the query (after any Filter), page after
+// page, with Select COUNT: DynamoDB returns no items, and nothing is
+// decoded. Every item of the table's key range counts, whatever entity it
+// is. Limit is the page size.
+func (t *Table[T]) QueryCount(ctx context.Context, key T, opts ...QueryOption) (int, error) {
+	var n int
+	err := t.run(ctx, "Query", func(ctx context.Context, op string) error {
+		in, err := request.Query(t.schema, key, append(opts, request.Select(types.SelectCount))...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		for {
+			out, err := t.repo.api.Query(ctx, in, t.repo.callOpts...)
+			if err != nil {
+				return mapError(op, t.schema.Table(), err)
+			}
+			n += int(out.Count)
+			if len(out.LastEvaluatedKey) == 0 {
+				return nil
+			}
+			next := *in
+			next.ExclusiveStartKey = out.LastEvaluatedKey
+			in = &next
+		}
+	})
+	return n, err
+}
+
+// ScanCount counts the items of the table or index (after any Filter), as
+// QueryCount does.
+func (t *Table[T]) ScanCount(ctx context.Context, opts ...ScanOption) (int, error) {
+	var n int
+	err := t.run(ctx, "Scan", func(ctx context.Context, op string) error {
+		in, err := request.Scan(t.schema, append(opts, request.Select(types.SelectCount))...)
+		if err != nil {
+			return invalid(op, err)
+		}
+		for {
+			out, err := t.repo.api.Scan(ctx, in, t.repo.callOpts...)
+			if err != nil {
+				return mapError(op, t.schema.Table(), err)
+			}
+			n += int(out.Count)
+			if len(out.LastEvaluatedKey) == 0 {
+				return nil
+			}
+			next := *in
+			next.ExclusiveStartKey = out.LastEvaluatedKey
+			in = &next
+		}
+	})
+	return n, err
 }

@@ -47,6 +47,7 @@ type Repo struct {
 	callOpts   []func(*dynamodb.Options) // every call (tracing on a client passed to FromClient)
 	searchOpts []func(*dynamodb.Options) // SearchVectors: callOpts plus the search endpoint
 	opTracer   OperationTracer           // the tracer, when it also traces operations
+	fromClient bool                      // built by FromClient
 }
 
 // Open loads the standard AWS configuration (environment, shared config and
@@ -142,7 +143,7 @@ func FromClient(api API, opts ...Option) (*Repo, error) {
 // repo is built. fromClient guards the client and installs the tracing
 // middleware per call (on a client the repo did not build).
 func (c config) repo(api API, fromClient bool) *Repo {
-	r := &Repo{api: api, cfg: c}
+	r := &Repo{api: api, cfg: c, fromClient: fromClient}
 	r.client, _ = api.(*dynamodb.Client)
 	r.opTracer, _ = c.tracer.(OperationTracer)
 	if fromClient {

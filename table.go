@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -35,7 +36,7 @@ func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Conte
 }
 
 // load decodes an item of this schema; a decode failure is a decode error
-// naming the table.
+// naming the table, with the item's primary key in Keys.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
 	return loadItem(t.schema, op, item)
 }
@@ -45,9 +46,40 @@ func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, err
 func loadItem[T any](s *schema.Schema[T], op string, item map[string]types.AttributeValue) (T, error) {
 	v, err := s.Load(item)
 	if err != nil {
-		return v, &Error{Type: ErrDecode, Op: op, Table: s.Table(), Message: trimPrefix(err.Error()), cause: err}
+		key := map[string]types.AttributeValue{}
+		pk, sk := s.KeyNames()
+		for _, name := range []string{pk, sk} {
+			if av, ok := item[name]; ok && name != "" {
+				key[name] = av
+			}
+		}
+		return v, &Error{Type: ErrDecode, Op: op, Table: s.Table(), Message: trimPrefix(err.Error()),
+			Keys: []map[string]types.AttributeValue{key}, cause: err}
 	}
 	return v, nil
+}
+
+// decodeErrors gathers the errors of items that did not decode into one
+// ErrDecode with every key, its message the first's; nil for none.
+func decodeErrors(errs []*Error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	first := *errs[0]
+	for _, e := range errs[1:] {
+		first.Keys = append(first.Keys, e.Keys...)
+	}
+	if len(errs) > 1 {
+		first.Message = fmt.Sprintf("%d items could not be loaded (keys in Error.Keys); the first: %s", len(errs), errs[0].Message)
+	}
+	return &first
+}
+
+// undecodable returns err as the decode error of one item, which a read of
+// many items reports without stopping.
+func undecodable(err error) (*Error, bool) {
+	e, ok := err.(*Error)
+	return e, ok && e.Type == ErrDecode && len(e.Keys) > 0
 }
 
 // decodeOwned loads items of this entity and skips the others of a shared

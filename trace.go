@@ -227,6 +227,14 @@ func tablesOf(in any) []string {
 			}
 		}
 		return sortedKeys(seen)
+	case *dynamodb.TransactGetItemsInput:
+		seen := map[string]bool{}
+		for _, it := range v.TransactItems {
+			if it.Get != nil {
+				seen[deref(it.Get.TableName)] = true
+			}
+		}
+		return sortedKeys(seen)
 	}
 	return nil
 }

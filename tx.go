@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -70,11 +71,16 @@ func (r *Repo) Transact(ctx context.Context, ops []TxOp, opts ...TxOption) error
 		if err != nil {
 			return invalid(op, err)
 		}
-		_, err := r.api.TransactWriteItems(ctx, in, r.callOpts...)
-		if err == nil {
+		// The caller's token is sent again as it is; without one, each
+		// attempt gets its own (the SDK fills in a copy's).
+		mapped := r.retryConflicts(ctx, in.ClientRequestToken != nil, func(ctx context.Context) error {
+			attempt := *in
+			_, err := r.api.TransactWriteItems(ctx, &attempt, r.callOpts...)
+			return mapError(op, oneTable(tables), err)
+		})
+		if mapped == nil {
 			return nil
 		}
-		mapped := mapError(op, oneTable(tables), err)
 		if e, ok := mapped.(*Error); ok && len(e.CancellationReasons) == len(ops) {
 			for i := range e.CancellationReasons {
 				reason := &e.CancellationReasons[i]
@@ -88,4 +94,50 @@ func (r *Repo) Transact(ctx context.Context, ops []TxOp, opts ...TxOption) error
 		}
 		return mapped
 	})
+}
+
+// retryConflicts runs send, and again up to the repo's conflict retries
+// with backoff while it fails only because of a conflict with another
+// transaction. It returns the last error.
+func (r *Repo) retryConflicts(ctx context.Context, sameToken bool, send func(context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		err := send(ctx)
+		if err == nil || attempt > r.cfg.conflictRetry || !conflicted(err, sameToken) {
+			return err
+		}
+		if err := r.sleep(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// conflicted reports whether DynamoDB refused a transaction only because
+// another transaction held one of its items, so that nothing was applied:
+// TransactionConflictException, or a cancellation whose reasons are all
+// None or TransactionConflict
+// (API_TransactWriteItems.html#API_TransactWriteItems_Errors).
+// TransactionInProgressException is the same token still being processed:
+// only a retry with that token (sameToken) is safe.
+func conflicted(err error, sameToken bool) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Type {
+	case ErrTransactionConflict:
+		return e.AWSCode != "TransactionInProgressException" || sameToken
+	case ErrTransactionCanceled:
+		conflict := false
+		for _, c := range e.CancellationReasons {
+			switch c.Code {
+			case "", "None":
+			case "TransactionConflict":
+				conflict = true
+			default:
+				return false
+			}
+		}
+		return conflict
+	}
+	return false
 }

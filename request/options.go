@@ -244,6 +244,8 @@ type config struct {
 	parallel     int // Parallel's segments
 	workers      int
 	parallelSet  bool
+	resume       *ScanCursor
+	resumeSet    bool
 }
 
 type consistent struct{}
@@ -470,6 +472,36 @@ func (parallel) scanAllOption() {}
 // 1,000,000), at most workers of them at once (0: all). Results arrive in no
 // particular order.
 func Parallel(segments, workers int) ScanAllOption { return parallel{segments, workers} }
+
+// ScanCursor is where a resumable scan is, one entry per segment: what a
+// migration over a large table stores to survive a restart. It is plain
+// data (encoding/json serialises it); its cursors hold key attribute
+// values: treat them like the keys themselves.
+type ScanCursor struct {
+	Segments []SegmentCursor `json:"segments"`
+}
+
+// SegmentCursor is where one segment of a scan is.
+type SegmentCursor struct {
+	// After is the cursor of the last page of the segment the loop took
+	// whole; "" for the segment's beginning.
+	After string `json:"after,omitempty"`
+	// Done: the loop took the segment's last page.
+	Done bool `json:"done,omitempty"`
+}
+
+type resume struct{ c *ScanCursor }
+
+func (o resume) apply(c *config) { c.resume, c.resumeSet = o.c, true }
+func (resume) scanAllOption()    {}
+
+// ResumeScan makes a whole scan start where c says and keep c up to date
+// as the loop takes items: each segment's entry moves once the loop has
+// taken every item of one of its pages. An empty c starts a new scan (one
+// segment, or Parallel's). Stopped and resumed, the scan yields every item
+// at least once: the items of a page the loop had only partly taken come
+// again.
+func ResumeScan(c *ScanCursor) ScanAllOption { return resume{c} }
 
 type descending struct{}
 

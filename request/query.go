@@ -30,8 +30,14 @@ func Query[T any](s *schema.Schema[T], v T, opts ...QueryOption) (*dynamodb.Quer
 
 // Paging says how a read that pages for the caller goes on after its first
 // request: MaxItems caps the items returned in total (0: no cap); Segments
-// and Workers are Parallel's (0 without it).
-type Paging struct{ MaxItems, Segments, Workers int }
+// and Workers are Parallel's (0 without it). With ResumeScan, Resume is the
+// cursor, Starts the first key of each segment (nil: its beginning) and
+// Segments at least 1.
+type Paging struct {
+	MaxItems, Segments, Workers int
+	Resume                      *ScanCursor
+	Starts                      []map[string]types.AttributeValue
+}
 
 // QueryAll builds the first Query of a read that pages through the whole
 // query, and its Paging.
@@ -119,6 +125,11 @@ func ScanAll[T any](s *schema.Schema[T], opts ...ScanAllOption) (*dynamodb.ScanI
 		}
 		if len(c.startKey) > 0 && c.parallel > 1 {
 			return nil, p, errorf(op, "StartAfter with Parallel: a parallel scan starts every segment at its beginning")
+		}
+	}
+	if c.resumeSet {
+		if err := resumePaging(op, c, &p); err != nil {
+			return nil, p, err
 		}
 	}
 	in, err := scan(s, c)
@@ -417,4 +428,36 @@ func mentions(c expr.Cond, name string) bool {
 		}
 	}
 	return false
+}
+
+// resumePaging checks ResumeScan's cursor against the scan and decodes
+// where each segment starts.
+func resumePaging(op string, c *config, p *Paging) error {
+	switch {
+	case c.resume == nil:
+		return errorf(op, "ResumeScan: nil cursor")
+	case len(c.startKey) > 0 || c.startErr != nil:
+		return errorf(op, "StartAfter with ResumeScan: the cursor says where each segment starts")
+	case c.segmentSet:
+		return errorf(op, "Segment with ResumeScan: use Parallel")
+	}
+	if p.Segments == 0 {
+		p.Segments = 1
+	}
+	p.Resume = c.resume
+	p.Starts = make([]map[string]types.AttributeValue, p.Segments)
+	if len(c.resume.Segments) == 0 {
+		return nil // a new scan
+	}
+	if len(c.resume.Segments) != p.Segments {
+		return errorf(op, "ResumeScan: the cursor has %d segments, the scan %d", len(c.resume.Segments), p.Segments)
+	}
+	for i, sc := range c.resume.Segments {
+		key, err := DecodeCursor(sc.After)
+		if err != nil {
+			return errorf(op, "ResumeScan: segment %d: %v", i, err)
+		}
+		p.Starts[i] = key
+	}
+	return nil
 }

@@ -76,7 +76,14 @@ type config struct {
 	read, write int64 // Provisioned
 
 	stream types.StreamViewType // Stream; "" when the table has none
+
+	ttl        string           // TTL: the expiry field; "" for none
+	tags       []tag            // Tag, in the order given
+	protect    bool             // DeletionProtection
+	tableClass types.TableClass // TableClass; "" for DynamoDB's default
 }
+
+type tag struct{ key, value string }
 
 func (c *config) once(name string) {
 	if c.seen == nil {
@@ -95,11 +102,11 @@ func (c *config) has(name string) bool { return c.seen[name] > 0 }
 var tableOptions = []string{
 	"EntityName", "EntityFrom", "Separator", "PartitionKeyName", "SortKeyName",
 	"PrefixSortKey", "RawKeys", "PartitionKey", "SortKey", "GSI", "LSI",
-	"VectorIndex", "Provisioned", "Stream",
+	"VectorIndex", "Provisioned", "Stream", "TTL", "Tag", "DeletionProtection", "TableClass",
 }
 
 // repeatable options may be given more than once.
-var repeatable = map[string]bool{"GSI": true, "LSI": true, "VectorIndex": true}
+var repeatable = map[string]bool{"GSI": true, "LSI": true, "VectorIndex": true, "Tag": true}
 
 // EntityName sets the entity name, the first part of every generated
 // partition key ("order" in "order#u1"). The default is the Go type name in
@@ -198,6 +205,31 @@ func Provisioned(read, write int64) Option {
 // what each record holds, and so what a change feed can decode.
 func Stream(view types.StreamViewType) Option {
 	return func(c *config) { c.once("Stream"); c.stream = view }
+}
+
+// TTL names the field holding the item's expiry time (a time.Time with the
+// unixtime flag, or a number of epoch seconds): Repo.SyncTables enables the
+// table's Time to Live on its attribute, and DynamoDB deletes expired items.
+func TTL(field string) Option {
+	return func(c *config) { c.once("TTL"); c.ttl = field }
+}
+
+// Tag gives the table the tag key=value (CreateTableInput's Tags; SyncTables
+// adds it to an existing table). Give it once per tag.
+func Tag(key, value string) Option {
+	return func(c *config) { c.once("Tag"); c.tags = append(c.tags, tag{key, value}) }
+}
+
+// DeletionProtection makes the table refuse DeleteTable until the
+// protection is turned off (with Repo.UpdateTable).
+func DeletionProtection() Option {
+	return func(c *config) { c.once("DeletionProtection"); c.protect = true }
+}
+
+// TableClass sets the table class (STANDARD or
+// STANDARD_INFREQUENT_ACCESS); DynamoDB's default is STANDARD.
+func TableClass(class types.TableClass) Option {
+	return func(c *config) { c.once("TableClass"); c.tableClass = class }
 }
 
 type indexDecl struct {

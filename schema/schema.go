@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -121,6 +122,14 @@ type Description struct {
 	// StreamView is the view type of the table's stream (Stream); "" when
 	// the schema declares none.
 	StreamView types.StreamViewType
+	// TTL is the attribute holding the expiry time (TTL); "" for none.
+	TTL string
+	// Tags are the table's tags (Tag); nil for none.
+	Tags map[string]string
+	// DeletionProtection and TableClass are the table's settings of the
+	// options of the same names; false and "" when not declared.
+	DeletionProtection bool
+	TableClass         types.TableClass
 }
 
 // Described is implemented by every *Schema[T].
@@ -452,6 +461,9 @@ func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.A
 	if c.has("Stream") && !slices.Contains(types.StreamViewType("").Values(), c.stream) {
 		return s.errf("", "Stream(%q): the view type must be one of %v", c.stream, types.StreamViewType("").Values())
 	}
+	if err := s.validateTableSettings(c); err != nil {
+		return err
+	}
 	// Throughput.
 	if c.has("Provisioned") {
 		if c.read < 1 || c.write < 1 {
@@ -509,6 +521,42 @@ func (s *Schema[T]) validateIndexes(c *config, defaults map[*codec.Field]types.A
 	}
 	if len(s.vectors) > 0 && c.has("Provisioned") {
 		return s.errf("", "vector indexes need PAY_PER_REQUEST billing; remove Provisioned")
+	}
+	return nil
+}
+
+// validateTableSettings checks TTL, Tag and TableClass against DynamoDB's
+// rules (API_TimeToLiveSpecification.html, API_Tag.html,
+// API_CreateTable.html#DDB-CreateTable-request-TableClass).
+func (s *Schema[T]) validateTableSettings(c *config) error {
+	if c.has("TTL") {
+		f := s.st.Field(c.ttl)
+		if f == nil {
+			return s.errf(c.ttl, "TTL names no field")
+		}
+		if f.Kind != codec.KindN {
+			return s.errf(c.ttl, "TTL field is stored as %s; DynamoDB expires items by a number of epoch seconds (use a number or a time.Time with unixtime)", kindName(f.Kind))
+		}
+	}
+	if len(c.tags) > limits.MaxTags {
+		return s.errf("", "%d tags; DynamoDB allows %d per table", len(c.tags), limits.MaxTags)
+	}
+	seen := map[string]bool{}
+	for _, t := range c.tags {
+		switch {
+		case t.key == "" || utf8.RuneCountInString(t.key) > limits.MaxTagKeyLen:
+			return s.errf("", "Tag(%q): the key must have 1 to %d characters", t.key, limits.MaxTagKeyLen)
+		case strings.HasPrefix(t.key, "aws:"):
+			return s.errf("", "Tag(%q): the prefix aws: is reserved", t.key)
+		case utf8.RuneCountInString(t.value) > limits.MaxTagValueLen:
+			return s.errf("", "Tag(%q): the value has more than %d characters", t.key, limits.MaxTagValueLen)
+		case seen[t.key]:
+			return s.errf("", "Tag(%q) given twice", t.key)
+		}
+		seen[t.key] = true
+	}
+	if c.has("TableClass") && !slices.Contains(types.TableClass("").Values(), c.tableClass) {
+		return s.errf("", "TableClass(%q): must be one of %v", c.tableClass, types.TableClass("").Values())
 	}
 	return nil
 }
@@ -933,6 +981,16 @@ func (s *Schema[T]) describe(c *config) {
 		Read:          c.read,
 		Write:         c.write,
 		StreamView:    c.stream,
+		TTL:           c.ttl,
+
+		DeletionProtection: c.protect,
+		TableClass:         c.tableClass,
+	}
+	for _, t := range c.tags {
+		if d.Tags == nil {
+			d.Tags = map[string]string{}
+		}
+		d.Tags[t.key] = t.value
 	}
 	if !s.embedded {
 		d.PKType = s.tableKeyType(true)

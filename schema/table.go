@@ -2,7 +2,9 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -58,6 +60,9 @@ func CreateTableInput(schemas ...Described) (*dynamodb.CreateTableInput, error) 
 	}
 	if view != "" {
 		b.in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
+	}
+	if err := b.settings(descs); err != nil {
+		return nil, err
 	}
 	if err := b.secondaryIndexes(descs); err != nil {
 		return nil, err
@@ -147,6 +152,45 @@ func tableStream(descs []*Description) (types.StreamViewType, error) {
 		return "", nil
 	}
 	return by.StreamView, nil
+}
+
+// settings merges the table settings of the schemas: tags (a key given two
+// values is an error), deletion protection (on when any schema asks),
+// table class and TTL attribute (the schemas that declare one must agree).
+// CreateTable has no TTL: Repo.SyncTables sets it after creating the table,
+// and checks the agreement here.
+func (b *tableBuilder) settings(descs []*Description) error {
+	tagBy := map[string]*Description{}
+	var classBy, ttlBy *Description
+	for _, d := range descs {
+		for _, k := range slices.Sorted(maps.Keys(d.Tags)) {
+			if by := tagBy[k]; by != nil {
+				if by.Tags[k] != d.Tags[k] {
+					return &Error{Type: d.Type, Msg: fmt.Sprintf("Tag(%q) differs from schema %s's", k, by.Type)}
+				}
+				continue
+			}
+			tagBy[k] = d
+			b.in.Tags = append(b.in.Tags, types.Tag{Key: aws.String(k), Value: aws.String(d.Tags[k])})
+		}
+		if d.DeletionProtection {
+			b.in.DeletionProtectionEnabled = aws.Bool(true)
+		}
+		if d.TableClass != "" {
+			if classBy != nil && classBy.TableClass != d.TableClass {
+				return &Error{Type: d.Type, Msg: fmt.Sprintf("TableClass(%s) differs from schema %s's TableClass(%s)", d.TableClass, classBy.Type, classBy.TableClass)}
+			}
+			classBy = d
+			b.in.TableClass = d.TableClass
+		}
+		if d.TTL != "" {
+			if ttlBy != nil && ttlBy.TTL != d.TTL {
+				return &Error{Type: d.Type, Msg: fmt.Sprintf("TTL(%s) differs from schema %s's TTL(%s); a table has one TTL attribute", d.TTL, ttlBy.Type, ttlBy.TTL)}
+			}
+			ttlBy = d
+		}
+	}
+	return nil
 }
 
 // tableBuilder accumulates the CreateTable request of CreateTableInput.

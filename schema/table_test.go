@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -258,5 +259,76 @@ func TestCreateTableInputStream(t *testing.T) {
 	}
 	if _, err := schema.Embedded[Other](schema.Stream(types.StreamViewTypeNewImage)); err == nil {
 		t.Fatal("Embedded accepted Stream")
+	}
+}
+
+func TestCreateTableInputSettings(t *testing.T) {
+	type Session struct {
+		ID      string    `dynamo:"id,pk"`
+		Expires time.Time `dynamo:"expires,unixtime"`
+		Seen    time.Time `dynamo:"seen"`
+		Hits    int       `dynamo:"hits"`
+	}
+	a := schema.Must[Session]("sessions", schema.TTL("expires"), schema.Tag("team", "auth"), schema.Tag("env", "prod"),
+		schema.TableClass(types.TableClassStandardInfrequentAccess))
+	b := schema.Must[Session]("sessions", schema.EntityName("other"), schema.TTL("expires"), schema.Tag("team", "auth"),
+		schema.DeletionProtection())
+	in, err := schema.CreateTableInput(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, tg := range in.Tags {
+		tags = append(tags, aws.ToString(tg.Key)+"="+aws.ToString(tg.Value))
+	}
+	if got := strings.Join(tags, ","); got != "env=prod,team=auth" {
+		t.Errorf("Tags = %s", got)
+	}
+	if !aws.ToBool(in.DeletionProtectionEnabled) || in.TableClass != types.TableClassStandardInfrequentAccess {
+		t.Errorf("DeletionProtectionEnabled %v, TableClass %q", in.DeletionProtectionEnabled, in.TableClass)
+	}
+	if d := a.Describe(); d.TTL != "expires" || d.Tags["env"] != "prod" || d.DeletionProtection {
+		t.Errorf("Describe: %+v", d)
+	}
+	if in, _ := schema.CreateTableInput(schema.Must[Session]("sessions")); in.Tags != nil || in.DeletionProtectionEnabled != nil || in.TableClass != "" {
+		t.Errorf("no settings: %+v", in)
+	}
+
+	for _, tc := range []struct {
+		opts []schema.Option
+		want string
+	}{
+		{[]schema.Option{schema.TTL("nope")}, "field nope: TTL names no field"},
+		{[]schema.Option{schema.TTL("seen")}, "field seen: TTL field is stored as S"},
+		{[]schema.Option{schema.TTL("hits"), schema.TTL("expires")}, "TTL"},
+		{[]schema.Option{schema.Tag("", "x")}, `Tag(""): the key must have 1 to 128 characters`},
+		{[]schema.Option{schema.Tag("aws:x", "x")}, `Tag("aws:x"): the prefix aws: is reserved`},
+		{[]schema.Option{schema.Tag("k", strings.Repeat("v", 257))}, `Tag("k"): the value has more than 256 characters`},
+		{[]schema.Option{schema.Tag("k", "1"), schema.Tag("k", "2")}, `Tag("k") given twice`},
+		{[]schema.Option{schema.TableClass("COLD")}, `TableClass("COLD"): must be one of`},
+	} {
+		if _, err := schema.New[Session]("sessions", tc.opts...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v", tc.want, err)
+		}
+	}
+	if _, err := schema.New[Session]("sessions", schema.TTL("hits")); err != nil {
+		t.Errorf("TTL on an int field: %v", err)
+	}
+
+	for _, tc := range []struct {
+		other schema.Option
+		want  string
+	}{
+		{schema.TTL("hits"), "dynamo: schema Session: TTL(hits) differs from schema Session's TTL(expires); a table has one TTL attribute"},
+		{schema.Tag("team", "billing"), `dynamo: schema Session: Tag("team") differs from schema Session's`},
+		{schema.TableClass(types.TableClassStandard), "dynamo: schema Session: TableClass(STANDARD) differs from schema Session's TableClass(STANDARD_INFREQUENT_ACCESS)"},
+	} {
+		_, err := schema.CreateTableInput(a, schema.Must[Session]("sessions", schema.EntityName("b"), tc.other))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("err = %v\nwant %s", err, tc.want)
+		}
+	}
+	if _, err := schema.Embedded[Session](schema.Tag("k", "v")); err == nil {
+		t.Error("Embedded accepted Tag")
 	}
 }
