@@ -23,7 +23,7 @@ type Jotting struct {
 	Rest  map[string]types.AttributeValue `dynamo:",unknown"`
 }
 
-var Jottings = schema.Must[Jotting]("memos")
+var Jottings = schema.Must[Jotting]("memos", schema.EntityName("memo"))
 
 // Items with attributes the type does not declare keep them through a load
 // and a put, byte for byte; the generated keys are not among them.
