@@ -229,25 +229,33 @@ func (f *feed[T]) change(shard string, rec stypes.Record) (c Change[T], ok bool,
 	}
 	f.pos.Seq[shard] = seq
 	keys := fromStreamItem(r.Keys)
-	if !f.t.schema.Owns(keys) {
+	// Whose item it is shows in an image (it carries the entity
+	// attribute); a KEYS_ONLY stream has only the keys to judge by.
+	ident := keys
+	if r.NewImage != nil {
+		ident = fromStreamItem(r.NewImage)
+	} else if r.OldImage != nil {
+		ident = fromStreamItem(r.OldImage)
+	}
+	if !f.t.schema.Owns(ident) {
 		return c, false, nil
 	}
 	c = Change[T]{Kind: ChangeKind(rec.EventName), SequenceNumber: seq, Position: f.pos.encode()}
 	if r.ApproximateCreationDateTime != nil {
 		c.Time = *r.ApproximateCreationDateTime
 	}
-	if c.Key, err = f.t.load(f.op, keys); err != nil {
+	if c.Key, err = f.t.decode(f.op, keys); err != nil {
 		return c, false, err
 	}
 	if r.OldImage != nil {
 		c.HasOld = true
-		if c.Old, err = f.t.load(f.op, fromStreamItem(r.OldImage)); err != nil {
+		if c.Old, err = f.t.decode(f.op, fromStreamItem(r.OldImage)); err != nil {
 			return c, false, err
 		}
 	}
 	if r.NewImage != nil {
 		c.HasNew = true
-		if c.New, err = f.t.load(f.op, fromStreamItem(r.NewImage)); err != nil {
+		if c.New, err = f.t.decode(f.op, fromStreamItem(r.NewImage)); err != nil {
 			return c, false, err
 		}
 	}

@@ -34,9 +34,21 @@ func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Conte
 	return t.repo.run(ctx, op, []string{t.schema.Table()}, func(ctx context.Context) error { return fn(ctx, op) })
 }
 
-// load decodes an item of this schema; a decode failure is a decode error
-// naming the table.
+// load decodes an item of this schema. An item of another entity (see
+// schema.Schema.CheckEntity) is ErrEntityMismatch: a single item read or
+// returned by a write is never decoded as the wrong type.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
+	if err := t.schema.CheckEntity(item); err != nil {
+		var zero T
+		return zero, &Error{Type: ErrEntityMismatch, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+	}
+	return t.decode(op, item)
+}
+
+// decode decodes item without asking whose it is: for bare keys, which
+// carry no entity attribute (unprocessed batch keys, stream record keys).
+// A decode failure is a decode error naming the table.
+func (t *Table[T]) decode(op string, item map[string]types.AttributeValue) (T, error) {
 	v, err := t.schema.Load(item)
 	if err != nil {
 		return v, &Error{Type: ErrDecode, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
@@ -52,7 +64,7 @@ func (t *Table[T]) decodeOwned(op string) decodeFunc[T] {
 			var zero T
 			return zero, false, nil
 		}
-		v, err := t.load(op, item)
+		v, err := t.decode(op, item)
 		return v, err == nil, err
 	}
 }

@@ -424,7 +424,8 @@ func (g *generator) storedIn(attr string, items []item) bool {
 
 // addAttributes declares every other attribute of the sample, sorted by name.
 func (g *generator) addAttributes(t *genType, items []item) {
-	seen := map[string]bool{g.pk: true}
+	// The entity attribute is the library's own, not a field.
+	seen := map[string]bool{g.pk: true, schema.DefaultEntityAttribute: true}
 	if g.sk != "" {
 		seen[g.sk] = true
 	}
