@@ -39,6 +39,7 @@ type item = map[string]types.AttributeValue
 type genType struct {
 	Name    string
 	Entity  string // "" with raw keys
+	marker  string // the entity attribute's value in every sampled item, or ""
 	Raw     bool
 	Prefix  bool // PrefixSortKey
 	Fields  []*genField
@@ -332,7 +333,15 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 			}
 		}
 		g.addAttributes(t, items)
-		t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
+		t.marker = markerOf(items)
+		name := gr.entity
+		if t.marker != "" {
+			name = t.marker
+		}
+		t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", name))
+		if t.marker == "" {
+			t.Options = append(t.Options, `schema.EntityAttribute("")`) // written without the attribute
+		}
 		if g.pk != "pk" {
 			t.Options = append(t.Options, fmt.Sprintf("schema.PartitionKeyName(%q)", g.pk))
 		}
@@ -344,7 +353,33 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 		}
 		out = append(out, t)
 	}
+	// A child marked with its own entity name lives in the partitions of
+	// the type whose entity name is the key prefix.
+	for _, t := range out {
+		if t.marker == "" || t.marker == t.Entity {
+			continue
+		}
+		for _, p := range out {
+			if p.marker == t.Entity {
+				t.Options = append(t.Options[:1:1], append([]string{"schema.EntityFrom(" + p.Name + "Schema)"}, t.Options[1:]...)...)
+				break
+			}
+		}
+	}
 	return out
+}
+
+// markerOf returns the entity attribute's value shared by every item, or "".
+func markerOf(items []item) string {
+	var m string
+	for i, it := range items {
+		v, ok := it[schema.DefaultEntityAttribute].(*types.AttributeValueMemberS)
+		if !ok || (i > 0 && v.Value != m) {
+			return ""
+		}
+		m = v.Value
+	}
+	return m
 }
 
 // constantPart returns the value of sort-key part i when every item of the
@@ -407,6 +442,9 @@ func (g *generator) rawType(items []item) *genType {
 	}
 	g.addAttributes(t, items)
 	t.Options = append(t.Options, "schema.RawKeys()")
+	if len(items) > 0 && markerOf(items) == "" {
+		t.Options = append(t.Options, `schema.EntityAttribute("")`) // written by other tools
+	}
 	if len(items) == 0 {
 		t.Notes = append(t.Notes, "The table was empty: only its key attributes are declared.")
 	}
