@@ -343,3 +343,121 @@ func TestEntityTableChecks(t *testing.T) {
 		t.Fatal("SyncTables accepted two schemas of one entity")
 	}
 }
+
+var MemberView = schema.MustCollection("member", Members, MemberChildren, MemberOrders, MemberPayments)
+
+// A collection reads the whole partition in one call, each item into its
+// own type, with paging, streaming, per-entity filters and sort conditions.
+func TestCollectionQuery(t *testing.T) {
+	m := seedMembers(t)
+	ctx := context.Background()
+
+	page, err := dynamo.QueryCollection(ctx, m.repo, MemberView, Member{ID: "m1"})
+	if err != nil || len(page.Items) != 6 || page.HasMore() {
+		t.Fatalf("QueryCollection = %+v, %v", page, err)
+	}
+	if got := dynamo.ItemsOf(page, Members); len(got) != 1 || got[0].Name != "parent" {
+		t.Fatalf("members = %+v", got)
+	}
+	if got := dynamo.ItemsOf(page, MemberChildren); len(got) != 1 || got[0].Name != "child" {
+		t.Fatalf("children = %+v", got)
+	}
+	if got := dynamo.ItemsOf(page, MemberOrders); len(got) != 2 || got[0].Amount != 10 || got[1].Amount != 11 {
+		t.Fatalf("orders = %+v", got)
+	}
+	if got := dynamo.ItemsOf(page, MemberPayments); len(got) != 2 || got[0].Amount != 20 {
+		t.Fatalf("payments = %+v", got)
+	}
+
+	// Paging: two items a page, the cursor continues.
+	var seen []string
+	cursor := ""
+	for range 10 {
+		opts := []dynamo.QueryOption{dynamo.Limit(2)}
+		if cursor != "" {
+			opts = append(opts, dynamo.StartAfter(cursor))
+		}
+		p, err := dynamo.QueryCollection(ctx, m.repo, MemberView, MemberOrder{ID: "m2"}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range p.Items {
+			seen = append(seen, typeName(v))
+		}
+		if cursor = p.Cursor; cursor == "" {
+			break
+		}
+	}
+	if want := []string{"child", "order", "order", "payment", "payment", "profile"}; !slices.Equal(seen, want) {
+		t.Fatalf("paged = %v, want %v", seen, want)
+	}
+
+	// The stream form, with a sort condition on the composed sort key.
+	var streamed []string
+	for v, err := range dynamo.QueryCollectionStream(ctx, m.repo, MemberView, Member{ID: "m1"}, dynamo.SortGe("order#"), dynamo.Limit(1)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch v := v.(type) {
+		case MemberOrder:
+			streamed = append(streamed, "order "+v.Ref)
+		case MemberPayment:
+			streamed = append(streamed, "payment "+v.Ref)
+		case Member:
+			streamed = append(streamed, "profile")
+		default:
+			t.Fatalf("unexpected %T", v)
+		}
+	}
+	if want := []string{"order r1", "order r2", "payment r1", "payment r2", "profile"}; !slices.Equal(streamed, want) {
+		t.Fatalf("streamed = %v", streamed)
+	}
+
+	// Per-entity filters: orders over 10 and payments of r1; the others pass.
+	page, err = dynamo.QueryCollection(ctx, m.repo, MemberView, Member{ID: "m1"}, dynamo.Filter(expr.AllOf(
+		dynamo.Where(MemberOrders, expr.Gt("amount", 10)),
+		dynamo.Where(MemberPayments, expr.Eq("ref", "r1")),
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, p := dynamo.ItemsOf(page, MemberOrders), dynamo.ItemsOf(page, MemberPayments); len(page.Items) != 4 || len(o) != 1 || o[0].Ref != "r2" || len(p) != 1 || p[0].Ref != "r1" {
+		t.Fatalf("filtered = %+v", page.Items)
+	}
+}
+
+func typeName(v any) string {
+	switch v := v.(type) {
+	case Member:
+		return v.Kind
+	case MemberChild:
+		return v.Kind
+	case MemberOrder:
+		return v.Kind
+	case MemberPayment:
+		return v.Kind
+	}
+	return "?"
+}
+
+// A collection is validated once, when it is declared.
+func TestCollectionDeclaration(t *testing.T) {
+	type Other struct {
+		ID string `dynamo:"id,pk"`
+	}
+	for name, tc := range map[string]struct {
+		members []schema.Member
+		want    string
+	}{
+		"one":             {[]schema.Member{Members}, "needs at least two schemas"},
+		"other table":     {[]schema.Member{Members, schema.Must[Other]("elsewhere")}, `table "elsewhere" differs`},
+		"same entity":     {[]schema.Member{Members, schema.Must[MemberChild]("members", schema.EntityName("member"), schema.EntityFrom(Members))}, `entity name "member" is also schema Member's`},
+		"unmarked":        {[]schema.Member{schema.Must[Member]("members", schema.EntityAttribute("")), schema.Must[MemberChild]("members", schema.EntityAttribute(""), schema.EntityFrom(Members))}, "has no entity attribute"},
+		"other partition": {[]schema.Member{Members, schema.Must[MemberOrder]("members")}, `schema MemberOrder's partition key (pk = "member_order"#id) differs from schema Member's (pk = "member"#id)`},
+	} {
+		_, err := schema.NewCollection("c", tc.members...)
+		if err == nil || !contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", name, err, tc.want)
+		}
+	}
+}

@@ -179,9 +179,14 @@ func (t *Table[T]) ScanAll(ctx context.Context, opts ...ScanAllOption) ([]T, err
 // the operation starts with the loop and ends with it, its pages fetched
 // with the operation's context.
 func (t *Table[T]) stream(ctx context.Context, op string, build func(context.Context) (iter.Seq2[T, error], error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		_ = t.run(ctx, op, func(ctx context.Context, op string) error {
+	return runStream(ctx, op, t.run, build)
+}
+
+// runStream runs a stream as one operation of run (a table's run).
+func runStream[V any](ctx context.Context, op string, run func(context.Context, string, func(context.Context, string) error) error, build func(context.Context) (iter.Seq2[V, error], error)) iter.Seq2[V, error] {
+	return func(yield func(V, error) bool) {
+		var zero V
+		_ = run(ctx, op, func(ctx context.Context, op string) error {
 			seq, err := build(ctx)
 			if err != nil {
 				yield(zero, err)
