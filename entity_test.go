@@ -461,3 +461,44 @@ func TestCollectionDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// Two entities of different partitions share a GSI partition.
+type Ticket struct {
+	ID    string `dynamo:"id,pk"`
+	Queue string `dynamo:"queue"`
+}
+
+type Alert struct {
+	ID    string `dynamo:"id,pk"`
+	Queue string `dynamo:"queue"`
+	Level int    `dynamo:"level"`
+}
+
+var (
+	Tickets   = schema.Must[Ticket]("desk", schema.EntityName("work"), schema.GSI("ByQueue", "queue", ""))
+	Alerts    = schema.Must[Alert]("desk", schema.EntityName("alert"), schema.EntityFrom(Tickets), schema.GSI("ByQueue", "queue", ""))
+	QueueView = schema.MustCollection("queue", Tickets, Alerts)
+)
+
+func TestCollectionOnIndex(t *testing.T) {
+	repo, _ := dynamotest.NewRepo(t, Tickets, Alerts)
+	ctx := context.Background()
+	tickets, alerts := dynamo.Bind(repo, Tickets), dynamo.Bind(repo, Alerts)
+	for _, err := range []error{
+		tickets.Put(ctx, Ticket{ID: "t1", Queue: "q"}),
+		tickets.Put(ctx, Ticket{ID: "t2", Queue: "other"}),
+		alerts.Put(ctx, Alert{ID: "a1", Queue: "q", Level: 2}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, err := dynamo.QueryCollection(ctx, repo, QueueView, Alert{Queue: "q"}, dynamo.Index("ByQueue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, as := dynamo.ItemsOf(page, Tickets), dynamo.ItemsOf(page, Alerts)
+	if len(page.Items) != 2 || len(ts) != 1 || ts[0].ID != "t1" || len(as) != 1 || as[0].Level != 2 {
+		t.Fatalf("ByQueue q = %+v", page.Items)
+	}
+}
