@@ -114,7 +114,9 @@ func (p *feedPosition) encode() string {
 }
 
 type feed[T any] struct {
-	t       *Table[T]
+	repo    *Repo
+	table   string
+	loader  func(ident map[string]types.AttributeValue) (func(map[string]types.AttributeValue) (T, error), error)
 	op      string
 	api     *dynamodbstreams.Client
 	pos     feedPosition
@@ -124,11 +126,23 @@ type feed[T any] struct {
 }
 
 func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*feed[T], error) {
-	api := t.repo.streams
+	load := func(item map[string]types.AttributeValue) (T, error) { return t.decode(op, item) }
+	return newFeed(ctx, t.repo, t.schema.Table(), op, c, func(ident map[string]types.AttributeValue) (func(map[string]types.AttributeValue) (T, error), error) {
+		if !t.schema.Owns(ident) {
+			return nil, nil
+		}
+		return load, nil
+	})
+}
+
+// newFeed opens a feed of table's stream; loader picks, by the record's
+// image (or keys), how to load the record's items, nil to skip it.
+func newFeed[T any](ctx context.Context, r *Repo, table, op string, c changesConfig, loader func(map[string]types.AttributeValue) (func(map[string]types.AttributeValue) (T, error), error)) (*feed[T], error) {
+	api := r.streams
 	if api == nil {
 		return nil, invalidf(op, "the client given to FromClient is not a *dynamodb.Client; a change feed needs one")
 	}
-	f := &feed[T]{t: t, op: op, api: api, latest: c.latest, iters: map[string]string{}}
+	f := &feed[T]{repo: r, table: table, loader: loader, op: op, api: api, latest: c.latest, iters: map[string]string{}}
 	if c.position != "" {
 		raw, err := base64.RawURLEncoding.DecodeString(c.position)
 		if err == nil {
@@ -140,9 +154,9 @@ func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*fe
 		f.latest = false
 		return f, nil
 	}
-	out, err := api.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String(t.schema.Table())})
+	out, err := api.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String(table)})
 	if err != nil {
-		return nil, mapError(op, t.schema.Table(), err)
+		return nil, mapError(op, table, err)
 	}
 	var newest *stypes.Stream
 	for i, s := range out.Streams {
@@ -151,13 +165,13 @@ func (t *Table[T]) newFeed(ctx context.Context, op string, c changesConfig) (*fe
 		}
 	}
 	if newest == nil {
-		return nil, invalidf(op, "table %s has no stream; declare one with schema.Stream", t.schema.Table())
+		return nil, invalidf(op, "table %s has no stream; declare one with schema.Stream", table)
 	}
 	f.pos.Stream = aws.ToString(newest.StreamArn)
 	return f, nil
 }
 
-func (f *feed[T]) err(err error) error { return mapError(f.op, f.t.schema.Table(), err) }
+func (f *feed[T]) err(err error) error { return mapError(f.op, f.table, err) }
 
 // run reads the stream until yield stops it or a call fails.
 func (f *feed[T]) run(ctx context.Context, yield func(Change[T], error) bool) error {
@@ -237,25 +251,26 @@ func (f *feed[T]) change(shard string, rec stypes.Record) (c Change[T], ok bool,
 	} else if r.OldImage != nil {
 		ident = fromStreamItem(r.OldImage)
 	}
-	if !f.t.schema.Owns(ident) {
-		return c, false, nil
+	load, err := f.loader(ident)
+	if load == nil || err != nil {
+		return c, false, err
 	}
 	c = Change[T]{Kind: ChangeKind(rec.EventName), SequenceNumber: seq, Position: f.pos.encode()}
 	if r.ApproximateCreationDateTime != nil {
 		c.Time = *r.ApproximateCreationDateTime
 	}
-	if c.Key, err = f.t.decode(f.op, keys); err != nil {
+	if c.Key, err = load(keys); err != nil {
 		return c, false, err
 	}
 	if r.OldImage != nil {
 		c.HasOld = true
-		if c.Old, err = f.t.decode(f.op, fromStreamItem(r.OldImage)); err != nil {
+		if c.Old, err = load(fromStreamItem(r.OldImage)); err != nil {
 			return c, false, err
 		}
 	}
 	if r.NewImage != nil {
 		c.HasNew = true
-		if c.New, err = f.t.decode(f.op, fromStreamItem(r.NewImage)); err != nil {
+		if c.New, err = load(fromStreamItem(r.NewImage)); err != nil {
 			return c, false, err
 		}
 	}

@@ -126,3 +126,42 @@ func collectionDecode(op string, c *schema.Collection) decodeFunc[any] {
 		return v, ok, nil
 	}
 }
+
+// CollectionChanges reads the changes of the collection's items from the
+// table's DynamoDB stream, as Table.Changes does for one schema: one feed,
+// each change's Key, Old and New a value of its member's type (switch on
+// Key's type). Items of entities outside the collection are skipped.
+func CollectionChanges(ctx context.Context, r *Repo, c *schema.Collection, opts ...ChangesOption) iter.Seq2[Change[any], error] {
+	const op = "GetRecords"
+	return func(yield func(Change[any], error) bool) {
+		_ = r.run(ctx, op, []string{c.Table()}, func(ctx context.Context) error {
+			var cfg changesConfig
+			for _, o := range opts {
+				o(&cfg)
+			}
+			f, err := newFeed(ctx, r, c.Table(), op, cfg, func(ident map[string]types.AttributeValue) (func(map[string]types.AttributeValue) (any, error), error) {
+				m, err := c.Owner(ident)
+				if m == nil || err != nil {
+					if err != nil {
+						err = &Error{Type: ErrDecode, Op: op, Table: c.Table(), Message: trimPrefix(err.Error()), cause: err}
+					}
+					return nil, err
+				}
+				return func(item map[string]types.AttributeValue) (any, error) {
+					v, err := m.LoadAny(item)
+					if err != nil {
+						return nil, &Error{Type: ErrDecode, Op: op, Table: c.Table(), Message: trimPrefix(err.Error()), cause: err}
+					}
+					return v, nil
+				}, nil
+			})
+			if err == nil {
+				err = f.run(ctx, yield)
+			}
+			if err != nil {
+				yield(Change[any]{}, err)
+			}
+			return err
+		})
+	}
+}

@@ -502,3 +502,43 @@ func TestCollectionOnIndex(t *testing.T) {
 		t.Fatalf("ByQueue q = %+v", page.Items)
 	}
 }
+
+// One stream read as several typed entities.
+func TestCollectionChanges(t *testing.T) {
+	m := seedMembers(t)
+	ctx := context.Background()
+	counts := map[string]int{}
+	n := 0
+	for c, err := range dynamo.CollectionChanges(ctx, m.repo, MemberView) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Kind != dynamo.ChangeInsert || !c.HasNew {
+			t.Fatalf("change %d = %+v", n, c)
+		}
+		switch k := c.Key.(type) {
+		case Member:
+			counts["member"]++
+			if c.New.(Member).Name != "parent" {
+				t.Fatalf("member %+v", c.New)
+			}
+		case MemberChild:
+			counts["child"]++
+		case MemberOrder:
+			counts["order"]++
+			if c.New.(MemberOrder).Ref != k.Ref {
+				t.Fatalf("order %+v", c)
+			}
+		case MemberPayment:
+			counts["payment"]++
+		default:
+			t.Fatalf("key %T", k)
+		}
+		if n++; n == 12 {
+			break
+		}
+	}
+	if counts["member"] != 2 || counts["child"] != 2 || counts["order"] != 4 || counts["payment"] != 4 {
+		t.Fatalf("counts = %v", counts)
+	}
+}

@@ -14,12 +14,15 @@ type Member interface {
 	Described
 	Entity() string
 	CheckEntity(item map[string]types.AttributeValue) error
-	loadAny(item map[string]types.AttributeValue) (any, error)
+	LoadAny(item map[string]types.AttributeValue) (any, error)
 	goType() reflect.Type
 }
 
-func (s *Schema[T]) loadAny(item map[string]types.AttributeValue) (any, error) { return s.Load(item) }
-func (s *Schema[T]) goType() reflect.Type                                      { return s.typ }
+// LoadAny is Load with the T returned as any, for code that reads several
+// schemas' items (collections).
+func (s *Schema[T]) LoadAny(item map[string]types.AttributeValue) (any, error) { return s.Load(item) }
+
+func (s *Schema[T]) goType() reflect.Type { return s.typ }
 
 // Collection is a set of schemas whose items share partitions (single-table
 // design: a customer's profile, orders and payments under one partition key)
@@ -108,23 +111,29 @@ func (c *Collection) Members() []Member { return c.members }
 func (c *Collection) Table() string { return c.members[0].Describe().Table }
 
 // Load decodes item into the type of the member whose entity it is (see
-// Schema.CheckEntity), as a value of that type. ok is false when no member
-// owns it. An item without the entity attribute that the key rule gives to
-// more than one member is an error: it is never guessed.
+// Owner), as a value of that type. ok is false when no member owns it.
 func (c *Collection) Load(item map[string]types.AttributeValue) (v any, ok bool, err error) {
+	owner, err := c.Owner(item)
+	if owner == nil || err != nil {
+		return nil, false, err
+	}
+	v, err = owner.LoadAny(item)
+	return v, err == nil, err
+}
+
+// Owner returns the member whose entity item is (see Schema.CheckEntity),
+// nil when none is. An item without the entity attribute that the key rule
+// gives to more than one member is an error: it is never guessed.
+func (c *Collection) Owner(item map[string]types.AttributeValue) (Member, error) {
 	var owner Member
 	for _, m := range c.members {
 		if m.CheckEntity(item) != nil {
 			continue
 		}
 		if owner != nil {
-			return nil, false, &Error{Msg: fmt.Sprintf("collection %s: an item without the entity attribute fits both %s and %s; mark it (update it through its schema) or declare StrictEntity", c.name, owner.Describe().Type, m.Describe().Type)}
+			return nil, &Error{Msg: fmt.Sprintf("collection %s: an item without the entity attribute fits both %s and %s; mark it (update it through its schema) or declare StrictEntity", c.name, owner.Describe().Type, m.Describe().Type)}
 		}
 		owner = m
 	}
-	if owner == nil {
-		return nil, false, nil
-	}
-	v, err = owner.loadAny(item)
-	return v, err == nil, err
+	return owner, nil
 }
