@@ -542,3 +542,22 @@ func TestCollectionChanges(t *testing.T) {
 		t.Fatalf("counts = %v", counts)
 	}
 }
+
+// A vector index shared by several entities: search results of another
+// entity are skipped, not decoded as Docs.
+func TestEntitySearchVectorsSkipsOthers(t *testing.T) {
+	main := newCanned(t, func(string, int, []byte) reply { return reply{status: 500, body: `{}`} })
+	search := newCanned(t, func(string, int, []byte) reply {
+		return reply{body: `{"SearchResults":[
+			{"Item":{"pk":{"S":"doc#t1"},"sk":{"S":"d1"},"_entity":{"S":"doc_draft"},"title":{"S":"Draft"}},"Score":0.0},
+			{"Item":{"pk":{"S":"doc#t1"},"sk":{"S":"d2"},"_entity":{"S":"doc"},"title":{"S":"Guide"}},"Score":0.4}]}`}
+	})
+	repo := fastRepo(t, main.URL, dynamo.WithSearchEndpoint(search.URL))
+	res, err := dynamo.Bind(repo, Docs).SearchVectors(context.Background(), "Semantic", []float32{1, 0, 0}, dynamo.Filter(expr.Eq("tenant", "t1")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 1 || res.Results[0].Item.Title != "Guide" {
+		t.Fatalf("results = %+v", res.Results)
+	}
+}
