@@ -58,6 +58,11 @@
 // shape, and so do sibling sort keys "order#o1" and "payment#o1".
 // EntityAttribute("") turns the attribute off, for tables that other tools
 // must see unchanged; the key rule alone then tells items apart.
+// Items read through a KEYS_ONLY index, or an INCLUDE index that does not
+// include the attribute, lack it too and are judged by the key rule (and
+// refused under StrictEntity): list the attribute in Include to keep such
+// reads exact. Request builders add the keys and the attribute to every
+// projection.
 //
 // Schemas of one table seen together (CreateTableInput, collections) may not
 // share an entity name or disagree on the entity attribute.
