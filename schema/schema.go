@@ -786,7 +786,7 @@ func (s *Schema[T]) projected(what string, attrs []string) ([]string, error) {
 		return nil, s.errf("", "%s: %d projected attributes; DynamoDB allows %d per index", what, len(attrs), limits.MaxProjectedPerIndex)
 	}
 	for i, a := range attrs {
-		if s.st.Field(a) == nil {
+		if s.st.Field(a) == nil && (a != s.marker || s.marker == "") { // the entity attribute keeps index reads exact
 			return nil, s.errf(a, "%s projects an undefined field", what)
 		}
 		for _, b := range attrs[:i] {

@@ -442,3 +442,18 @@ func names(fs []*codec.Field) string {
 	}
 	return s
 }
+
+// An INCLUDE projection may list the entity attribute, so that reads
+// through the index can tell entities apart exactly.
+func TestIncludeEntityAttribute(t *testing.T) {
+	s, err := schema.New[Plain]("app", schema.PartitionKey("id"), schema.GSI("ByName", "name", "", schema.Include("_entity", "n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix, _ := s.Index("ByName"); len(ix.NonKeyAttributes) != 2 || ix.NonKeyAttributes[0] != "_entity" {
+		t.Fatalf("NonKeyAttributes = %v", ix.NonKeyAttributes)
+	}
+	if _, err := schema.New[Plain]("app", schema.PartitionKey("id"), schema.EntityAttribute(""), schema.GSI("ByName", "name", "", schema.Include("_entity"))); err == nil {
+		t.Fatal("Include of _entity accepted with the attribute off")
+	}
+}
