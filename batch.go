@@ -179,7 +179,10 @@ func (t *Table[T]) BatchGet(ctx context.Context, keys []T, opts ...BatchGetOptio
 				}
 				res.ConsumedCapacity = append(res.ConsumedCapacity, out.ConsumedCapacity...)
 				for _, item := range out.Responses[table] {
-					v, err := t.load(op, item)
+					if !t.schema.Owns(item) {
+						continue // another entity's item at one of the keys: not this entity's to return
+					}
+					v, err := t.decode(op, item)
 					if err != nil {
 						return nil, err
 					}
@@ -197,7 +200,7 @@ func (t *Table[T]) BatchGet(ctx context.Context, keys []T, opts ...BatchGetOptio
 			}
 			if left != nil {
 				for _, k := range left.RequestItems[table].Keys {
-					v, err := t.load(op, k)
+					v, err := t.decode(op, k)
 					if err != nil {
 						return err
 					}

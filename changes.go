@@ -92,7 +92,8 @@ type rawItem = map[string]types.AttributeValue
 // tools that follow any table, like the dynamo command's tail).
 func (r *Repo) Changes(ctx context.Context, table string, opts ...ChangesOption) iter.Seq2[Change[map[string]types.AttributeValue], error] {
 	const op = "GetRecords"
-	raw := changeDecoder[rawItem]{op: op, table: table, load: func(it rawItem) (rawItem, error) { return it, nil }}
+	same := func(it rawItem) (rawItem, error) { return it, nil }
+	raw := changeDecoder[rawItem]{op: op, table: table, loader: func(rawItem) (func(rawItem) (rawItem, error), error) { return same, nil }}
 	return changes(ctx, r, table, raw, opts)
 }
 
@@ -135,15 +136,22 @@ func changes[T any](ctx context.Context, r *Repo, table string, d changeDecoder[
 }
 
 // changeDecoder turns stream records into changes of T: the one conversion
-// of the typed feed, the raw feed and ChangeFromRecord.
+// of the typed feed, the collection feed, the raw feed and ChangeFromRecord.
 type changeDecoder[T any] struct {
 	op, table string
-	owns      func(rawItem) bool // nil: every item is T's
-	load      func(rawItem) (T, error)
+	// loader picks, by the record's image (or keys), how to load the
+	// record's items; a nil loader skips the record (another entity's).
+	loader func(ident rawItem) (load func(rawItem) (T, error), err error)
 }
 
 func schemaDecoder[T any](s *schema.Schema[T], op string) changeDecoder[T] {
-	return changeDecoder[T]{op: op, table: s.Table(), owns: s.Owns, load: func(it rawItem) (T, error) { return loadItem(s, op, it) }}
+	load := func(it rawItem) (T, error) { return loadItem(s, op, it) }
+	return changeDecoder[T]{op: op, table: s.Table(), loader: func(ident rawItem) (func(rawItem) (T, error), error) {
+		if !s.Owns(ident) {
+			return nil, nil
+		}
+		return load, nil
+	}}
 }
 
 // change decodes rec; ok is false for an item of another entity or a
@@ -154,25 +162,34 @@ func (d changeDecoder[T]) change(rec stypes.Record) (c Change[T], ok bool, err e
 		return c, false, nil
 	}
 	keys := fromStreamItem(r.Keys)
-	if d.owns != nil && !d.owns(keys) {
-		return c, false, nil
+	// Whose item it is shows in an image (it carries the entity
+	// attribute); a KEYS_ONLY stream has only the keys to judge by.
+	ident := keys
+	if r.NewImage != nil {
+		ident = fromStreamItem(r.NewImage)
+	} else if r.OldImage != nil {
+		ident = fromStreamItem(r.OldImage)
+	}
+	load, err := d.loader(ident)
+	if load == nil || err != nil {
+		return c, false, err
 	}
 	c = Change[T]{Kind: ChangeKind(rec.EventName), SequenceNumber: aws.ToString(r.SequenceNumber)}
 	if r.ApproximateCreationDateTime != nil {
 		c.Time = *r.ApproximateCreationDateTime
 	}
-	if c.Key, err = d.load(keys); err != nil {
+	if c.Key, err = load(keys); err != nil {
 		return c, false, err
 	}
 	if r.OldImage != nil {
 		c.HasOld = true
-		if c.Old, err = d.load(fromStreamItem(r.OldImage)); err != nil {
+		if c.Old, err = load(fromStreamItem(r.OldImage)); err != nil {
 			return c, false, err
 		}
 	}
 	if r.NewImage != nil {
 		c.HasNew = true
-		if c.New, err = d.load(fromStreamItem(r.NewImage)); err != nil {
+		if c.New, err = load(fromStreamItem(r.NewImage)); err != nil {
 			return c, false, err
 		}
 	}

@@ -199,7 +199,7 @@ func TestErrorMessageFormat(t *testing.T) {
 	}
 }
 
-const canceledBody = `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Item":{"pk":{"S":"acct#a"},"balance":{"N":"3"}},"Message":"The conditional request failed"}],"Message":"Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]"}`
+const canceledBody = `{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Item":{"pk":{"S":"acct#a"},"sk":{"S":"acct"},"balance":{"N":"3"}},"Message":"The conditional request failed"}],"Message":"Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]"}`
 
 func TestTransactionCanceledReasons(t *testing.T) {
 	srv := newCanned(t, func(string, int, []byte) reply { return reply{status: 400, body: canceledBody} })

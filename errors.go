@@ -27,6 +27,7 @@ type ErrorType string
 const (
 	ErrValidation                    ErrorType = "validation_error"                // refused, by this library before sending or by DynamoDB
 	ErrNotFound                      ErrorType = "not_found"                       // Get found no item (not an AWS error)
+	ErrEntityMismatch                ErrorType = "entity_mismatch"                 // the item at the key is another entity's (not an AWS error)
 	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table, index or backup
 	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition (or a statement's WHERE) did not hold, or an INSERT's key exists
 	ErrProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded" // over the table's provisioned capacity (retried)

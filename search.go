@@ -41,7 +41,10 @@ func (t *Table[T]) SearchVectors(ctx context.Context, index string, vector []flo
 		res.ConsumedCapacity = out.ConsumedCapacity
 		res.Results = make([]SearchResult[T], 0, len(out.SearchResults))
 		for _, r := range out.SearchResults {
-			v, err := t.load(op, r.Item)
+			if !t.schema.Owns(r.Item) {
+				continue // another entity's item in a shared vector index
+			}
+			v, err := t.decode(op, r.Item)
 			if err != nil {
 				return err
 			}

@@ -35,14 +35,26 @@ func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Conte
 	return t.repo.run(ctx, op, t.tables(), func(ctx context.Context) error { return fn(ctx, op) })
 }
 
-// load decodes an item of this schema; a decode failure is a decode error
-// naming the table, with the item's primary key in Keys.
+// load decodes an item of this schema. An item of another entity (see
+// schema.Schema.CheckEntity) is ErrEntityMismatch: a single item read or
+// returned by a write is never decoded as the wrong type.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
+	if err := t.schema.CheckEntity(item); err != nil {
+		var zero T
+		return zero, &Error{Type: ErrEntityMismatch, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+	}
 	return loadItem(t.schema, op, item)
 }
 
-// loadItem decodes an item of s; a decode failure is a decode error naming
-// the table.
+// decode decodes item without asking whose it is: for bare keys, which
+// carry no entity attribute (unprocessed batch keys, stream record keys).
+func (t *Table[T]) decode(op string, item map[string]types.AttributeValue) (T, error) {
+	return loadItem(t.schema, op, item)
+}
+
+// loadItem decodes an item of s without asking whose it is; a decode
+// failure is a decode error naming the table, with the item's primary key
+// in Keys.
 func loadItem[T any](s *schema.Schema[T], op string, item map[string]types.AttributeValue) (T, error) {
 	v, err := s.Load(item)
 	if err != nil {
@@ -90,7 +102,7 @@ func (t *Table[T]) decodeOwned(op string) decodeFunc[T] {
 			var zero T
 			return zero, false, nil
 		}
-		v, err := t.load(op, item)
+		v, err := t.decode(op, item)
 		return v, err == nil, err
 	}
 }

@@ -19,8 +19,10 @@ type TxOp struct {
 
 func (t *Table[T]) txOp(op request.TxOp) TxOp {
 	return TxOp{op: op, load: func(item map[string]types.AttributeValue) (any, error) {
-		v, err := t.schema.Load(item)
-		return v, err
+		if err := t.schema.CheckEntity(item); err != nil {
+			return nil, err
+		}
+		return t.schema.Load(item)
 	}}
 }
 

@@ -46,6 +46,10 @@ func (c Change) Path() Path { return c.path }
 // IsRaw reports whether c is a RawUpdate, whose paths are not known.
 func (c Change) IsRaw() bool { return c.op == opRaw }
 
+// Raw is the expression of a RawUpdate as given (nil for other changes); it
+// must not be modified.
+func (c Change) Raw() *Raw { return c.raw }
+
 // Set is SET a = :v. v is a Go value (nil writes NULL), an encoded
 // types.AttributeValue, or another attribute (SET a = b copies it).
 func Set[A Attribute](a A, v any) Change { return Change{op: opSet, path: pathOf(a), value: v} }

@@ -131,7 +131,7 @@ func BatchGet(keys []GetKey, opts ...BatchGetOption) (*dynamodb.BatchGetItemInpu
 				ka.ConsistentRead = aws.Bool(true)
 			}
 			if c.projSet {
-				x := exprs{expr.NewBuilder(enc)}
+				x := newExprs(enc)
 				var err error
 				if ka.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
 					return err

@@ -41,7 +41,7 @@ func ExampleUpdate() {
 		expr.Set("user_id", "v"))
 	fmt.Println(err)
 	// Output:
-	// SET #a0 = :v0, #a1 = #a1 + :v1
+	// SET #a0 = :v0, #a1 = #a1 + :v1, #a2 = if_not_exists(#a2, :v2)
 	// #c0 = :c1
 	// dynamo: UpdateItem: field user_id: key attributes cannot be updated; delete the item and put it again (atomically with a transaction)
 }
@@ -59,6 +59,6 @@ func ExampleTransactWrite() {
 		fmt.Println(*item.Update.UpdateExpression, "|", item.Update.ConditionExpression != nil)
 	}
 	// Output:
-	// SET #a0 = #a0 - :v0 | true
-	// SET #a0 = #a0 + :v0 | false
+	// SET #a0 = #a0 - :v0, #a1 = if_not_exists(#a1, :v1) | true
+	// SET #a0 = #a0 + :v0, #a1 = if_not_exists(#a1, :v1) | false
 }

@@ -1,11 +1,16 @@
 package request
 
 import (
+	"maps"
+	"strconv"
+	"strings"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/expr/parse"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -30,7 +35,7 @@ func Get[T any](s *schema.Schema[T], key T, opts ...GetOption) (*dynamodb.GetIte
 		in.ConsistentRead = aws.Bool(true)
 	}
 	if c.projSet {
-		x := exprs{expr.NewBuilder(s)}
+		x := newExprs(s)
 		if in.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
 			return nil, err
 		}
@@ -104,7 +109,7 @@ func Update[T any](s *schema.Schema[T], key T, args ...UpdateOption) (*dynamodb.
 	if err != nil {
 		return nil, wrap(op, err)
 	}
-	x := exprs{expr.NewBuilder(s)}
+	x := newExprs(s)
 	update, err := updateExpr(op, s, x, changes)
 	if err != nil {
 		return nil, err
@@ -142,16 +147,48 @@ func collectUpdate[A any](args []A) (*config, []expr.Change) {
 	return c, changes
 }
 
-// keyAttrs is what Update needs of a schema to refuse key changes.
-type keyAttrs interface{ IsKeyAttr(attr string) bool }
+// updated is what an update needs of a schema: the key attributes, which
+// may not change, and the entity attribute, which the library owns.
+type updated interface {
+	IsKeyAttr(attr string) bool
+	EntityAttribute() string
+	Entity() string
+}
 
-func updateExpr(op string, s keyAttrs, x exprs, changes []expr.Change) (*string, error) {
-	for _, ch := range changes {
-		if ch.IsRaw() {
-			continue
+// updateExpr renders the changes and adds SET m = if_not_exists(m, :entity)
+// for the entity attribute m: an update that creates an item (or touches one
+// written without the attribute) marks it, and never relabels an item that
+// already carries an entity, whose read then refuses it as another entity's.
+func updateExpr(op string, s updated, x exprs, changes []expr.Change) (*string, error) {
+	marker := s.EntityAttribute()
+	check := func(attr string) error {
+		switch {
+		case s.IsKeyAttr(attr):
+			return fieldErr(op, attr, "key attributes cannot be updated; delete the item and put it again (atomically with a transaction)")
+		case marker != "" && attr == marker:
+			return fieldErr(op, attr, "the entity attribute is written by the library; it cannot be updated")
 		}
-		if p := ch.Path(); len(p) > 0 && !p[0].IsIndex && s.IsKeyAttr(p[0].Name) {
-			return nil, fieldErr(op, p[0].Name, "key attributes cannot be updated; delete the item and put it again (atomically with a transaction)")
+		return nil
+	}
+	if len(changes) == 1 && changes[0].IsRaw() {
+		raw, err := markRaw(op, changes[0].Raw(), check, marker, s.Entity())
+		if err != nil {
+			return nil, err
+		}
+		changes = []expr.Change{raw}
+	} else {
+		for _, ch := range changes {
+			if ch.IsRaw() {
+				continue // the builder refuses a raw update among others
+			}
+			if p := ch.Path(); len(p) > 0 && !p[0].IsIndex {
+				if err := check(p[0].Name); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if marker != "" && len(changes) > 0 {
+			changes = append(changes[:len(changes):len(changes)], expr.IfNotExists(marker, s.Entity()))
 		}
 	}
 	text, err := x.b.Update(changes)
@@ -159,6 +196,69 @@ func updateExpr(op string, s keyAttrs, x exprs, changes []expr.Change) (*string,
 		return nil, wrap(op, err)
 	}
 	return aws.String(text), nil
+}
+
+// markRaw checks the attributes a raw update expression writes and adds the
+// entity attribute's action to its SET clause, under placeholders the raw
+// expression does not use.
+func markRaw(op string, raw *expr.Raw, check func(string) error, marker, entity string) (expr.Change, error) {
+	u, err := parse.Update(raw.Text)
+	if err != nil {
+		return expr.Change{}, wrap(op, err)
+	}
+	name := func(p expr.Path) string {
+		if len(p) == 0 || p[0].IsIndex {
+			return ""
+		}
+		if !strings.HasPrefix(p[0].Name, "#") {
+			return p[0].Name
+		}
+		if n, ok := raw.Names[p[0].Name]; ok {
+			return n
+		}
+		return raw.Names[p[0].Name[1:]]
+	}
+	var paths []expr.Path
+	for _, a := range u.Set {
+		paths = append(paths, a.Path)
+	}
+	paths = append(paths, u.Remove...)
+	for _, a := range u.Add {
+		paths = append(paths, a.Path)
+	}
+	for _, a := range u.Delete {
+		paths = append(paths, a.Path)
+	}
+	for _, p := range paths {
+		if err := check(name(p)); err != nil {
+			return expr.Change{}, err
+		}
+	}
+	if marker == "" {
+		return expr.RawUpdate(raw.Text, raw.Names, raw.Values), nil
+	}
+	free := func(sigil string, used func(string) bool) string {
+		ph := "entity"
+		for i := 1; used(sigil+ph) || used(ph); i++ {
+			ph = "entity" + strconv.Itoa(i)
+		}
+		return sigil + ph
+	}
+	n := free("#", func(k string) bool { _, ok := raw.Names[k]; return ok })
+	v := free(":", func(k string) bool { _, ok := raw.Values[k]; return ok })
+	m := expr.Path{{Name: n}}
+	u.Set = append(u.Set, expr.SetAction{Path: m, Value: &expr.Func{Name: "if_not_exists", Args: []expr.Operand{m, &expr.Value{Placeholder: v}}}})
+	names := maps.Clone(raw.Names)
+	if names == nil {
+		names = map[string]string{}
+	}
+	names[n] = marker
+	values := maps.Clone(raw.Values)
+	if values == nil {
+		values = map[string]any{}
+	}
+	values[v] = entity
+	return expr.RawUpdate(expr.PrintUpdate(u), names, values), nil
 }
 
 // checkWrite validates the options of Put, Delete and Update. Put and Delete

@@ -52,7 +52,7 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 	if err := checkRead(op, s.Describe(), c); err != nil {
 		return nil, err
 	}
-	x := exprs{expr.NewBuilder(s)}
+	x := newExprs(s)
 	key, keyNames, exclude, err := keyCondition(op, s, v, c, x)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func scan[T any](s *schema.Schema[T], c *config) (*dynamodb.ScanInput, error) {
 		}
 		in.Segment, in.TotalSegments = aws.Int32(int32(c.segment)), aws.Int32(int32(c.segments))
 	}
-	x := exprs{expr.NewBuilder(s)}
+	x := newExprs(s)
 	var err error
 	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
 		return nil, err

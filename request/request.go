@@ -2,6 +2,7 @@ package request
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -71,8 +72,15 @@ func wrap(op string, err error) error {
 
 // exprs collects the expression parts of one request.
 type exprs struct {
-	b *expr.Builder
+	b   *expr.Builder
+	enc expr.Encoder
 }
+
+func newExprs(enc expr.Encoder) exprs { return exprs{expr.NewBuilder(enc), enc} }
+
+// identified is what a read needs of a schema to keep its items
+// recognisable: the attributes every projection must include.
+type identified interface{ IdentityAttributes() []string }
 
 func (x exprs) cond(op string, c expr.Cond, prefix string) (*string, error) {
 	if c == nil {
@@ -92,7 +100,7 @@ func ifCondition(op string, enc expr.Encoder, c *config) (cond *string, names ma
 	if !c.condSet {
 		return nil, nil, nil, nil
 	}
-	x := exprs{expr.NewBuilder(enc)}
+	x := newExprs(enc)
 	if cond, err = x.cond(op, c.cond, "c"); err != nil {
 		return nil, nil, nil, err
 	}
@@ -118,6 +126,11 @@ func (x exprs) filterProjection(op string, c *config) (filter, projection *strin
 func (x exprs) projection(op string, paths []expr.Path) (*string, error) {
 	if len(paths) == 0 {
 		return nil, errorf(op, "projection names no attributes")
+	}
+	// A projected item keeps its keys and entity attribute, so that the
+	// read can still tell whose item it is (and recover key fields).
+	if id, ok := x.enc.(identified); ok {
+		paths = withAttrs(paths, id.IdentityAttributes())
 	}
 	s, err := x.b.ProjectPaths(paths...)
 	if err != nil {
@@ -184,4 +197,16 @@ func scalarText(av types.AttributeValue) string {
 		return "B" + string(v.Value)
 	}
 	return fmt.Sprintf("%T", av)
+}
+
+// withAttrs returns paths plus the top-level attributes among attrs that
+// paths does not name yet.
+func withAttrs(paths []expr.Path, attrs []string) []expr.Path {
+	out := paths[:len(paths):len(paths)]
+	for _, a := range attrs {
+		if !slices.ContainsFunc(paths, func(p expr.Path) bool { return len(p) == 1 && p[0].Name == a && !p[0].IsIndex }) {
+			out = append(out, expr.Path{{Name: a}})
+		}
+	}
+	return out
 }

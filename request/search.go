@@ -57,7 +57,7 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 		TopK:                   aws.Int32(int32(k)),
 		ReturnConsumedCapacity: c.capacity,
 	}
-	x := exprs{expr.NewBuilder(s)}
+	x := newExprs(s)
 	var err error
 	if vi.Partition != "" && !(c.filterSet && fixesAttr(c.filter, vi.Partition)) {
 		return nil, fieldErr(op, vi.Partition, "index %s is partitioned by %s: the filter must include an equality on it", index, vi.Partition)

@@ -77,7 +77,7 @@ func TxUpdate[T any](s *schema.Schema[T], key T, args ...TxUpdateOption) TxOp {
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		x := exprs{expr.NewBuilder(s)}
+		x := newExprs(s)
 		update, err := updateExpr(op, s, x, changes)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
@@ -121,7 +121,7 @@ func TxCheck[T any](s *schema.Schema[T], key T, cond expr.Cond, opts ...TxOpOpti
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		x := exprs{expr.NewBuilder(s)}
+		x := newExprs(s)
 		cc := &types.ConditionCheck{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if cc.ConditionExpression, err = x.cond(op, cond, "c"); err != nil {
 			return types.TransactWriteItem{}, "", err
@@ -196,7 +196,7 @@ func TransactGet(keys []GetKey, opts ...TxGetOption) (*dynamodb.TransactGetItems
 	err := eachKey(op, keys, "a transaction may include one operation per item", func(i int, table string, key map[string]types.AttributeValue, enc expr.Encoder) error {
 		g := &types.Get{TableName: aws.String(table), Key: key}
 		if c.projSet {
-			x := exprs{expr.NewBuilder(enc)}
+			x := newExprs(enc)
 			var err error
 			if g.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
 				return err

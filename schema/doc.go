@@ -42,8 +42,30 @@
 // found): UserProfile → user_profile, HTTPLog → http_log, UserID → user_id,
 // SHA256Hash → sha256_hash. A run of capitals is one word, and the next word
 // starts at the last capital of the run when a lower-case letter follows
-// (HTTPLog → http + log). EntityName sets it; EntityFrom copies it from a
-// parent schema.
+// (HTTPLog → http + log). EntityName sets it.
+//
+// Every item written through the schema carries its entity name in the
+// entity attribute, "_entity" unless EntityAttribute names another (all
+// schemas of a table must agree). Dump writes it, so Put, batches and
+// transactions do; updates add SET _entity = if_not_exists(_entity, :e), so
+// they mark the items they create and older unmarked items, and never
+// relabel another entity's item. Callers may not write it. Reads apply
+// CheckEntity: an item carrying the attribute belongs exactly to the schema
+// of that entity name; an item without it (written by other tools) is judged
+// by its keys (the entity prefix and the number of key parts), or refused
+// under StrictEntity. The attribute, not the key, decides because the key
+// cannot: a parent's sort key "profile" and a child's "child" have the same
+// shape, and so do sibling sort keys "order#o1" and "payment#o1".
+// EntityAttribute("") turns the attribute off, for tables that other tools
+// must see unchanged; the key rule alone then tells items apart.
+// Items read through a KEYS_ONLY index, or an INCLUDE index that does not
+// include the attribute, lack it too and are judged by the key rule (and
+// refused under StrictEntity): list the attribute in Include to keep such
+// reads exact. Request builders add the keys and the attribute to every
+// projection.
+//
+// Schemas of one table seen together (CreateTableInput, collections) may not
+// share an entity name or disagree on the entity attribute.
 //
 // # Generated keys
 //
@@ -131,9 +153,13 @@
 //
 // # Parent and child items
 //
-// A child schema declared with EntityFrom(parent) has the parent's entity
-// name, so its items live in the parent's partitions. Give the two different
-// sort keys, for example a sort-key field with a fixed default on each:
+// A child schema declared with EntityFrom(parent) takes the parent's key
+// prefix (KeyEntity), so its items live in the parent's partitions, and keeps
+// an entity name of its own (EntityName, or its type name in snake_case:
+// "user_order" below), which its items carry in the entity attribute: the
+// parent's reads skip the child's items exactly, whatever their keys. Give
+// the two different sort keys too, for example a sort-key field with a fixed
+// default on each, so that they never overwrite each other:
 //
 //	type User struct {
 //		UserID string `dynamo:"user_id,pk"`
@@ -151,6 +177,10 @@
 // user, "user#u1" / "order#o1" for the order, and a query prefix of
 // "order#" for the user's orders.
 //
+// A Collection declares schemas that share partitions, to read a whole
+// partition in one query (package dynamo's QueryCollection), each item into
+// its own type.
+//
 // # Items
 //
 // Dump encodes a value as a complete item: every declared field (nil ones
@@ -166,8 +196,10 @@
 // key fields missing from the item, as in items read through a KEYS_ONLY or
 // INCLUDE index or a vector search, are recovered by splitting the generated
 // keys and decoding each part with its field's type (this is why key values
-// may not contain the separator). Owns tells this entity's items from other
-// entities' in a shared table.
+// may not contain the separator). CheckEntity (and Owns) tells this
+// entity's items from other entities' in a shared table. DumpAttributes
+// encodes the fields alone, without the keys and the entity attribute: a
+// nested value, not an item.
 //
 // # Indexes and tables
 //

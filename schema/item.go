@@ -14,8 +14,22 @@ import (
 // Table returns the table name ("" for an embedded schema).
 func (s *Schema[T]) Table() string { return s.table }
 
-// Entity returns the entity name, the prefix of generated partition keys.
+// Entity returns the entity name: the value of the entity attribute, and
+// (without EntityFrom) the first part of generated partition keys.
 func (s *Schema[T]) Entity() string { return s.entity }
+
+// KeyEntity returns the entity name generated partition keys start with:
+// Entity, or with EntityFrom the parent's.
+func (s *Schema[T]) KeyEntity() string { return s.keyEntity }
+
+// EntityAttribute returns the attribute holding the entity name in every
+// item written through the schema; "" when items are not marked.
+func (s *Schema[T]) EntityAttribute() string { return s.marker }
+
+// IdentityAttributes returns the attributes a read needs to tell this
+// entity's items from others': the table keys and the entity attribute.
+// Request builders add them to every projection.
+func (s *Schema[T]) IdentityAttributes() []string { return s.identity }
 
 // KeyNames returns the attribute names of the table keys; sk is "" when the
 // table has no sort key.
@@ -82,7 +96,7 @@ func (s *Schema[T]) IsKeyAttr(attr string) bool { return s.keyAttrs[attr] }
 
 // Dump encodes v as a complete item: every declared field (nil ones omitted,
 // or written as NULL with OmitNil(false); defaults applied) plus the
-// generated key attributes. A required field that is unset and has no
+// generated key attributes and the entity attribute. A required field that is unset and has no
 // default, and an incomplete key, are errors. A secondary-index key field
 // holding an empty string or binary is left out (DynamoDB rejects empty
 // index keys), so the item is not in that index.
@@ -106,11 +120,16 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	if key.SK != nil {
 		item[key.SKName] = key.SK
 	}
+	if s.marker != "" {
+		item[s.marker] = &types.AttributeValueMemberS{Value: s.entity}
+	}
 	return item, nil
 }
 
 // DumpAttributes encodes the declared fields of v, without the generated
-// keys. Required fields are checked as in Dump.
+// keys and without the entity attribute: it is the value of a nested map or
+// a set of attributes to write into an item, not an item of its own.
+// Required fields are checked as in Dump.
 func (s *Schema[T]) DumpAttributes(v T) (map[string]types.AttributeValue, error) {
 	return s.encode(reflect.ValueOf(&v).Elem())
 }
@@ -359,15 +378,58 @@ func (s *Schema[T]) decodeInto(k *keyField, av types.AttributeValue, rv reflect.
 	return k.f.Decode(av, fv)
 }
 
-// Owns reports whether item is an item of this schema's entity: its
-// partition key starts with the entity name and the separator, and both
-// generated keys have as many parts as the schema's keys (so a child schema
-// sharing its parent's entity name, but with another number of sort-key
-// parts, is told apart). With RawKeys it is always true.
+// Owns reports whether item is an item of this schema's entity; see
+// CheckEntity.
 func (s *Schema[T]) Owns(item map[string]types.AttributeValue) bool {
+	return s.CheckEntity(item) == nil
+}
+
+// CheckEntity returns nil when item is an item of this schema's entity, and
+// otherwise an error saying why not, naming the entities (never a value).
+// It is the one rule every read applies:
+//
+//   - an item with the entity attribute is this entity's exactly when the
+//     attribute holds this schema's entity name;
+//   - an item without it (written by another tool or an older version) is
+//     refused under StrictEntity, and otherwise judged by its keys: the
+//     partition key starts with the key entity name and the separator, and
+//     both generated keys have as many parts as the schema's keys (with
+//     PrefixSortKey, labelled as the schema's). With RawKeys every unmarked
+//     item passes.
+func (s *Schema[T]) CheckEntity(item map[string]types.AttributeValue) error {
 	if s.embedded {
-		return false
+		return s.errf("", "an embedded schema has no items of its own")
 	}
+	if s.marker != "" {
+		switch m := item[s.marker].(type) {
+		case *types.AttributeValueMemberS:
+			if m.Value != s.entity {
+				return s.errf("", "the item is a %q, not a %q (attribute %s)", m.Value, s.entity, s.marker)
+			}
+			return nil
+		case nil:
+			if s.strict {
+				return s.errf("", "the item has no %s attribute, and the schema is StrictEntity", s.marker)
+			}
+		default:
+			return s.errf(s.marker, "entity attribute is %s, not S", avType(m))
+		}
+	}
+	if !s.fitsKeys(item) {
+		return s.errf("", "the item is not a %q: it has no %s attribute and its keys do not have the schema's layout", s.entity, s.markerName())
+	}
+	return nil
+}
+
+func (s *Schema[T]) markerName() string {
+	if s.marker == "" {
+		return "entity"
+	}
+	return s.marker
+}
+
+// fitsKeys is the rule for unmarked items: the key layout.
+func (s *Schema[T]) fitsKeys(item map[string]types.AttributeValue) bool {
 	if s.raw {
 		return true
 	}

@@ -25,7 +25,7 @@ func TestDump(t *testing.T) {
 	}
 	// status is "" (a value the caller holds, not replaced by its default)
 	// and an index key, so it is left out.
-	want := "order_id=S:o1 pk=S:order#u1 placed_at=S:2024-01-15T10:00:00Z sk=S:2024-01-15T10:00:00Z#o1 " +
+	want := "_entity=S:order order_id=S:o1 pk=S:order#u1 placed_at=S:2024-01-15T10:00:00Z sk=S:2024-01-15T10:00:00Z#o1 " +
 		"tags=SS:a,b total=N:12.5 user_id=S:u1 version=N:0"
 	if got := item(it); got != want {
 		t.Fatalf("\n got %s\nwant %s", got, want)
@@ -36,6 +36,9 @@ func TestDump(t *testing.T) {
 	}
 	if _, ok := attrs["pk"]; ok {
 		t.Fatal("DumpAttributes wrote pk")
+	}
+	if _, ok := attrs["_entity"]; ok {
+		t.Fatal("DumpAttributes wrote the entity attribute")
 	}
 	if got := item(attrs); got != "order_id=S:o1 placed_at=S:2024-01-15T10:00:00Z total=N:0 user_id=S:u1 version=N:0" {
 		t.Fatal(got)
@@ -56,7 +59,7 @@ func TestDumpRequiredAndOmitNil(t *testing.T) {
 	_, err = s.DumpAttributes(Profile{ID: "p1"})
 	wantErr(t, err, "dynamo: schema Profile: field email: required field is unset")
 	it, err := s.Dump(Profile{ID: "p1", Email: "a@b"})
-	if err != nil || item(it) != "email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:free" {
+	if err != nil || item(it) != "_entity=S:profile email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:free" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	empty := "" // an explicit empty plan: set, and not replaced by the default
@@ -66,7 +69,7 @@ func TestDumpRequiredAndOmitNil(t *testing.T) {
 	}
 	nulls := schema.Must[Profile]("app", schema.OmitNil(false))
 	it, err = nulls.Dump(Profile{ID: "p1", Email: "a@b"})
-	if err != nil || item(it) != "bio=NULL email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:free" {
+	if err != nil || item(it) != "_entity=S:profile bio=NULL email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:free" {
 		t.Fatalf("OmitNil(false) Dump = %s, %v", item(it), err)
 	}
 }
@@ -324,6 +327,10 @@ func TestOwns(t *testing.T) {
 		t.Error("PrefixSortKey: Owns(own) = false")
 	}
 	own["sk"] = &types.AttributeValueMemberS{Value: "placed_at#x#other#y"}
+	if !prefixed.Owns(own) {
+		t.Error("PrefixSortKey: the entity attribute decides, not the labels")
+	}
+	delete(own, "_entity")
 	if prefixed.Owns(own) {
 		t.Error("PrefixSortKey: Owns with a wrong label = true")
 	}
@@ -451,11 +458,11 @@ func TestDumpSparseIndexKeys(t *testing.T) {
 	}
 	s := schema.Must[Ticket]("app", schema.GSI("ByAssignee", "assignee", "rank"))
 	it, err := s.Dump(Ticket{ID: "t1"})
-	if err != nil || item(it) != "id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
+	if err != nil || item(it) != "_entity=S:ticket id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	it, err = s.Dump(Ticket{ID: "t1", Assignee: "ann"})
-	if err != nil || item(it) != "assignee=S:ann id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
+	if err != nil || item(it) != "_entity=S:ticket assignee=S:ann id=S:t1 note=S: pk=S:ticket#t1 rank=N:0" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	got, err := s.Load(map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "t1"}})

@@ -300,7 +300,7 @@ func TestRawKeys(t *testing.T) {
 		t.Fatalf("KeyNames = %s, %s", pk, sk)
 	}
 	it, err := s.Dump(RawItem{ID: 7, Name: "n", Count: 2})
-	if err != nil || item(it) != "count=N:2 id=N:7 name=S:n" {
+	if err != nil || item(it) != "_entity=S:raw_item count=N:2 id=N:7 name=S:n" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	d := s.Describe()
@@ -314,7 +314,7 @@ func TestRawKeys(t *testing.T) {
 
 	renamed := schema.Must[RawItem]("legacy", schema.RawKeys(), schema.PartitionKeyName("PK"))
 	it, err = renamed.Dump(RawItem{ID: 7, Name: "n"})
-	if err != nil || item(it) != "PK=N:7 count=N:0 id=N:7 name=S:n" {
+	if err != nil || item(it) != "PK=N:7 _entity=S:raw_item count=N:0 id=N:7 name=S:n" {
 		t.Fatalf("renamed Dump = %s, %v", item(it), err)
 	}
 	got, err := renamed.Load(map[string]types.AttributeValue{
@@ -407,7 +407,7 @@ func TestParentChild(t *testing.T) {
 		t.Fatalf("SortPrefix = %s, %v, %v", av(p), complete, err)
 	}
 	it, err := userOrders.Dump(o)
-	if err != nil || item(it) != "kind=S:order order_id=S:o1 pk=S:user#u1 sk=S:order#o1 total=N:0 user_id=S:u1" {
+	if err != nil || item(it) != "_entity=S:user_order kind=S:order order_id=S:o1 pk=S:user#u1 sk=S:order#o1 total=N:0 user_id=S:u1" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	parent, _ := users.Dump(User{UserID: "u1", Name: "Ann"})

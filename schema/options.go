@@ -54,6 +54,11 @@ func (p projection) applyVector(c *vectorConfig) {
 // than repeating the parent's entity name as a string.
 type Entity interface{ Entity() string }
 
+// keyEntity is implemented by every *Schema[T]: the entity name its
+// partition keys start with, which EntityFrom copies (a grandchild lives in
+// the grandparent's partitions).
+type keyEntity interface{ KeyEntity() string }
+
 type config struct {
 	seen  map[string]int // option name → times given, for options allowed once
 	order []string       // option names in the order given, for error messages
@@ -61,6 +66,8 @@ type config struct {
 	entity     string
 	entityFrom Entity
 	entityNil  bool // EntityFrom(nil)
+	marker     string
+	strict     bool
 
 	sep            string
 	pkName, skName string
@@ -103,6 +110,7 @@ var tableOptions = []string{
 	"EntityName", "EntityFrom", "Separator", "PartitionKeyName", "SortKeyName",
 	"PrefixSortKey", "RawKeys", "PartitionKey", "SortKey", "GSI", "LSI",
 	"VectorIndex", "Provisioned", "Stream", "TTL", "Tag", "DeletionProtection", "TableClass",
+	"EntityAttribute", "StrictEntity",
 }
 
 // repeatable options may be given more than once.
@@ -115,11 +123,14 @@ func EntityName(name string) Option {
 	return func(c *config) { c.once("EntityName"); c.entity = name }
 }
 
-// EntityFrom copies the entity name of parent, typically another schema, so
-// that a child item lives in its parent's partition ("belongs to" in single
-// table design): the child's partition key equals the parent's for the same
-// key values. Give the parent and the child different sort keys (for example
-// a sort-key field with default=order on the child) so they never collide.
+// EntityFrom puts the child's items in parent's partitions ("belongs to" in
+// single-table design): the child's partition keys start with the parent's
+// entity name, so they equal the parent's for the same key values. The
+// child keeps an entity name of its own (EntityName, or its type name in
+// snake_case), the value of its entity attribute, which tells its items from
+// the parent's exactly. Give the parent and the child different sort keys
+// too (for example a sort-key field with default=order on the child) so
+// that they never overwrite each other.
 func EntityFrom(parent Entity) Option {
 	return func(c *config) {
 		c.once("EntityFrom")
@@ -129,6 +140,28 @@ func EntityFrom(parent Entity) Option {
 		}
 		c.entityFrom = parent
 	}
+}
+
+// DefaultEntityAttribute is the attribute that holds an item's entity name
+// unless EntityAttribute names another.
+const DefaultEntityAttribute = "_entity"
+
+// EntityAttribute sets the attribute in which every item written through the
+// schema carries its entity name (DefaultEntityAttribute by default). Reads
+// load an item holding it only into the schema of that entity. All schemas
+// of a table must use the same name. EntityAttribute("") turns marking off:
+// items are then told apart by their keys alone (the entity prefix and the
+// number of key parts), for tables shared with tools that must not see an
+// extra attribute.
+func EntityAttribute(name string) Option {
+	return func(c *config) { c.once("EntityAttribute"); c.marker = name }
+}
+
+// StrictEntity makes reads refuse items without the entity attribute (items
+// written by other tools or by older versions of this library), instead of
+// judging them by their keys.
+func StrictEntity() Option {
+	return func(c *config) { c.once("StrictEntity"); c.strict = true }
 }
 
 // DefaultSeparator is the string between the parts of generated keys unless

@@ -24,7 +24,10 @@ type Schema[T any] struct {
 	embedded bool
 
 	table, entity, sep string
-	prefix             string // entity + sep: every generated partition key starts with it
+	keyEntity          string // the entity name partition keys start with: entity, or the parent's
+	prefix             string // keyEntity + sep: every generated partition key starts with it
+	marker             string // the entity attribute; "" when items are not marked
+	strict             bool   // unmarked items are refused
 	pkName, skName     string
 	raw, prefixSK      bool
 	omitNil            bool
@@ -32,6 +35,7 @@ type Schema[T any] struct {
 	pk, sk             []keyField
 	pkFields, skFields []*codec.Field
 	keyAttrs           map[string]bool // attributes feeding the table key
+	identity           []string        // key attributes and the entity attribute
 	required           []*codec.Field
 	sparse             []*codec.Field // S and B index key fields: empty values are left out
 
@@ -104,15 +108,22 @@ type VectorIndexSpec struct {
 // Description is the non-generic view of a schema: what a table, a command
 // or a request needs to know without knowing T. It must not be modified.
 type Description struct {
-	Type           string // Go type name, e.g. "Order"
-	Table, Entity  string
-	PK, SK         string // key attribute names; SK "" when the table has no sort key
-	PKType, SKType types.ScalarAttributeType
-	Separator      string
-	PrefixSortKey  bool
-	RawKeys        bool
-	OmitNil        bool
-	Embedded       bool
+	Type          string // Go type name, e.g. "Order"
+	Table, Entity string
+	// KeyEntity is the entity name partition keys start with: Entity, or
+	// the parent's with EntityFrom.
+	KeyEntity string
+	// EntityAttribute holds the entity name in every item; "" when items
+	// are not marked. StrictEntity: unmarked items are refused.
+	EntityAttribute string
+	StrictEntity    bool
+	PK, SK          string // key attribute names; SK "" when the table has no sort key
+	PKType, SKType  types.ScalarAttributeType
+	Separator       string
+	PrefixSortKey   bool
+	RawKeys         bool
+	OmitNil         bool
+	Embedded        bool
 	// Attribute names of the fields the keys are built from, in key order.
 	PartitionFields, SortFields []string
 	Indexes                     []*Index
@@ -221,6 +232,15 @@ func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error
 		}
 	}
 	s.pkFields, s.skFields = fieldsOf(s.pk), fieldsOf(s.sk)
+	if !embedded {
+		s.identity = []string{s.pkName}
+		if s.skName != "" {
+			s.identity = append(s.identity, s.skName)
+		}
+		if s.marker != "" {
+			s.identity = append(s.identity, s.marker)
+		}
+	}
 	s.describe(&c)
 	return s, nil
 }
@@ -292,16 +312,10 @@ func (s *Schema[T]) validateEntity(c *config) error {
 		}
 		s.sep = c.sep
 	}
-	switch {
-	case c.has("EntityName") && c.has("EntityFrom"):
-		return s.errf("", "EntityName and EntityFrom both given; use one")
-	case c.entityNil:
+	if c.entityNil {
 		return s.errf("", "EntityFrom(nil)")
-	case c.entityFrom != nil:
-		s.entity = c.entityFrom.Entity()
-		if s.entity == "" {
-			return s.errf("", "EntityFrom: the parent has an empty entity name")
-		}
+	}
+	switch {
 	case c.has("EntityName"):
 		if c.entity == "" {
 			return s.errf("", "EntityName must not be empty")
@@ -313,11 +327,38 @@ func (s *Schema[T]) validateEntity(c *config) error {
 		}
 		s.entity = underscore(typeName(s.typ))
 	}
-	// Raw keys have no entity prefix; there the name is informational.
-	if !c.raw && strings.Contains(s.entity, s.sep) {
-		return s.errf("", "entity name %q contains the key separator %q", s.entity, s.sep)
+	s.keyEntity = s.entity
+	if c.entityFrom != nil {
+		if p, ok := c.entityFrom.(keyEntity); ok {
+			s.keyEntity = p.KeyEntity()
+		} else {
+			s.keyEntity = c.entityFrom.Entity()
+		}
+		if s.keyEntity == "" {
+			return s.errf("", "EntityFrom: the parent has an empty entity name")
+		}
 	}
-	s.prefix = s.entity + s.sep
+	// Raw keys have no entity prefix; there the name is informational.
+	if !c.raw && strings.Contains(s.keyEntity, s.sep) {
+		return s.errf("", "entity name %q contains the key separator %q", s.keyEntity, s.sep)
+	}
+	s.prefix = s.keyEntity + s.sep
+	s.marker = DefaultEntityAttribute
+	if c.has("EntityAttribute") {
+		s.marker = c.marker
+	}
+	s.strict = c.strict
+	if s.strict && s.marker == "" {
+		return s.errf("", "StrictEntity needs the entity attribute; EntityAttribute(\"\") turns it off")
+	}
+	if s.marker != "" {
+		if err := checkAttrName(s.marker); err != nil {
+			return s.errf("", "EntityAttribute: %s", err)
+		}
+		if s.st.Field(s.marker) != nil {
+			return s.errf(s.marker, "the field has the name of the entity attribute; rename one (EntityAttribute)")
+		}
+	}
 	return nil
 }
 
@@ -406,6 +447,9 @@ func (s *Schema[T]) validateKeyNames(c *config, pk, sk []*codec.Field) error {
 	}
 	if s.pkName == s.skName {
 		return s.errf("", "the partition key and the sort key are both named %q", s.pkName)
+	}
+	if s.marker != "" && (s.marker == s.pkName || s.marker == s.skName) {
+		return s.errf("", "the entity attribute and a key attribute are both named %q", s.marker)
 	}
 	if !s.raw {
 		for _, name := range []string{s.pkName, s.skName} {
@@ -833,7 +877,7 @@ func (s *Schema[T]) projected(what string, attrs []string) ([]string, error) {
 		return nil, s.errf("", "%s: %d projected attributes; DynamoDB allows %d per index", what, len(attrs), limits.MaxProjectedPerIndex)
 	}
 	for i, a := range attrs {
-		if s.st.Field(a) == nil {
+		if s.st.Field(a) == nil && (a != s.marker || s.marker == "") { // the entity attribute keeps index reads exact
 			return nil, s.errf(a, "%s projects an undefined field", what)
 		}
 		for _, b := range attrs[:i] {
@@ -966,22 +1010,25 @@ func (s *Schema[T]) tableKeyType(pk bool) types.ScalarAttributeType {
 
 func (s *Schema[T]) describe(c *config) {
 	d := &Description{
-		Type:          s.name,
-		Table:         s.table,
-		Entity:        s.entity,
-		PK:            s.pkName,
-		SK:            s.skName,
-		Separator:     s.sep,
-		PrefixSortKey: s.prefixSK,
-		RawKeys:       s.raw,
-		OmitNil:       s.omitNil,
-		Embedded:      s.embedded,
-		Indexes:       s.indexes,
-		VectorIndexes: s.vectors,
-		Read:          c.read,
-		Write:         c.write,
-		StreamView:    c.stream,
-		TTL:           c.ttl,
+		Type:            s.name,
+		Table:           s.table,
+		Entity:          s.entity,
+		KeyEntity:       s.keyEntity,
+		EntityAttribute: s.marker,
+		StrictEntity:    s.strict,
+		PK:              s.pkName,
+		SK:              s.skName,
+		Separator:       s.sep,
+		PrefixSortKey:   s.prefixSK,
+		RawKeys:         s.raw,
+		OmitNil:         s.omitNil,
+		Embedded:        s.embedded,
+		Indexes:         s.indexes,
+		VectorIndexes:   s.vectors,
+		Read:            c.read,
+		Write:           c.write,
+		StreamView:      c.stream,
+		TTL:             c.ttl,
 
 		DeletionProtection: c.protect,
 		TableClass:         c.tableClass,

@@ -207,8 +207,12 @@ func TestDefinitionErrors(t *testing.T) {
 		}, `dynamo: schema Plain: field name: attribute name contains the key separator "a", which PrefixSortKey writes into the sort key`},
 		{"empty entity name", func() error { return plain(schema.EntityName("")) },
 			"dynamo: schema Plain: EntityName must not be empty"},
-		{"entity name and from", func() error { return plain(schema.EntityName("a"), schema.EntityFrom(orders)) },
-			"dynamo: schema Plain: EntityName and EntityFrom both given; use one"},
+		{"strict without attribute", func() error { return plain(schema.StrictEntity(), schema.EntityAttribute("")) },
+			"dynamo: schema Plain: StrictEntity needs the entity attribute; EntityAttribute(\"\") turns it off"},
+		{"entity attribute is a field", func() error { return plain(schema.EntityAttribute("id")) },
+			"dynamo: schema Plain: field id: the field has the name of the entity attribute; rename one (EntityAttribute)"},
+		{"entity attribute is a key", func() error { return plain(schema.EntityAttribute("pk")) },
+			"dynamo: schema Plain: the entity attribute and a key attribute are both named \"pk\""},
 		{"entity from nil", func() error { return plain(schema.EntityFrom(nil)) },
 			"dynamo: schema Plain: EntityFrom(nil)"},
 		{"entity from nil schema", func() error { var parent *schema.Schema[Order]; return plain(schema.EntityFrom(parent)) },
@@ -351,9 +355,19 @@ func TestEntityNameDefault(t *testing.T) {
 	if got := orders.Entity(); got != "order" {
 		t.Errorf("EntityName option: %q", got)
 	}
+	// A child takes its parent's key prefix and keeps its own entity name.
 	child := schema.Must[NoKey]("app", schema.EntityFrom(orders), schema.PartitionKey("id"))
-	if got := child.Entity(); got != "order" {
-		t.Errorf("EntityFrom: %q", got)
+	if got, key := child.Entity(), child.KeyEntity(); got != "no_key" || key != "order" {
+		t.Errorf("EntityFrom: entity %q, key entity %q", got, key)
+	}
+	named := schema.Must[NoKey]("app", schema.EntityName("line"), schema.EntityFrom(orders), schema.PartitionKey("id"))
+	if got, key := named.Entity(), named.KeyEntity(); got != "line" || key != "order" {
+		t.Errorf("EntityFrom with EntityName: entity %q, key entity %q", got, key)
+	}
+	// A grandchild lives in the grandparent's partitions.
+	grand := schema.Must[NoKey]("app", schema.EntityName("grand"), schema.EntityFrom(child), schema.PartitionKey("id"))
+	if key := grand.KeyEntity(); key != "order" {
+		t.Errorf("EntityFrom a child: key entity %q", key)
 	}
 }
 
@@ -427,4 +441,19 @@ func names(fs []*codec.Field) string {
 		s += f.Name
 	}
 	return s
+}
+
+// An INCLUDE projection may list the entity attribute, so that reads
+// through the index can tell entities apart exactly.
+func TestIncludeEntityAttribute(t *testing.T) {
+	s, err := schema.New[Plain]("app", schema.PartitionKey("id"), schema.GSI("ByName", "name", "", schema.Include("_entity", "n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix, _ := s.Index("ByName"); len(ix.NonKeyAttributes) != 2 || ix.NonKeyAttributes[0] != "_entity" {
+		t.Fatalf("NonKeyAttributes = %v", ix.NonKeyAttributes)
+	}
+	if _, err := schema.New[Plain]("app", schema.PartitionKey("id"), schema.EntityAttribute(""), schema.GSI("ByName", "name", "", schema.Include("_entity"))); err == nil {
+		t.Fatal("Include of _entity accepted with the attribute off")
+	}
 }

@@ -107,7 +107,30 @@ func describeTable(schemas []Described) ([]*Description, error) {
 			return nil, &Error{Type: d.Type, Msg: fmt.Sprintf("key layout %s differs from schema %s's %s", layout(d), first.Type, layout(first))}
 		}
 	}
+	if err := checkEntities(descs); err != nil {
+		return nil, err
+	}
 	return descs, nil
+}
+
+// checkEntities checks that schemas sharing a table can tell their items
+// apart: they agree on the entity attribute, and no two different schemas
+// have the same entity name.
+func checkEntities(descs []*Description) error {
+	for i, d := range descs {
+		for _, e := range descs[:i] {
+			if d == e {
+				continue // the same schema given twice
+			}
+			if d.EntityAttribute != e.EntityAttribute {
+				return &Error{Type: d.Type, Msg: fmt.Sprintf("entity attribute %q differs from schema %s's %q; the schemas of a table must agree (EntityAttribute)", d.EntityAttribute, e.Type, e.EntityAttribute)}
+			}
+			if d.Entity == e.Entity {
+				return &Error{Type: d.Type, Msg: fmt.Sprintf("entity name %q is also schema %s's; give one of them another EntityName", d.Entity, e.Type)}
+			}
+		}
+	}
+	return nil
 }
 
 // tableBilling returns the provisioned schema whose capacity the table

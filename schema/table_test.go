@@ -213,7 +213,7 @@ func TestCreateTableInputErrors(t *testing.T) {
 		}, "dynamo: schema Emb: field embedding: the vector attribute of index Semantic is also a key or search attribute; DynamoDB rejects that"},
 		{"dimensions disagree", []schema.Described{
 			schema.Must[Doc]("docs", schema.VectorIndex("Semantic", "embedding")),
-			schema.Must[Doc4]("docs", schema.EntityName("doc"), schema.VectorIndex("Other", "embedding")),
+			schema.Must[Doc4]("docs", schema.EntityName("doc4"), schema.VectorIndex("Other", "embedding")),
 		}, "dynamo: schema Doc4: field embedding: vector index Other has 4 dimensions, but schema Doc indexes the attribute with 3; DynamoDB needs them to agree"},
 	}
 	for _, tc := range tests {

@@ -32,14 +32,15 @@ func init() {
 			"dynamo demo --endpoint http://127.0.0.1:8000 --keep",
 		Usage: "[--endpoint URL [--region R] [--profile P]] [--table dynamo-demo] [--keep]",
 		Help: `Starts the local server in-process (or uses --endpoint), creates two tables
-from example schemas (a single table of orders, users, accounts and ledger
-entries, and a table of documents with a vector index) and runs the
-operations cheat sheet: conditional puts, gets, every update operator, every
-query form, a GSI query, filters, pagination with cursors, streams, a
-parallel scan, batch writes and gets, transactions (one canceled), a change
-feed (an order's writes read back from the table's stream), PartiQL
-statements (a typed SELECT, an UPDATE with RETURNING, an INSERT of an
-existing key), vector search and a raw request, printing one line per step. The tables are
+from example schemas (a single table of orders, users and their notes,
+accounts and ledger entries, and a table of documents with a vector index)
+and runs the operations cheat sheet: conditional puts, gets, every update
+operator, every query form, a GSI query, filters, pagination with cursors,
+streams, a parallel scan, batch writes and gets, a collection query (a user
+and their notes in one request), transactions (one canceled), a change feed
+(an order's writes read back from the table's stream), PartiQL statements (a
+typed SELECT, an UPDATE with RETURNING, an INSERT of an existing key), vector
+search and a raw request, printing one line per step. The tables are
 deleted at the end unless --keep.
 
 The example schemas are declared in the demo (internal/cli/demo.go), not in
@@ -86,6 +87,14 @@ type (
 		Kind string `dynamo:"kind,sk,default=profile"`
 		Name string `dynamo:"name"`
 	}
+	// A user's notes live in the user's partition (EntityFrom): the user
+	// and the notes are read together as a collection.
+	demoNote struct {
+		ID     string `dynamo:"id,pk"`
+		Kind   string `dynamo:"kind,sk,default=note"`
+		NoteID string `dynamo:"note_id,sk"`
+		Text   string `dynamo:"text"`
+	}
 	demoAcct struct {
 		ID      string `dynamo:"id,pk"`
 		Kind    string `dynamo:"kind,sk,default=balance"`
@@ -115,6 +124,8 @@ type (
 type demoSchemas struct {
 	orders  *schema.Schema[demoOrder]
 	users   *schema.Schema[demoUser]
+	notes   *schema.Schema[demoNote]
+	profile *schema.Collection // a user with their notes
 	accts   *schema.Schema[demoAcct]
 	ledger  *schema.Schema[demoLedger]
 	holds   *schema.Schema[demoHold]
@@ -131,6 +142,12 @@ func newDemoSchemas(table string) (*demoSchemas, error) {
 		return nil, err
 	}
 	if s.users, err = schema.New[demoUser](table, schema.EntityName("user")); err != nil {
+		return nil, err
+	}
+	if s.notes, err = schema.New[demoNote](table, schema.EntityFrom(s.users)); err != nil {
+		return nil, err
+	}
+	if s.profile, err = schema.NewCollection("user_profile", s.users, s.notes); err != nil {
 		return nil, err
 	}
 	if s.accts, err = schema.New[demoAcct](table, schema.EntityName("acct")); err != nil {
@@ -303,12 +320,12 @@ func (d *demo) run(keep bool) (err error) {
 		}
 		return "already there and matching the schema, ", nil
 	}
-	how, err := sync(s.orders, s.users, s.accts, s.ledger, s.holds)
+	how, err := sync(s.orders, s.users, s.notes, s.accts, s.ledger, s.holds)
 	if err != nil {
 		return fmt.Errorf("create table %s: %s", s.app, reason(err))
 	}
 	if how != "" { // a rerun: start from the demo's own items removed, as a new table
-		if err := errors.Join(clearItems(ctx, d.repo, s.orders), clearItems(ctx, d.repo, s.users), clearItems(ctx, d.repo, s.accts),
+		if err := errors.Join(clearItems(ctx, d.repo, s.orders), clearItems(ctx, d.repo, s.users), clearItems(ctx, d.repo, s.notes), clearItems(ctx, d.repo, s.accts),
 			clearItems(ctx, d.repo, s.ledger), clearItems(ctx, d.repo, s.holds)); err != nil {
 			return fmt.Errorf("reset table %s: %s", s.app, reason(err))
 		}
@@ -339,6 +356,9 @@ func (d *demo) run(keep bool) (err error) {
 		return err
 	}
 	if err := d.batches(orders); err != nil {
+		return err
+	}
+	if err := d.collections(); err != nil {
 		return err
 	}
 	if err := d.transactions(); err != nil {
@@ -649,6 +669,26 @@ func (d *demo) batches(orders *dynamo.Table[demoOrder]) error {
 	}
 	slices.SortFunc(got.Items, func(a, b demoOrder) int { return strings.Compare(a.OrderID, b.OrderID) })
 	d.step("batch get", "%d of 3 keys found: %s (u1/o05 was deleted by the batch); %d left unprocessed", len(got.Items), orderIDs(got.Items), len(got.Unprocessed))
+	return nil
+}
+
+func (d *demo) collections() error {
+	ctx := d.ctx
+	notes := dynamo.Bind(d.repo, d.s.notes)
+	for _, n := range []demoNote{{ID: "u1", NoteID: "n1", Text: "call back"}, {ID: "u1", NoteID: "n2", Text: "likes ink"}} {
+		if err := notes.Put(ctx, n); err != nil {
+			return err
+		}
+	}
+	page, err := dynamo.QueryCollection(ctx, d.repo, d.s.profile, demoUser{ID: "u1"})
+	if err != nil {
+		return err
+	}
+	name := "?"
+	if u := dynamo.ItemsOf(page, d.s.users); len(u) == 1 {
+		name = u[0].Name
+	}
+	d.step("collection query", "u1's partition in one request: user %s and %d notes, each loaded into its own type", name, len(dynamo.ItemsOf(page, d.s.notes)))
 	return nil
 }
 

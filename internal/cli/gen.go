@@ -34,10 +34,6 @@ type genConfig struct {
 	Partial  bool // the items are not the whole table (--scan-items)
 }
 
-// entityAttr is the attribute in which this library's schemas store an
-// item's entity name (the schema default); its value groups items exactly.
-const entityAttr = "_entity"
-
 // separator is the key separator the generator recognises (the schema
 // default); tables written with another Separator get raw keys.
 const separator = schema.DefaultSeparator
@@ -48,6 +44,7 @@ type item = map[string]types.AttributeValue
 type genType struct {
 	Name    string
 	Entity  string // "" with raw keys
+	marker  string // the entity attribute's value in every sampled item, or ""
 	Raw     bool
 	Prefix  bool // PrefixSortKey
 	Fields  []*genField
@@ -119,9 +116,6 @@ func generate(cfg genConfig, desc *types.TableDescription, items []item) ([]byte
 	sort.SliceStable(typesOut, func(i, j int) bool { return typesOut[i].Name < typesOut[j].Name })
 	uniqueNames(typesOut)
 	for _, t := range typesOut {
-		if t.Parent != nil && t.Entity != snakeName(t.Name) {
-			t.Notes = append(t.Notes, fmt.Sprintf("Its items carry entity %q, but its type name in snake_case (the entity name EntityFrom gives it) is %q: rename the type or set its entity name.", t.Entity, snakeName(t.Name)))
-		}
 		if cfg.Partial {
 			t.Rest = true
 			t.Notes = append(t.Notes, "Inferred from the first items of the table only (--scan-items): other items may hold attributes not declared here; Rest keeps them.")
@@ -217,7 +211,7 @@ func (g *generator) entityGroups(items []item) ([]*entityGroup, bool) {
 			return nil, false
 		}
 		ei := entityItem{item: it, entity: parts[0], keyPfx: parts[0], pkParts: parts[1:]}
-		if m, ok := sValue(it[entityAttr]); ok && m != "" {
+		if m, ok := sValue(it[schema.DefaultEntityAttribute]); ok && m != "" {
 			ei.entity = m
 		}
 		k := shapeKey{entity: ei.entity, keyPfx: ei.keyPfx, npk: len(ei.pkParts)}
@@ -246,7 +240,7 @@ func (g *generator) entityGroups(items []item) ([]*entityGroup, bool) {
 	for _, k := range order {
 		eis := shapes[k]
 		gr := &entityGroup{entity: k.entity, keyPfx: k.keyPfx, prefix: k.prefix, items: eis}
-		used := map[string]bool{g.pk: true, g.sk: true, entityAttr: true}
+		used := map[string]bool{g.pk: true, g.sk: true, schema.DefaultEntityAttribute: true}
 		gr.pkFields = g.matchParts(eis, k.npk, func(e entityItem) []string { return e.pkParts }, used, "pk_part")
 		if g.sk != "" {
 			if k.prefix {
@@ -370,26 +364,20 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 			}
 		}
 		g.addAttributes(t, items)
-		if gr.entity == gr.keyPfx {
-			t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
-			if perEntity[gr.entity] == 1 {
-				parents[gr.entity] = t
-			}
+		// The entity name is the entity attribute's value (the key prefix for
+		// items written without it, which keep being written without it).
+		t.Options = append(t.Options, fmt.Sprintf("schema.EntityName(%q)", gr.entity))
+		if markerOf(items) == "" {
+			t.Options = append(t.Options, `schema.EntityAttribute("")`)
 		}
-		if g.pk != "pk" {
-			t.Options = append(t.Options, fmt.Sprintf("schema.PartitionKeyName(%q)", g.pk))
+		if gr.entity == gr.keyPfx && perEntity[gr.entity] == 1 {
+			parents[gr.entity] = t
 		}
-		if g.sk != "" && g.sk != "sk" {
-			t.Options = append(t.Options, fmt.Sprintf("schema.SortKeyName(%q)", g.sk))
-		}
-		if gr.prefix {
-			t.Options = append(t.Options, "schema.PrefixSortKey()")
-		}
+		t.Options = append(t.Options, keyOptions(g, gr)...)
 		out = append(out, t)
 	}
 	// A child (its entity attribute differs from its partition-key prefix)
-	// takes the prefix from its parent's schema, and its own entity name
-	// from its type name in snake_case.
+	// takes the prefix from its parent's schema.
 	for i, gr := range groups {
 		t := out[i]
 		if gr.entity == gr.keyPfx {
@@ -397,11 +385,43 @@ func (g *generator) entityTypes(groups []*entityGroup) []*genType {
 		}
 		t.Parent = parents[gr.keyPfx]
 		if t.Parent == nil {
-			t.Options = append([]string{fmt.Sprintf("schema.EntityName(%q)", gr.keyPfx)}, t.Options...)
-			t.Notes = append(t.Notes, fmt.Sprintf("Its items are entity %q in partitions of entity %q, whose own items were not read: declared with EntityName(%q) so that its keys match; declare it with EntityFrom of that entity's schema.", gr.entity, gr.keyPfx, gr.keyPfx))
+			// No schema to take the prefix from: key the type on the prefix
+			// and keep the entity attribute as a stored attribute (Rest).
+			t.Options = []string{fmt.Sprintf("schema.EntityName(%q)", gr.keyPfx), `schema.EntityAttribute("")`}
+			t.Options = append(t.Options, keyOptions(g, gr)...)
+			t.Rest = true
+			t.Notes = append(t.Notes, fmt.Sprintf("Its items are entity %q in partitions of entity %q, whose own items were not read: keyed with EntityName(%q) and its entity attribute kept in Rest; declare it with EntityFrom of that entity's schema and EntityName(%q).", gr.entity, gr.keyPfx, gr.keyPfx, gr.entity))
 		}
 	}
 	return out
+}
+
+// keyOptions declares the key attribute names and layout of gr's items.
+func keyOptions(g *generator, gr *entityGroup) []string {
+	var opts []string
+	if g.pk != "pk" {
+		opts = append(opts, fmt.Sprintf("schema.PartitionKeyName(%q)", g.pk))
+	}
+	if g.sk != "" && g.sk != "sk" {
+		opts = append(opts, fmt.Sprintf("schema.SortKeyName(%q)", g.sk))
+	}
+	if gr.prefix {
+		opts = append(opts, "schema.PrefixSortKey()")
+	}
+	return opts
+}
+
+// markerOf returns the entity attribute's value shared by every item, or "".
+func markerOf(items []item) string {
+	var m string
+	for i, it := range items {
+		v, ok := it[schema.DefaultEntityAttribute].(*types.AttributeValueMemberS)
+		if !ok || (i > 0 && v.Value != m) {
+			return ""
+		}
+		m = v.Value
+	}
+	return m
 }
 
 // constantPart returns the value of sort-key part i when every item of the
@@ -464,6 +484,9 @@ func (g *generator) rawType(items []item) *genType {
 	}
 	g.addAttributes(t, items)
 	t.Options = append(t.Options, "schema.RawKeys()")
+	if len(items) > 0 && markerOf(items) == "" {
+		t.Options = append(t.Options, `schema.EntityAttribute("")`) // written by other tools
+	}
 	if len(items) == 0 {
 		t.Notes = append(t.Notes, "The table was empty: only its key attributes are declared.")
 	}
@@ -484,7 +507,8 @@ func (g *generator) storedIn(attr string, items []item) bool {
 // tag can name, is left undeclared and kept by the catch-all field; so is
 // the entity attribute, which the schema owns.
 func (g *generator) addAttributes(t *genType, items []item) {
-	seen := map[string]bool{g.pk: true, entityAttr: true}
+	// The entity attribute is the library's own, not a field.
+	seen := map[string]bool{g.pk: true, schema.DefaultEntityAttribute: true}
 	if g.sk != "" {
 		seen[g.sk] = true
 	}
@@ -520,10 +544,12 @@ func (g *generator) addAttributes(t *genType, items []item) {
 		}
 		t.Fields = append(t.Fields, f)
 	}
-	for _, it := range items {
-		if _, ok := it[entityAttr]; ok {
-			t.Rest = true // the entity attribute, until the schema writes it itself
-			break
+	if markerOf(items) == "" {
+		for _, it := range items {
+			if _, ok := it[schema.DefaultEntityAttribute]; ok {
+				t.Rest = true // a stray entity attribute the schema does not write
+				break
+			}
 		}
 	}
 }
