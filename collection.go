@@ -17,8 +17,9 @@ import (
 // order, each a value of its own type (ItemsOf picks one member's; a type
 // switch reads them all); items of entities outside the collection are
 // skipped. Without a Sort option the whole partition is read (the sort-key
-// fields of key are ignored); SortEq … SortBeginsWith apply to the composed
-// sort key as for a single entity. Index reads a GSI the members share,
+// fields of key are ignored); SortEq … SortBeginsWith compare the whole
+// sort key as it is stored (a string such as "order#"), since the members lay
+// their sort keys out differently. Index reads a GSI the members share,
 // keyed by key's fields. Filter applies to every item, and Where to one
 // member's items. Limit and StartAfter(page.Cursor) page as in Query.
 //
@@ -32,7 +33,7 @@ func QueryCollection[K any](ctx context.Context, r *Repo, c *schema.Collection, 
 	}
 	t := Bind(r, root)
 	err = t.run(ctx, "Query", func(ctx context.Context, op string) error {
-		in, err := request.Query(root, key, append([]QueryOption{request.SortNone()}, opts...)...)
+		in, err := request.Query(root, key, append([]QueryOption{request.SortNone(), request.WholeSortKey()}, opts...)...)
 		if err != nil {
 			return invalid(op, err)
 		}
@@ -73,7 +74,7 @@ func QueryCollectionStream[K any](ctx context.Context, r *Repo, c *schema.Collec
 	}
 	t := Bind(r, root)
 	return runStream(ctx, r, op, t.tables(), func(ctx context.Context) (iter.Seq2[any, error], error) {
-		in, p, err := request.QueryAll(root, key, append([]QueryAllOption{request.SortNone()}, opts...)...)
+		in, p, err := request.QueryAll(root, key, append([]QueryAllOption{request.SortNone(), request.WholeSortKey()}, opts...)...)
 		if err != nil {
 			return nil, invalid(op, err)
 		}

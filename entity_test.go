@@ -475,9 +475,9 @@ type Alert struct {
 }
 
 var (
-	DeskTickets   = schema.Must[DeskTicket]("desk", schema.EntityName("work"), schema.GSI("ByQueue", "queue", ""))
-	Alerts    = schema.Must[Alert]("desk", schema.EntityName("alert"), schema.EntityFrom(DeskTickets), schema.GSI("ByQueue", "queue", ""))
-	QueueView = schema.MustCollection("queue", DeskTickets, Alerts)
+	DeskTickets = schema.Must[DeskTicket]("desk", schema.EntityName("work"), schema.GSI("ByQueue", "queue", ""))
+	Alerts      = schema.Must[Alert]("desk", schema.EntityName("alert"), schema.EntityFrom(DeskTickets), schema.GSI("ByQueue", "queue", ""))
+	QueueView   = schema.MustCollection("queue", DeskTickets, Alerts)
 )
 
 func TestCollectionOnIndex(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 	"github.com/dynamogo/dynamo/schema"
 )
 
-// Jotting declares two attributes; other programs write more.
+// Jotting declares two attributes; other programs write more, and no entity
+// attribute.
 type Jotting struct {
 	Owner string                          `dynamo:"owner,pk"`
 	ID    string                          `dynamo:"id,sk"`
@@ -23,7 +24,7 @@ type Jotting struct {
 	Rest  map[string]types.AttributeValue `dynamo:",unknown"`
 }
 
-var Jottings = schema.Must[Jotting]("memos", schema.EntityName("memo"))
+var Jottings = schema.Must[Jotting]("memos", schema.EntityName("memo"), schema.EntityAttribute(""))
 
 // Items with attributes the type does not declare keep them through a load
 // and a put, byte for byte; the generated keys are not among them.

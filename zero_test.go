@@ -51,16 +51,17 @@ func TestExplicitZeroValuesAreStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]types.AttributeValue{
-		"pk":     &types.AttributeValueMemberS{Value: "tally#t"},
-		"sk":     &types.AttributeValueMemberS{Value: "0"},
-		"tenant": &types.AttributeValueMemberS{Value: "t"},
-		"seq":    &types.AttributeValueMemberN{Value: "0"},
-		"qty":    &types.AttributeValueMemberN{Value: "0"},
-		"active": &types.AttributeValueMemberBOOL{Value: false},
-		"label":  &types.AttributeValueMemberS{Value: ""},
-		"limit":  &types.AttributeValueMemberN{Value: "0"},
-		"on":     &types.AttributeValueMemberBOOL{Value: false},
-		"note":   &types.AttributeValueMemberS{Value: ""},
+		"_entity": &types.AttributeValueMemberS{Value: "tally"},
+		"pk":      &types.AttributeValueMemberS{Value: "tally#t"},
+		"sk":      &types.AttributeValueMemberS{Value: "0"},
+		"tenant":  &types.AttributeValueMemberS{Value: "t"},
+		"seq":     &types.AttributeValueMemberN{Value: "0"},
+		"qty":     &types.AttributeValueMemberN{Value: "0"},
+		"active":  &types.AttributeValueMemberBOOL{Value: false},
+		"label":   &types.AttributeValueMemberS{Value: ""},
+		"limit":   &types.AttributeValueMemberN{Value: "0"},
+		"on":      &types.AttributeValueMemberBOOL{Value: false},
+		"note":    &types.AttributeValueMemberS{Value: ""},
 	}
 	if !reflect.DeepEqual(raw.Item, want) {
 		t.Fatalf("stored item\n got %v\nwant %v", raw.Item, want)

@@ -234,6 +234,7 @@ type config struct {
 	segments     int
 	segmentSet   bool
 	sort         *sortKey
+	wholeSort    bool // Sort values are the composed sort key as stored
 	token        string
 	cursor       string // StartAfter's text: a statement's NextToken
 	topK         int
@@ -565,6 +566,18 @@ type sortKey struct {
 func (o *sortKey) apply(c *config) { c.sort = o }
 func (*sortKey) queryOption()      {}
 func (*sortKey) queryAllOption()   {}
+
+// WholeSortKey makes the values of a Sort option the whole sort key as it is
+// stored (a string or []byte), not the value of one sort-key field: for a
+// query across entities whose sort keys are laid out differently, such as a
+// collection's.
+func WholeSortKey() QueryOption { return wholeSortKey{} }
+
+type wholeSortKey struct{}
+
+func (wholeSortKey) apply(c *config) { c.wholeSort = true }
+func (wholeSortKey) queryOption()    {}
+func (wholeSortKey) queryAllOption() {}
 
 // SortEq restricts a Query to sort key = v. On a table with generated
 // keys every Sort option is a condition on one field, the first sort-key

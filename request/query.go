@@ -257,11 +257,15 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	switch {
 	case c.sort != nil && c.sort.op != expr.KeyNone && skName == "":
 		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
-	case c.sort != nil && c.sort.op != expr.KeyNone && rawValues(c.sort.vals):
+	case c.sort != nil && c.sort.op != expr.KeyNone && (c.wholeSort || rawValues(c.sort.vals)):
 		// The whole sort key, as it is stored.
 		sop = c.sort.op
 		for _, val := range c.sort.vals {
-			svals = append(svals, val.(types.AttributeValue))
+			av, err := wholeSortValue(op, skName, val)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			svals = append(svals, av)
 		}
 	case c.sort != nil && c.sort.op != expr.KeyNone:
 		// schema owns the key layout.
@@ -373,6 +377,20 @@ var (
 
 // rawValues reports whether the values of a sort-key condition are given
 // as attribute values: the whole sort key as it is stored, used as is.
+// wholeSortValue is v as a whole stored sort key: an attribute value as it
+// is, a string as S, a []byte as B.
+func wholeSortValue(op, skName string, v any) (types.AttributeValue, error) {
+	switch x := v.(type) {
+	case types.AttributeValue:
+		return x, nil
+	case string:
+		return &types.AttributeValueMemberS{Value: x}, nil
+	case []byte:
+		return &types.AttributeValueMemberB{Value: x}, nil
+	}
+	return nil, fieldErr(op, skName, "the whole sort key is a string or []byte; got %T", v)
+}
+
 func rawValues(vals []any) bool {
 	for _, v := range vals {
 		if _, ok := v.(types.AttributeValue); !ok {

@@ -548,7 +548,7 @@ func TestDumpWritesKeyFieldDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := item(it); got != "kind=S:profile name=S: pk=S:user#u1 sk=S:profile user_id=S:u1" {
+	if got := item(it); got != "_entity=S:user kind=S:profile name=S: pk=S:user#u1 sk=S:profile user_id=S:u1" {
 		t.Fatal(got)
 	}
 	back, err := users.Load(it)
