@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// BackupAPI is the part of *dynamodb.Client that on-demand backups and
-// point-in-time recovery use, apart from TableAPI for the same reason.
-type BackupAPI interface {
+// backupAPI is the part of *dynamodb.Client that on-demand backups and
+// point-in-time recovery use; a FromClient stub need not implement it.
+type backupAPI interface {
 	CreateBackup(ctx context.Context, in *dynamodb.CreateBackupInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateBackupOutput, error)
 	DescribeBackup(ctx context.Context, in *dynamodb.DescribeBackupInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeBackupOutput, error)
 	ListBackups(ctx context.Context, in *dynamodb.ListBackupsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListBackupsOutput, error)
@@ -23,19 +23,19 @@ type BackupAPI interface {
 	RestoreTableToPointInTime(ctx context.Context, in *dynamodb.RestoreTableToPointInTimeInput, optFns ...func(*dynamodb.Options)) (*dynamodb.RestoreTableToPointInTimeOutput, error)
 }
 
-var _ BackupAPI = (*dynamodb.Client)(nil)
+var _ backupAPI = (*dynamodb.Client)(nil)
 
-// backupCall runs one backup action: fn gets the repo's BackupAPI, and its
+// backupCall runs one backup action: fn gets the repo's backupAPI, and its
 // SDK error is mapped as op on table.
-func (r *Repo) backupCall(ctx context.Context, op, table string, fn func(ctx context.Context, api BackupAPI) error) error {
+func (r *Repo) backupCall(ctx context.Context, op, table string, fn func(ctx context.Context, api backupAPI) error) error {
 	var tables []string
 	if table != "" {
 		tables = []string{table}
 	}
 	return r.run(ctx, op, tables, func(ctx context.Context) error {
-		api, ok := r.api.(BackupAPI)
+		api, ok := r.api.(backupAPI)
 		if !ok {
-			return invalidf(op, "the client given to FromClient does not implement dynamo.BackupAPI")
+			return invalidf(op, "the client given to FromClient does not implement %s", op)
 		}
 		return mapError(op, table, fn(ctx, api))
 	})
@@ -46,7 +46,7 @@ func (r *Repo) backupCall(ctx context.Context, op, table string, fn func(ctx con
 // a consistent snapshot; writes go on while it is taken.
 func (r *Repo) CreateBackup(ctx context.Context, table, name string) (*types.BackupDetails, error) {
 	var d *types.BackupDetails
-	err := r.backupCall(ctx, "CreateBackup", table, func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "CreateBackup", table, func(ctx context.Context, api backupAPI) error {
 		out, err := api.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String(table), BackupName: aws.String(name)}, r.callOpts...)
 		if err == nil {
 			d = out.BackupDetails
@@ -60,7 +60,7 @@ func (r *Repo) CreateBackup(ctx context.Context, table, name string) (*types.Bac
 // source table's key, indexes and billing at the time it was taken.
 func (r *Repo) DescribeBackup(ctx context.Context, arn string) (*types.BackupDescription, error) {
 	var d *types.BackupDescription
-	err := r.backupCall(ctx, "DescribeBackup", "", func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "DescribeBackup", "", func(ctx context.Context, api backupAPI) error {
 		out, err := api.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String(arn)}, r.callOpts...)
 		if err == nil {
 			d = out.BackupDescription
@@ -73,7 +73,7 @@ func (r *Repo) DescribeBackup(ctx context.Context, arn string) (*types.BackupDes
 // DeleteBackup deletes the backup. A backup that is being created or
 // restored from is ErrResourceInUse.
 func (r *Repo) DeleteBackup(ctx context.Context, arn string) error {
-	return r.backupCall(ctx, "DeleteBackup", "", func(ctx context.Context, api BackupAPI) error {
+	return r.backupCall(ctx, "DeleteBackup", "", func(ctx context.Context, api backupAPI) error {
 		_, err := api.DeleteBackup(ctx, &dynamodb.DeleteBackupInput{BackupArn: aws.String(arn)}, r.callOpts...)
 		return err
 	})
@@ -105,7 +105,7 @@ func (r *Repo) ListBackups(ctx context.Context, f BackupFilter) iter.Seq2[types.
 		}
 		for {
 			var out *dynamodb.ListBackupsOutput
-			err := r.backupCall(ctx, op, f.Table, func(ctx context.Context, api BackupAPI) error {
+			err := r.backupCall(ctx, op, f.Table, func(ctx context.Context, api backupAPI) error {
 				var err error
 				out, err = api.ListBackups(ctx, in, r.callOpts...)
 				return err
@@ -173,7 +173,7 @@ func (r *Repo) RestoreTableFromBackup(ctx context.Context, arn, target string, o
 		GlobalSecondaryIndexOverride: o.gsis, LocalSecondaryIndexOverride: o.lsis,
 	}
 	var d *types.TableDescription
-	err := r.backupCall(ctx, "RestoreTableFromBackup", target, func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "RestoreTableFromBackup", target, func(ctx context.Context, api backupAPI) error {
 		out, err := api.RestoreTableFromBackup(ctx, in, r.callOpts...)
 		if err == nil {
 			d = out.TableDescription
@@ -188,7 +188,7 @@ func (r *Repo) RestoreTableFromBackup(ctx context.Context, arn, target string, o
 // recovery is enabled.
 func (r *Repo) DescribeContinuousBackups(ctx context.Context, table string) (*types.ContinuousBackupsDescription, error) {
 	var d *types.ContinuousBackupsDescription
-	err := r.backupCall(ctx, "DescribeContinuousBackups", table, func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "DescribeContinuousBackups", table, func(ctx context.Context, api backupAPI) error {
 		out, err := api.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(table)}, r.callOpts...)
 		if err == nil {
 			d = out.ContinuousBackupsDescription
@@ -203,7 +203,7 @@ func (r *Repo) DescribeContinuousBackups(ctx context.Context, table string) (*ty
 // enabling it again starts a new window.
 func (r *Repo) SetPointInTimeRecovery(ctx context.Context, table string, enabled bool) (*types.ContinuousBackupsDescription, error) {
 	var d *types.ContinuousBackupsDescription
-	err := r.backupCall(ctx, "UpdateContinuousBackups", table, func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "UpdateContinuousBackups", table, func(ctx context.Context, api backupAPI) error {
 		out, err := api.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{
 			TableName: aws.String(table),
 			PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{
@@ -236,7 +236,7 @@ func (r *Repo) RestoreTableToPointInTime(ctx context.Context, source, target str
 		in.RestoreDateTime = aws.Time(at)
 	}
 	var d *types.TableDescription
-	err := r.backupCall(ctx, "RestoreTableToPointInTime", target, func(ctx context.Context, api BackupAPI) error {
+	err := r.backupCall(ctx, "RestoreTableToPointInTime", target, func(ctx context.Context, api backupAPI) error {
 		out, err := api.RestoreTableToPointInTime(ctx, in, r.callOpts...)
 		if err == nil {
 			d = out.TableDescription

@@ -277,13 +277,13 @@ func TestPointInTimeRecovery(t *testing.T) {
 }
 
 // A FromClient repo over a client without the backup actions says so.
-func TestBackupsNeedBackupAPI(t *testing.T) {
+func TestBackupsNeedTheirAPI(t *testing.T) {
 	repo, err := dynamo.FromClient(&cannedAPI{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = repo.CreateBackup(context.Background(), "app", "b")
-	if !errors.Is(err, dynamo.ErrValidation) || !strings.Contains(err.Error(), "dynamo.BackupAPI") {
+	if !errors.Is(err, dynamo.ErrValidation) || !strings.Contains(err.Error(), "does not implement") {
 		t.Errorf("CreateBackup over a data-only client: %v", err)
 	}
 }

@@ -64,7 +64,7 @@ func TestDumpRequiredAndOmitNil(t *testing.T) {
 	}
 	empty := "" // an explicit empty plan: set, and not replaced by the default
 	it, err = s.Dump(Profile{ID: "p1", Email: "a@b", Plan: &empty})
-	if err != nil || item(it) != "email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:" {
+	if err != nil || item(it) != "_entity=S:profile email=S:a@b id=S:p1 pk=S:profile#p1 plan=S:" {
 		t.Fatalf("Dump = %s, %v", item(it), err)
 	}
 	nulls := schema.Must[Profile]("app", schema.OmitNil(false))
