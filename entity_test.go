@@ -561,3 +561,40 @@ func TestEntitySearchVectorsSkipsOthers(t *testing.T) {
 		t.Fatalf("results = %+v", res.Results)
 	}
 }
+
+// A PartiQL INSERT built from a value carries the entity attribute like a
+// Put: the parent and the child inserted in one transaction load only as
+// themselves, and inserting an existing key is refused.
+func TestEntityPartiQLInsert(t *testing.T) {
+	repo, _ := dynamotest.NewRepo(t, Members, MemberChildren)
+	ctx := context.Background()
+	members, children := dynamo.Bind(repo, Members), dynamo.Bind(repo, MemberChildren)
+	parent, err := members.InsertStatement(Member{ID: "p1", Name: "parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := children.InsertStatement(MemberChild{ID: "p1", Name: "it's a child"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.ExecuteTransaction(ctx, []dynamo.Statement{parent, child}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := members.QueryAll(ctx, Member{ID: "p1"}, dynamo.SortNone())
+	if err != nil || len(got) != 1 || got[0] != (Member{ID: "p1", Kind: "profile", Name: "parent"}) {
+		t.Fatalf("members = %+v, %v", got, err)
+	}
+	kid, err := children.Get(ctx, MemberChild{ID: "p1"})
+	if err != nil || kid.Name != "it's a child" {
+		t.Fatalf("child = %+v, %v", kid, err)
+	}
+	if _, err := members.Get(ctx, Member{ID: "p1", Kind: "child"}); !errors.Is(err, dynamo.ErrEntityMismatch) {
+		t.Fatalf("Get of the child's key as a member: %v, want ErrEntityMismatch", err)
+	}
+	if _, err := members.Execute(ctx, parent); !errors.Is(err, dynamo.ErrConditionalCheckFailed) {
+		t.Fatalf("second insert: %v, want ErrConditionalCheckFailed", err)
+	}
+	if _, err := members.InsertStatement(Member{}); !errors.Is(err, dynamo.ErrValidation) {
+		t.Fatalf("insert without a key: %v, want ErrValidation", err)
+	}
+}

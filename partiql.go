@@ -25,6 +25,20 @@ func PartiQL(text string, params ...any) Statement {
 	return Statement{Text: text, Params: params}
 }
 
+// InsertStatement is the PartiQL INSERT of v, the item Put would write (its
+// generated keys and entity attribute included), for a statement batch or
+// transaction; DynamoDB refuses it when the key exists.
+//
+//	ins, err := orders.InsertStatement(o)
+//	_, err = repo.ExecuteTransaction(ctx, []dynamo.Statement{ins, other})
+func (t *Table[T]) InsertStatement(v T) (Statement, error) {
+	st, err := request.InsertStatement(t.schema, v)
+	if err != nil {
+		return Statement{}, invalid("ExecuteStatement", err)
+	}
+	return st, nil
+}
+
 // Execute runs one PartiQL statement (ExecuteStatement) and returns one page
 // of its rows loaded into T: the items a SELECT read, or the item a write
 // returned with RETURNING. As with [Table.Query], rows of other entities

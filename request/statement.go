@@ -1,7 +1,9 @@
 package request
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/dynamogo/dynamo/codec"
 	"github.com/dynamogo/dynamo/internal/limits"
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // MaxBatchStatements is the number of statements one BatchExecuteStatement
@@ -124,4 +127,33 @@ func ExecuteTransaction(sts []Statement, opts ...TxOption) (*dynamodb.ExecuteTra
 		in.ClientRequestToken = aws.String(c.token)
 	}
 	return in, nil
+}
+
+// InsertStatement builds the PartiQL INSERT of v as s stores it: every
+// attribute Dump writes (the generated keys and the entity attribute among
+// them) bound as a parameter, so an item inserted through PartiQL is the
+// item Put would write. DynamoDB refuses an INSERT of an existing key.
+func InsertStatement[T any](s *schema.Schema[T], v T) (Statement, error) {
+	const op = "ExecuteStatement"
+	item, err := s.Dump(v)
+	if err != nil {
+		return Statement{}, wrap(op, err)
+	}
+	names := make([]string, 0, len(item))
+	for name := range item {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	b.WriteString(`INSERT INTO "` + strings.ReplaceAll(s.Table(), `"`, `""`) + `" VALUE {`)
+	params := make([]any, len(names))
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("'" + strings.ReplaceAll(name, "'", "''") + "': ?")
+		params[i] = codec.Raw{Value: item[name]}
+	}
+	b.WriteString("}")
+	return Statement{Text: b.String(), Params: params}, nil
 }
