@@ -12,6 +12,23 @@ import (
 type rawPage struct {
 	items []map[string]types.AttributeValue
 	last  map[string]types.AttributeValue
+	count int // the page's Count (with Select COUNT, items is empty)
+}
+
+// countPages sums the Count of every page from start on.
+func countPages(ctx context.Context, start map[string]types.AttributeValue, fetch fetchFunc) (int, error) {
+	n := 0
+	for {
+		p, err := fetch(ctx, start)
+		if err != nil {
+			return n, err
+		}
+		n += p.count
+		if len(p.last) == 0 {
+			return n, nil
+		}
+		start = p.last
+	}
 }
 
 // fetchFunc fetches the page that starts after start (nil: the first page).

@@ -125,7 +125,7 @@ func (t *Table[T]) queryFetch(in *dynamodb.QueryInput) fetchFunc {
 		if err != nil {
 			return rawPage{}, mapError("Query", t.schema.Table(), err)
 		}
-		return rawPage{items: out.Items, last: out.LastEvaluatedKey}, nil
+		return rawPage{items: out.Items, last: out.LastEvaluatedKey, count: int(out.Count)}, nil
 	}
 }
 
@@ -188,7 +188,7 @@ func (t *Table[T]) scanFetch(in *dynamodb.ScanInput) fetchFunc {
 		if err != nil {
 			return rawPage{}, mapError("Scan", t.schema.Table(), err)
 		}
-		return rawPage{items: out.Items, last: out.LastEvaluatedKey}, nil
+		return rawPage{items: out.Items, last: out.LastEvaluatedKey, count: int(out.Count)}, nil
 	}
 }
 
@@ -263,19 +263,8 @@ func (t *Table[T]) QueryCount(ctx context.Context, key T, opts ...QueryOption) (
 		if err != nil {
 			return invalid(op, err)
 		}
-		for {
-			out, err := t.repo.api.Query(ctx, in, t.repo.callOpts...)
-			if err != nil {
-				return mapError(op, t.schema.Table(), err)
-			}
-			n += int(out.Count)
-			if len(out.LastEvaluatedKey) == 0 {
-				return nil
-			}
-			next := *in
-			next.ExclusiveStartKey = out.LastEvaluatedKey
-			in = &next
-		}
+		n, err = countPages(ctx, in.ExclusiveStartKey, t.queryFetch(in))
+		return err
 	})
 	return n, err
 }
@@ -289,19 +278,8 @@ func (t *Table[T]) ScanCount(ctx context.Context, opts ...ScanOption) (int, erro
 		if err != nil {
 			return invalid(op, err)
 		}
-		for {
-			out, err := t.repo.api.Scan(ctx, in, t.repo.callOpts...)
-			if err != nil {
-				return mapError(op, t.schema.Table(), err)
-			}
-			n += int(out.Count)
-			if len(out.LastEvaluatedKey) == 0 {
-				return nil
-			}
-			next := *in
-			next.ExclusiveStartKey = out.LastEvaluatedKey
-			in = &next
-		}
+		n, err = countPages(ctx, in.ExclusiveStartKey, t.scanFetch(in))
+		return err
 	})
 	return n, err
 }
