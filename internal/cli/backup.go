@@ -384,17 +384,8 @@ func runBackupDelete(ctx context.Context, env *Env, args []string) error {
 			aws.ToString(d.SourceTableDetails.TableName), aws.ToTime(b.BackupCreationDateTime).UTC().Format(time.RFC3339), b.BackupStatus)
 	}
 	if !o.force {
-		fmt.Fprintf(env.Stderr, "type the backup name to delete it: ")
-		line, err := readLine(ctx, env.stdin())
-		if err != nil {
-			fmt.Fprintln(env.Stderr)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return errNotConfirmed
-		}
-		if strings.TrimSpace(line) != name {
-			return errNotConfirmed
+		if err := confirm(ctx, env, "backup", name); err != nil {
+			return err
 		}
 	}
 	if err := repo.DeleteBackup(ctx, arn); err != nil {

@@ -94,17 +94,8 @@ func runDeleteTable(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "table %s: about %d items (%s)\n", name, count, table.TableStatus)
 	}
 	if !o.force {
-		fmt.Fprintf(env.Stderr, "type the table name to delete it: ")
-		line, err := readLine(ctx, env.stdin())
-		if err != nil {
-			fmt.Fprintln(env.Stderr)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return errNotConfirmed
-		}
-		if strings.TrimSpace(line) != name {
-			return errNotConfirmed
+		if err := confirm(ctx, env, "table", name); err != nil {
+			return err
 		}
 	}
 	if err := repo.DeleteTable(ctx, name); err != nil {
@@ -152,4 +143,22 @@ func readLine(ctx context.Context, r io.Reader) (string, error) {
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
+}
+
+// confirm asks the user to type the name of the what (a table, a backup)
+// about to be deleted; anything else, or no answer, is errNotConfirmed.
+func confirm(ctx context.Context, env *Env, what, name string) error {
+	fmt.Fprintf(env.Stderr, "type the %s name to delete it: ", what)
+	line, err := readLine(ctx, env.stdin())
+	if err != nil {
+		fmt.Fprintln(env.Stderr)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errNotConfirmed
+	}
+	if strings.TrimSpace(line) != name {
+		return errNotConfirmed
+	}
+	return nil
 }
