@@ -2,11 +2,11 @@ package dynamo
 
 import (
 	"context"
-	"encoding/base64"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/request"
 )
 
@@ -22,7 +22,7 @@ type readOp struct {
 	table  string
 	pk, sk string // the table's key attribute names
 	key    request.GetKey
-	// id identifies the item among a batch's answers (see itemID); "" when
+	// id identifies the item among a batch's answers (avtype.KeyID); "" when
 	// the key does not build, which the request builder reports.
 	id  string
 	set func(op string, item map[string]types.AttributeValue) error
@@ -50,7 +50,7 @@ func (g *Read[T]) readOp() *readOp {
 	op := &readOp{table: s.Table(), key: request.KeyOf(s, g.key)}
 	op.pk, op.sk = s.KeyNames()
 	if k, err := s.PrimaryKey(g.key); err == nil {
-		op.id = itemID(k.Map(), k.PKName, k.SKName)
+		op.id = avtype.KeyID(op.table, k.Map(), k.PKName, k.SKName)
 	}
 	op.set = func(name string, item map[string]types.AttributeValue) error {
 		var zero T
@@ -66,29 +66,6 @@ func (g *Read[T]) readOp() *readOp {
 		return nil
 	}
 	return op
-}
-
-// itemID identifies an item by its key attributes (pk and sk named), as
-// type-tagged text: the same for a key built from a value and for the item
-// DynamoDB returns.
-func itemID(item map[string]types.AttributeValue, pk, sk string) string {
-	id := avID(item[pk])
-	if sk != "" {
-		id += "\x00" + avID(item[sk])
-	}
-	return id
-}
-
-func avID(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S" + v.Value
-	case *types.AttributeValueMemberN:
-		return "N" + v.Value
-	case *types.AttributeValueMemberB:
-		return "B" + base64.StdEncoding.EncodeToString(v.Value)
-	}
-	return "?"
 }
 
 func readOps(reads []ReadOp) ([]*readOp, []request.GetKey) {
@@ -183,7 +160,7 @@ func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOpt
 			byID := map[string]int{}
 			names := map[string]*readOp{}
 			for i := start; i < end; i++ {
-				byID[ops[i].table+"\x00"+ops[i].id] = i
+				byID[ops[i].id] = i
 				names[ops[i].table] = ops[i]
 				ops[i].set(op, nil)
 			}
@@ -192,7 +169,7 @@ func (r *Repo) BatchGet(ctx context.Context, reads []ReadOp, opts ...BatchGetOpt
 				if n == nil {
 					return 0, false
 				}
-				i, ok := byID[table+"\x00"+itemID(item, n.pk, n.sk)]
+				i, ok := byID[avtype.KeyID(table, item, n.pk, n.sk)]
 				return i, ok
 			}
 			left, err := sendBatch(ctx, r, in, func(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemInput, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/schema"
 )
 
@@ -29,7 +30,7 @@ func PutOp[T any](s *schema.Schema[T], v T) WriteOp {
 			return "", types.WriteRequest{}, "", err
 		}
 		pk, sk := s.KeyNames()
-		return s.Table(), types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}, keyID(s.Table(), item, pk, sk), nil
+		return s.Table(), types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}, avtype.KeyID(s.Table(), item, pk, sk), nil
 	})
 }
 
@@ -42,7 +43,7 @@ func DeleteOp[T any](s *schema.Schema[T], key T) WriteOp {
 			return "", types.WriteRequest{}, "", err
 		}
 		m := k.Map()
-		return s.Table(), types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: m}}, keyID(s.Table(), m, k.PKName, k.SKName), nil
+		return s.Table(), types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: m}}, avtype.KeyID(s.Table(), m, k.PKName, k.SKName), nil
 	})
 }
 
@@ -101,7 +102,7 @@ func KeyOf[T any](s *schema.Schema[T], key T) GetKey {
 			return "", nil, "", nil, err
 		}
 		m := k.Map()
-		return s.Table(), m, keyID(s.Table(), m, k.PKName, k.SKName), s, nil
+		return s.Table(), m, avtype.KeyID(s.Table(), m, k.PKName, k.SKName), s, nil
 	})
 }
 

@@ -177,28 +177,6 @@ func checkOnCondFail(op string, c *config) error {
 	return errorf(op, "ReturnValuesOnConditionCheckFailure %q: want ALL_OLD or NONE", c.onCondFail)
 }
 
-// keyID identifies an item across tables for duplicate checks. Key values
-// are scalars (S, N, B).
-func keyID(table string, key map[string]types.AttributeValue, pk, sk string) string {
-	id := table + "\x00" + scalarText(key[pk])
-	if sk != "" {
-		id += "\x00" + scalarText(key[sk])
-	}
-	return id
-}
-
-func scalarText(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S" + v.Value
-	case *types.AttributeValueMemberN:
-		return "N" + v.Value
-	case *types.AttributeValueMemberB:
-		return "B" + string(v.Value)
-	}
-	return fmt.Sprintf("%T", av)
-}
-
 // withAttrs returns paths plus the top-level attributes among attrs that
 // paths does not name yet.
 func withAttrs(paths []expr.Path, attrs []string) []expr.Path {

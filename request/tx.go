@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamogo/dynamo/expr"
+	"github.com/dynamogo/dynamo/internal/avtype"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/schema"
 )
@@ -42,7 +43,7 @@ func txKeyed[T any](op string, s *schema.Schema[T], key T, c *config, allowIf bo
 		return nil, "", err
 	}
 	m := k.Map()
-	return m, keyID(s.Table(), m, k.PKName, k.SKName), nil
+	return m, avtype.KeyID(s.Table(), m, k.PKName, k.SKName), nil
 }
 
 // TxPut writes v in a transaction; If adds its condition.
@@ -62,7 +63,7 @@ func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 			return types.TransactWriteItem{}, "", err
 		}
 		pk, sk := s.KeyNames()
-		return types.TransactWriteItem{Put: p}, keyID(s.Table(), item, pk, sk), nil
+		return types.TransactWriteItem{Put: p}, avtype.KeyID(s.Table(), item, pk, sk), nil
 	})
 }
 
