@@ -10,7 +10,7 @@ import (
 )
 
 // A reflection-free decoder for the requests on the hot paths (single-item
-// actions, Query, Scan and the batches): it walks the top-level object once,
+// actions, Query, Scan, the batches and the transactions): it walks the top-level object once,
 // hands each member's raw value to a field decoder, and skips unknown
 // members, as DynamoDB does. Malformed JSON and values of the wrong JSON type
 // are SerializationExceptions.
@@ -517,7 +517,7 @@ func (in *queryInput) decode(b []byte) error {
 	})
 }
 
-// The decoders below (Scan and the batches) give exactly encoding/json's
+// The decoders below (Scan, the batches and the transactions) give exactly encoding/json's
 // results, which the other actions' checks were written against: a request
 // they do not decode as encoding/json would (an error, a member name in
 // another case, a repeated member, an integer sent as a string) is errSlow,
@@ -742,5 +742,87 @@ func (ka *keysAndAttributes) decode(b []byte) error {
 			return rawBool(raw, &ka.ConsistentRead)
 		}
 		return rawJSONValue(raw, &ka.AttributesToGet)
+	})
+}
+
+var txOpMembers = []string{"TableName", "Key", "Item", "ConditionExpression", "UpdateExpression",
+	"ProjectionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure"}
+
+func (op *txOp) decode(b []byte) error {
+	return structMembers(b, txOpMembers, func(k string, raw []byte) error {
+		switch k {
+		case "TableName":
+			return rawString(raw, &op.TableName)
+		case "Key":
+			return rawItem(raw, &op.Key)
+		case "Item":
+			return rawItem(raw, &op.Item)
+		case "ConditionExpression":
+			return rawString(raw, &op.ConditionExpression)
+		case "UpdateExpression":
+			return rawString(raw, &op.UpdateExpression)
+		case "ProjectionExpression":
+			return rawString(raw, &op.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return rawNames(raw, &op.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return rawItem(raw, &op.ExpressionAttributeValues)
+		}
+		return rawString(raw, &op.ReturnValuesOnConditionCheckFailure)
+	})
+}
+
+var (
+	transactWriteMembers     = []string{"TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ClientRequestToken"}
+	transactWriteItemMembers = []string{"ConditionCheck", "Put", "Update", "Delete"}
+)
+
+func (in *transactWriteInput) decode(b []byte) error {
+	return structMembers(b, transactWriteMembers, func(k string, raw []byte) error {
+		switch k {
+		case "TransactItems":
+			return rawList(raw, &in.TransactItems, func(v []byte, it **transactWriteItem) error {
+				return rawStruct(v, it, (*transactWriteItem).decode)
+			})
+		case "ReturnConsumedCapacity":
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return rawString(raw, &in.ReturnItemCollectionMetrics)
+		}
+		return rawString(raw, &in.ClientRequestToken)
+	})
+}
+
+func (it *transactWriteItem) decode(b []byte) error {
+	return structMembers(b, transactWriteItemMembers, func(k string, raw []byte) error {
+		switch k {
+		case "ConditionCheck":
+			return rawStruct(raw, &it.ConditionCheck, (*txOp).decode)
+		case "Put":
+			return rawStruct(raw, &it.Put, (*txOp).decode)
+		case "Update":
+			return rawStruct(raw, &it.Update, (*txOp).decode)
+		}
+		return rawStruct(raw, &it.Delete, (*txOp).decode)
+	})
+}
+
+var (
+	transactGetMembers = []string{"TransactItems", "ReturnConsumedCapacity"}
+	getMember          = []string{"Get"}
+)
+
+func (in *transactGetInput) decode(b []byte) error {
+	return structMembers(b, transactGetMembers, func(k string, raw []byte) error {
+		if k == "ReturnConsumedCapacity" {
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		}
+		return rawList(raw, &in.TransactItems, func(v []byte, it **struct{ Get *txOp }) error {
+			return rawStruct(v, it, func(g *struct{ Get *txOp }, b []byte) error {
+				return structMembers(b, getMember, func(_ string, raw []byte) error {
+					return rawStruct(raw, &g.Get, (*txOp).decode)
+				})
+			})
+		})
 	})
 }

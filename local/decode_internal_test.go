@@ -44,9 +44,12 @@ var decodeSeeds = []string{
 	`{"TableName":7,"RequestItems":[],"Limit":true}`,
 	`{"ſegment":1,"tableName":"t"}`,
 	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"pk":{"Q":"a"}}}}]}}`,
+	`{"TransactItems":[{"ConditionCheck":{"TableName":"t","Key":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#p)","ExpressionAttributeNames":{"#p":"pk"},"ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},{"Put":{"TableName":"t","Item":{"pk":{"S":"b"}}}},{"Update":{"TableName":"t","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"N":"1"}}}},{"Delete":{"TableName":"t","Key":{"pk":{"S":"d"}}}},null],"ClientRequestToken":"tok","ReturnConsumedCapacity":"TOTAL","ReturnItemCollectionMetrics":"SIZE"}`,
+	`{"TransactItems":[{"Get":{"TableName":"t","Key":{"pk":{"S":"a"}},"ProjectionExpression":"a"}},{"Get":null},null]}`,
+	`{"TransactItems":[{"Put":{"TableName":"t"},"put":{}}]}`,
 }
 
-// FuzzDecodeEquivalence checks the Scan and batch decoders against
+// FuzzDecodeEquivalence checks the Scan, batch and transaction decoders against
 // encoding/json on arbitrary bodies.
 func FuzzDecodeEquivalence(f *testing.F) {
 	for _, s := range decodeSeeds {
@@ -57,6 +60,8 @@ func FuzzDecodeEquivalence(f *testing.F) {
 		decodeEquivalence(t, b, (*scanInput).decode)
 		decodeEquivalence(t, b, (*batchWriteInput).decode)
 		decodeEquivalence(t, b, (*batchGetInput).decode)
+		decodeEquivalence(t, b, (*transactWriteInput).decode)
+		decodeEquivalence(t, b, (*transactGetInput).decode)
 	})
 }
 
