@@ -9,11 +9,11 @@ import (
 	"unicode/utf8"
 )
 
-// A reflection-free decoder for the requests on the hot paths (single-item
-// actions, Query, Scan, the batches and the transactions): it walks the top-level object once,
-// hands each member's raw value to a field decoder, and skips unknown
-// members, as DynamoDB does. Malformed JSON and values of the wrong JSON type
-// are SerializationExceptions.
+// A reflection-free decoder for the requests of the data plane (single-item
+// actions, Query, Scan, the batches and the transactions): it walks the
+// top-level object once, hands each member's raw value to a field decoder,
+// and skips unknown members, as DynamoDB does. Malformed JSON and values of
+// the wrong JSON type are SerializationExceptions.
 
 type objectDecoder struct {
 	b []byte
