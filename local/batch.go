@@ -54,7 +54,7 @@ func checkRequestItems(cs *constraints, items map[string]*keysAndAttributes) []s
 
 func (s *Server) batchGetItem(c *call) (any, error) {
 	var in batchGetInput
-	if err := c.decode(&in); err != nil {
+	if err := decodeFast(c, &in, (*batchGetInput).decode); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -232,7 +232,7 @@ type batchWriteInput struct {
 // outcome.
 func (s *Server) batchWriteItem(c *call) (any, error) {
 	var in batchWriteInput
-	if err := c.decode(&in); err != nil {
+	if err := decodeFast(c, &in, (*batchWriteInput).decode); err != nil {
 		return nil, err
 	}
 	names, err := validateBatchWrite(&in)

@@ -1,15 +1,20 @@
 package local
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
-// A reflection-free decoder for the requests on the hot paths (single-item
-// actions and Query): it walks the top-level object once, hands each member's
-// raw value to a field decoder, and skips unknown members, as DynamoDB does.
-// Malformed JSON and values of the wrong JSON type are SerializationExceptions.
+// A reflection-free decoder for the requests of the data plane (single-item
+// actions, Query, Scan, the batches and the transactions): it walks the
+// top-level object once, hands each member's raw value to a field decoder,
+// and skips unknown members, as DynamoDB does. Malformed JSON and values of
+// the wrong JSON type are SerializationExceptions.
 
 type objectDecoder struct {
 	b []byte
@@ -29,8 +34,14 @@ func (d *objectDecoder) ws() {
 	}
 }
 
-// members calls fn for each member of the top-level object.
+// decodeMembers calls fn for each member of the top-level object.
 func decodeMembers(b []byte, fn func(key string, raw []byte) error) error {
+	return eachMember(b, func(key, raw []byte) error { return fn(string(key), raw) })
+}
+
+// eachMember is decodeMembers without a string for each key: key is only
+// valid during the call (switch string(key) does not allocate).
+func eachMember(b []byte, fn func(key, raw []byte) error) error {
 	d := objectDecoder{b: b}
 	d.ws()
 	if d.i >= len(b) || b[d.i] != '{' {
@@ -44,7 +55,7 @@ func decodeMembers(b []byte, fn func(key string, raw []byte) error) error {
 	}
 	for {
 		d.ws()
-		key, err := d.str()
+		key, err := d.strBytes()
 		if err != nil {
 			return err
 		}
@@ -85,10 +96,17 @@ func (d *objectDecoder) end() error {
 	return nil
 }
 
-// str reads a JSON string; the fast path has no escapes.
+// str reads a JSON string.
 func (d *objectDecoder) str() (string, error) {
+	b, err := d.strBytes()
+	return string(b), err
+}
+
+// strBytes reads a JSON string; the fast path has no escapes and returns
+// a slice of the body.
+func (d *objectDecoder) strBytes() ([]byte, error) {
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
-		return "", errSyntax
+		return nil, errSyntax
 	}
 	start := d.i
 	d.i++
@@ -101,25 +119,25 @@ func (d *objectDecoder) str() (string, error) {
 			if plain {
 				s := d.b[start+1 : d.i-1]
 				if !utf8.Valid(s) {
-					return "", errSyntax
+					return nil, errSyntax
 				}
-				return string(s), nil
+				return s, nil
 			}
 			var s string
 			if err := json.Unmarshal(d.b[start:d.i], &s); err != nil {
-				return "", errSyntax
+				return nil, errSyntax
 			}
-			return s, nil
+			return []byte(s), nil
 		case c == '\\':
 			plain = false
 			d.i += 2
 		case c < 0x20:
-			return "", errSyntax
+			return nil, errSyntax
 		default:
 			d.i++
 		}
 	}
-	return "", errSyntax
+	return nil, errSyntax
 }
 
 const maxJSONDepth = 10000
@@ -229,6 +247,9 @@ func (d *objectDecoder) strSkip() (int, error) {
 			d.i++
 			return d.i, nil
 		case c == '\\':
+			if !validEscape(d.b[d.i:]) {
+				return 0, errSyntax
+			}
 			d.i += 2
 		case c < 0x20:
 			return 0, errSyntax
@@ -237,6 +258,21 @@ func (d *objectDecoder) strSkip() (int, error) {
 		}
 	}
 	return 0, errSyntax
+}
+
+// validEscape reports whether the escape at the start of b is one JSON allows.
+func validEscape(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		_, ok := escapedRune(b)
+		return ok
+	}
+	return false
 }
 
 func (d *objectDecoder) lit(s string) error {
@@ -373,7 +409,8 @@ func (o *writeOptions) member(k string, raw []byte) (bool, error) {
 }
 
 func (in *putItemInput) decode(b []byte) error {
-	return decodeMembers(b, func(k string, raw []byte) error {
+	return eachMember(b, func(key, raw []byte) error {
+		k := string(key) // not kept: no allocation
 		if k == "Item" {
 			return rawItem(raw, &in.Item)
 		}
@@ -383,7 +420,8 @@ func (in *putItemInput) decode(b []byte) error {
 }
 
 func (in *deleteItemInput) decode(b []byte) error {
-	return decodeMembers(b, func(k string, raw []byte) error {
+	return eachMember(b, func(key, raw []byte) error {
+		k := string(key) // not kept: no allocation
 		if k == "Key" {
 			return rawItem(raw, &in.Key)
 		}
@@ -393,7 +431,8 @@ func (in *deleteItemInput) decode(b []byte) error {
 }
 
 func (in *updateItemInput) decode(b []byte) error {
-	return decodeMembers(b, func(k string, raw []byte) error {
+	return eachMember(b, func(key, raw []byte) error {
+		k := string(key) // not kept: no allocation
 		switch k {
 		case "Key":
 			return rawItem(raw, &in.Key)
@@ -408,7 +447,8 @@ func (in *updateItemInput) decode(b []byte) error {
 }
 
 func (in *getItemInput) decode(b []byte) error {
-	return decodeMembers(b, func(k string, raw []byte) error {
+	return eachMember(b, func(key, raw []byte) error {
+		k := string(key) // not kept: no allocation
 		switch k {
 		case "TableName":
 			return rawString(raw, &in.TableName)
@@ -462,7 +502,8 @@ func (in *readInput) member(k string, raw []byte) error {
 }
 
 func (in *queryInput) decode(b []byte) error {
-	return decodeMembers(b, func(k string, raw []byte) error {
+	return eachMember(b, func(key, raw []byte) error {
+		k := string(key) // not kept: no allocation
 		switch k {
 		case "KeyConditionExpression":
 			return rawString(raw, &in.KeyConditionExpression)
@@ -474,5 +515,323 @@ func (in *queryInput) decode(b []byte) error {
 			return rawJSONValue(raw, &in.QueryFilter)
 		}
 		return in.member(k, raw)
+	})
+}
+
+// The decoders below (Scan, the batches and the transactions) give exactly encoding/json's
+// results, which the other actions' checks were written against: a request
+// they do not decode as encoding/json would (an error, a member name in
+// another case, a repeated member, an integer sent as a string) is errSlow,
+// and decodeFast decodes it again with call.decode. Errors are rare, so
+// their second decoding costs nothing that matters.
+
+var errSlow = errors.New("request needs encoding/json")
+
+// mayNestTooDeep reports whether b has enough brackets to nest deeper than
+// encoding/json's limit of 10,000 levels. The fast decoder counts depth from
+// each member it decodes, so such a body also goes through encoding/json's
+// scanner. (Counting one byte is vectorised, far cheaper than decoding.)
+func mayNestTooDeep(b []byte) bool {
+	return bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) > 10000
+}
+
+// decodeFast decodes the body into in with its fast decoder, falling back
+// to encoding/json (from a zero value) when that one declines.
+func decodeFast[T any](c *call, in *T, fast func(*T, []byte) error) error {
+	if fast(in, c.body) == nil && (!mayNestTooDeep(c.body) || json.Valid(c.body)) {
+		return nil
+	}
+	var zero T
+	*in = zero
+	return c.decode(in)
+}
+
+// structMembers is decodeMembers for a struct with the given member names:
+// fn gets each known member once; a repeated member (encoding/json would
+// merge it) or a name equal to a known one only under encoding/json's case
+// folding is errSlow; other members are skipped.
+func structMembers(b []byte, names []string, fn func(k string, raw []byte) error) error {
+	var seen uint64
+	return eachMember(b, func(key, raw []byte) error {
+		i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
+		if i < 0 {
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(string(key), n) }) {
+				return errSlow
+			}
+			return nil
+		}
+		if seen&(1<<i) != 0 {
+			return errSlow
+		}
+		seen |= 1 << i
+		return fn(names[i], raw)
+	})
+}
+
+// decodeElements calls fn for each element of the JSON array b.
+func decodeElements(b []byte, fn func(raw []byte) error) error {
+	d := objectDecoder{b: b}
+	d.ws()
+	if d.i >= len(b) || b[d.i] != '[' {
+		return errSyntax
+	}
+	d.i++
+	d.ws()
+	if d.i < len(b) && b[d.i] == ']' {
+		d.i++
+		return d.end()
+	}
+	for {
+		d.ws()
+		start := d.i
+		if err := d.skip(0); err != nil {
+			return err
+		}
+		if err := fn(b[start:d.i]); err != nil {
+			return err
+		}
+		d.ws()
+		if d.i >= len(b) {
+			return errSyntax
+		}
+		switch b[d.i] {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return d.end()
+		default:
+			return errSyntax
+		}
+	}
+}
+
+// rawMap decodes a JSON object into a map with string keys; a later
+// repeated key replaces the earlier one, as in encoding/json.
+func rawMap[V any](raw []byte, dst *map[string]V, elem func([]byte, *V) error) error {
+	if isNull(raw) {
+		return nil
+	}
+	if raw[0] != '{' {
+		return errSlow
+	}
+	m := map[string]V{}
+	if err := decodeMembers(raw, func(k string, v []byte) error {
+		var e V
+		if err := elem(v, &e); err != nil {
+			return err
+		}
+		m[k] = e
+		return nil
+	}); err != nil {
+		return err
+	}
+	*dst = m
+	return nil
+}
+
+// rawList decodes a JSON array into a slice ([] is empty, not nil).
+func rawList[E any](raw []byte, dst *[]E, elem func([]byte, *E) error) error {
+	if isNull(raw) {
+		return nil
+	}
+	if raw[0] != '[' {
+		return errSlow
+	}
+	out := make([]E, 0, 4)
+	if err := decodeElements(raw, func(v []byte) error {
+		var zero E
+		out = append(out, zero)
+		return elem(v, &out[len(out)-1]) // in place: a local would escape
+	}); err != nil {
+		return err
+	}
+	*dst = out
+	return nil
+}
+
+// rawStruct decodes a JSON object into a new *T whose members decode
+// decodes; null leaves it nil.
+func rawStruct[T any](raw []byte, dst **T, decode func(*T, []byte) error) error {
+	if isNull(raw) {
+		return nil
+	}
+	if raw[0] != '{' {
+		return errSlow
+	}
+	v := new(T)
+	if err := decode(v, raw); err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
+var scanMembers = []string{"TableName", "IndexName", "Select", "Limit", "ConsistentRead",
+	"FilterExpression", "ProjectionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues",
+	"ExclusiveStartKey", "ReturnConsumedCapacity", "AttributesToGet", "ConditionalOperator",
+	"Segment", "TotalSegments", "ScanFilter"}
+
+func (in *scanInput) decode(b []byte) error {
+	return structMembers(b, scanMembers, func(k string, raw []byte) error {
+		switch k {
+		case "Segment":
+			return rawInt(raw, &in.Segment)
+		case "TotalSegments":
+			return rawInt(raw, &in.TotalSegments)
+		case "ScanFilter":
+			return rawJSONValue(raw, &in.ScanFilter)
+		}
+		return in.member(k, raw)
+	})
+}
+
+var batchWriteMembers = []string{"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}
+
+func (in *batchWriteInput) decode(b []byte) error {
+	return structMembers(b, batchWriteMembers, func(k string, raw []byte) error {
+		switch k {
+		case "RequestItems":
+			return rawMap(raw, &in.RequestItems, func(v []byte, reqs *[]*writeRequest) error {
+				return rawList(v, reqs, func(v []byte, r **writeRequest) error {
+					return rawStruct(v, r, (*writeRequest).decode)
+				})
+			})
+		case "ReturnConsumedCapacity":
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		}
+		return rawString(raw, &in.ReturnItemCollectionMetrics)
+	})
+}
+
+var (
+	writeRequestMembers = []string{"PutRequest", "DeleteRequest"}
+	itemMember          = []string{"Item"}
+	keyMember           = []string{"Key"}
+)
+
+func (r *writeRequest) decode(b []byte) error {
+	return structMembers(b, writeRequestMembers, func(k string, raw []byte) error {
+		if k == "PutRequest" {
+			return rawStruct(raw, &r.PutRequest, func(p *struct{ Item itemJSON }, b []byte) error {
+				return structMembers(b, itemMember, func(_ string, raw []byte) error { return rawItem(raw, &p.Item) })
+			})
+		}
+		return rawStruct(raw, &r.DeleteRequest, func(d *struct{ Key itemJSON }, b []byte) error {
+			return structMembers(b, keyMember, func(_ string, raw []byte) error { return rawItem(raw, &d.Key) })
+		})
+	})
+}
+
+var batchGetMembers = []string{"RequestItems", "ReturnConsumedCapacity"}
+
+func (in *batchGetInput) decode(b []byte) error {
+	return structMembers(b, batchGetMembers, func(k string, raw []byte) error {
+		if k == "RequestItems" {
+			return rawMap(raw, &in.RequestItems, func(v []byte, ka **keysAndAttributes) error {
+				return rawStruct(v, ka, (*keysAndAttributes).decode)
+			})
+		}
+		return rawString(raw, &in.ReturnConsumedCapacity)
+	})
+}
+
+var keysAndAttributesMembers = []string{"Keys", "ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead", "AttributesToGet"}
+
+func (ka *keysAndAttributes) decode(b []byte) error {
+	return structMembers(b, keysAndAttributesMembers, func(k string, raw []byte) error {
+		switch k {
+		case "Keys":
+			return rawList(raw, &ka.Keys, rawItem)
+		case "ProjectionExpression":
+			return rawString(raw, &ka.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return rawNames(raw, &ka.ExpressionAttributeNames)
+		case "ConsistentRead":
+			return rawBool(raw, &ka.ConsistentRead)
+		}
+		return rawJSONValue(raw, &ka.AttributesToGet)
+	})
+}
+
+var txOpMembers = []string{"TableName", "Key", "Item", "ConditionExpression", "UpdateExpression",
+	"ProjectionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues", "ReturnValuesOnConditionCheckFailure"}
+
+func (op *txOp) decode(b []byte) error {
+	return structMembers(b, txOpMembers, func(k string, raw []byte) error {
+		switch k {
+		case "TableName":
+			return rawString(raw, &op.TableName)
+		case "Key":
+			return rawItem(raw, &op.Key)
+		case "Item":
+			return rawItem(raw, &op.Item)
+		case "ConditionExpression":
+			return rawString(raw, &op.ConditionExpression)
+		case "UpdateExpression":
+			return rawString(raw, &op.UpdateExpression)
+		case "ProjectionExpression":
+			return rawString(raw, &op.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return rawNames(raw, &op.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return rawItem(raw, &op.ExpressionAttributeValues)
+		}
+		return rawString(raw, &op.ReturnValuesOnConditionCheckFailure)
+	})
+}
+
+var (
+	transactWriteMembers     = []string{"TransactItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics", "ClientRequestToken"}
+	transactWriteItemMembers = []string{"ConditionCheck", "Put", "Update", "Delete"}
+)
+
+func (in *transactWriteInput) decode(b []byte) error {
+	return structMembers(b, transactWriteMembers, func(k string, raw []byte) error {
+		switch k {
+		case "TransactItems":
+			return rawList(raw, &in.TransactItems, func(v []byte, it **transactWriteItem) error {
+				return rawStruct(v, it, (*transactWriteItem).decode)
+			})
+		case "ReturnConsumedCapacity":
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return rawString(raw, &in.ReturnItemCollectionMetrics)
+		}
+		return rawString(raw, &in.ClientRequestToken)
+	})
+}
+
+func (it *transactWriteItem) decode(b []byte) error {
+	return structMembers(b, transactWriteItemMembers, func(k string, raw []byte) error {
+		switch k {
+		case "ConditionCheck":
+			return rawStruct(raw, &it.ConditionCheck, (*txOp).decode)
+		case "Put":
+			return rawStruct(raw, &it.Put, (*txOp).decode)
+		case "Update":
+			return rawStruct(raw, &it.Update, (*txOp).decode)
+		}
+		return rawStruct(raw, &it.Delete, (*txOp).decode)
+	})
+}
+
+var (
+	transactGetMembers = []string{"TransactItems", "ReturnConsumedCapacity"}
+	getMember          = []string{"Get"}
+)
+
+func (in *transactGetInput) decode(b []byte) error {
+	return structMembers(b, transactGetMembers, func(k string, raw []byte) error {
+		if k == "ReturnConsumedCapacity" {
+			return rawString(raw, &in.ReturnConsumedCapacity)
+		}
+		return rawList(raw, &in.TransactItems, func(v []byte, it **struct{ Get *txOp }) error {
+			return rawStruct(v, it, func(g *struct{ Get *txOp }, b []byte) error {
+				return structMembers(b, getMember, func(_ string, raw []byte) error {
+					return rawStruct(raw, &g.Get, (*txOp).decode)
+				})
+			})
+		})
 	})
 }

@@ -17,11 +17,13 @@ func FuzzRequests(f *testing.F) {
 		`{"TableName":"fuzz","Item":{"pk":{"S":"a"},"m":{"M":{"l":{"L":[{"NULL":true},{"SS":["x"]}]}}}}}`,
 		`{"RequestItems":{"fuzz":[{"PutRequest":{"Item":{"pk":{"S":"b"}}}}]}}`,
 		`{"TableName":"fuzz","Segment":0,"TotalSegments":2}`,
+		`{"TransactItems":[{"Put":{"TableName":"fuzz","Item":{"pk":{"S":"c"}}}},{"Update":{"TableName":"fuzz","Key":{"pk":{"S":"d"}},"UpdateExpression":"ADD n :o","ExpressionAttributeValues":{":o":{"N":"1"}}}}]}`,
+		`{"TransactItems":[{"Get":{"TableName":"fuzz","Key":{"pk":{"S":"c"}}}}]}`,
 	}
 	for i, s := range seeds {
 		f.Add(uint8(i), s)
 	}
-	actions := []string{"PutItem", "GetItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchWriteItem", "BatchGetItem", "CreateTable", "UpdateTable"}
+	actions := []string{"PutItem", "GetItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "TransactGetItems", "CreateTable", "UpdateTable"}
 	srv, err := local.New()
 	if err != nil {
 		f.Fatal(err)

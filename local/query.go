@@ -518,7 +518,7 @@ func avText(av types.AttributeValue) string {
 
 func (s *Server) scan(c *call) (any, error) {
 	var in scanInput
-	if err := c.decode(&in); err != nil {
+	if err := decodeFast(c, &in, (*scanInput).decode); err != nil {
 		return nil, err
 	}
 	var cs constraints

@@ -134,7 +134,7 @@ func checkClientToken(cs *constraints, tok *string) {
 
 func (s *Server) transactWriteItems(c *call) (any, error) {
 	var in transactWriteInput
-	if err := c.decode(&in); err != nil {
+	if err := decodeFast(c, &in, (*transactWriteInput).decode); err != nil {
 		return nil, err
 	}
 	return s.transactWrite(c, &in)
@@ -637,7 +637,7 @@ type transactGetInput struct {
 
 func (s *Server) transactGetItems(c *call) (any, error) {
 	var in transactGetInput
-	if err := c.decode(&in); err != nil {
+	if err := decodeFast(c, &in, (*transactGetInput).decode); err != nil {
 		return nil, err
 	}
 	var cs constraints
