@@ -29,13 +29,13 @@ func (t *Table[T]) put(ctx context.Context, v T, opts []PutOption) (T, bool, err
 	var old T
 	var found bool
 	err := t.run(ctx, "PutItem", func(ctx context.Context, op string) error {
-		in, err := request.Put(t.schema, v, opts...)
+		in, err := request.Put(t.schema, v, append([]PutOption{request.At(t.repo.now())}, opts...)...)
 		if err != nil {
 			return invalid(op, err)
 		}
 		out, err := t.repo.api.PutItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(v), mapError(op, t.schema.Table(), err))
 		}
 		old, found, err = t.loadOptional(op, out.Attributes)
 		return err
@@ -90,7 +90,7 @@ func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, b
 		}
 		out, err := t.repo.api.DeleteItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(key), mapError(op, t.schema.Table(), err))
 		}
 		old, found, err = t.loadOptional(op, out.Attributes)
 		return err
@@ -111,13 +111,13 @@ func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, b
 func (t *Table[T]) Update(ctx context.Context, key T, args ...UpdateOption) (T, error) {
 	var v T
 	err := t.run(ctx, "UpdateItem", func(ctx context.Context, op string) error {
-		in, err := request.Update(t.schema, key, append(args[:len(args):len(args)], request.ReturnValues(types.ReturnValueAllNew))...)
+		in, err := request.Update(t.schema, key, append(append([]UpdateOption{request.At(t.repo.now())}, args...), request.ReturnValues(types.ReturnValueAllNew))...)
 		if err != nil {
 			return invalid(op, err)
 		}
 		out, err := t.repo.api.UpdateItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(key), mapError(op, t.schema.Table(), err))
 		}
 		v, err = t.load(op, out.Attributes)
 		return err
