@@ -357,3 +357,58 @@ func TestLifecycleDeclarationErrors(t *testing.T) {
 }
 
 func err2[T any](_ T, err error) error { return err }
+
+// Shelf and Book share a partition (a collection); each item keeps its own
+// version, so the lock of one never refuses a write of its sibling.
+type Shelf struct {
+	ID   string `dynamo:"id,pk"`
+	Kind string `dynamo:"kind,sk,default=shelf"`
+	Name string `dynamo:"name"`
+	Rev  int    `dynamo:"rev,version"`
+}
+
+type Book struct {
+	ID    string `dynamo:"id,pk"`
+	Kind  string `dynamo:"kind,sk,default=book"`
+	Title string `dynamo:"title"`
+	Rev   uint32 `dynamo:"rev,version"`
+}
+
+var (
+	Shelves   = schema.Must[Shelf]("shelves")
+	Books     = schema.Must[Book]("shelves", schema.EntityFrom(Shelves))
+	ShelfView = schema.MustCollection("shelf", Shelves, Books)
+)
+
+func TestVersionedCollection(t *testing.T) {
+	ctx := context.Background()
+	srv, _ := newTestRepo(t)
+	in, err := schema.CreateTableInput(Shelves, Books)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.CreateTable(t, in)
+	repo := newRepoFor(t, srv)
+	shelves, books := dynamo.Bind(repo, Shelves), dynamo.Bind(repo, Books)
+	if err := shelves.Put(ctx, Shelf{ID: "s1", Name: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := books.Put(ctx, Book{ID: "s1", Title: "b"}); err != nil {
+		t.Fatalf("a sibling's first Put = %v", err)
+	}
+	if _, err := books.Update(ctx, Book{ID: "s1", Rev: 1}, expr.Set("title", "b2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := shelves.Put(ctx, Shelf{ID: "s1", Name: "stale"}); !isConflict(err) {
+		t.Fatalf("stale shelf Put = %v, want ErrVersionConflict", err)
+	}
+	page, err := dynamo.QueryCollection(ctx, repo, ShelfView, Shelf{ID: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dynamo.ItemsOf(page, Shelves)
+	gotBooks := dynamo.ItemsOf(page, Books)
+	if len(got) != 1 || got[0].Rev != 1 || got[0].Name != "a" || len(gotBooks) != 1 || gotBooks[0].Rev != 2 || gotBooks[0].Title != "b2" {
+		t.Fatalf("collection = %+v %+v", got, gotBooks)
+	}
+}
