@@ -52,6 +52,7 @@ func (r *Repo) BatchWrite(ctx context.Context, ops []WriteOp, opts ...BatchWrite
 	var inputs []*dynamodb.BatchWriteItemInput
 	var buildErr error
 	tables := map[string]bool{}
+	opts = append([]BatchWriteOption{request.At(r.now())}, opts...) // one time for the whole batch
 	for start := 0; start < len(ops); start += request.MaxBatchWrite {
 		in, err := request.BatchWrite(ops[start:min(start+request.MaxBatchWrite, len(ops))], opts...)
 		if err != nil {

@@ -33,6 +33,7 @@ type config struct {
 	batchRetries   int
 	conflictRetry  int
 	tracer         Tracer
+	clock          func() time.Time // WithClock; nil for time.Now
 }
 
 func defaultConfig() config {
@@ -204,6 +205,27 @@ func WithConflictRetries(n int) Option {
 		c.conflictRetry = n
 		return nil
 	}
+}
+
+// WithClock sets the clock that writes read for the created and updated
+// fields of their items (tag flags created, updated); the default is
+// time.Now. Tests pass a fixed or stepping clock.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) error {
+		if now == nil {
+			return invalidf("", "WithClock: nil clock")
+		}
+		c.clock = now
+		return nil
+	}
+}
+
+// now is the repo's clock (WithClock), for the timestamps writes stamp.
+func (r *Repo) now() time.Time {
+	if r.cfg.clock != nil {
+		return r.cfg.clock()
+	}
+	return time.Now()
 }
 
 // WithTracer reports every request attempt to t. See [Tracer].

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/dynamogo/dynamo/schema"
 )
 
 // ErrorType classifies every failure the library reports. Each type is
@@ -30,6 +32,7 @@ const (
 	ErrEntityMismatch                ErrorType = "entity_mismatch"                 // the item at the key is another entity's (not an AWS error)
 	ErrResourceNotFound              ErrorType = "resource_not_found"              // no such table, index or backup
 	ErrConditionalCheckFailed        ErrorType = "conditional_check_failed"        // an If condition (or a statement's WHERE) did not hold, or an INSERT's key exists
+	ErrVersionConflict               ErrorType = "version_conflict"                // the stored version is not the one the write read (a schema's version field)
 	ErrProvisionedThroughputExceeded ErrorType = "provisioned_throughput_exceeded" // over the table's provisioned capacity (retried)
 	ErrThrottled                     ErrorType = "throttled"                       // throttled by DynamoDB (retried)
 	ErrAccessDenied                  ErrorType = "access_denied"                   // the credentials may not do this
@@ -152,12 +155,34 @@ func (e *Error) Unwrap() error { return e.cause }
 func (e *Error) Is(target error) bool {
 	switch t := target.(type) {
 	case ErrorType:
-		return t == e.Type
+		return t == e.Type || e.versionCanceled(t)
 	case *Error:
-		return t.Type == e.Type
+		return t.Type == e.Type || e.versionCanceled(t.Type)
 	}
 	return false
 }
+
+// versionCanceled reports whether t is ErrTransactionCanceled and e a
+// transaction canceled by a version conflict, which is both.
+func (e *Error) versionCanceled(t ErrorType) bool {
+	return t == ErrTransactionCanceled && e.Type == ErrVersionConflict && e.CancellationReasons != nil
+}
+
+// versionConflict turns the failed condition of a versioned write into
+// ErrVersionConflict when the stored item (returned by the ALL_OLD that the
+// builder asks for on versioned writes) does not carry the version read:
+// the lock failed, not the caller's own condition.
+func versionConflict[T any](s *schema.Schema[T], expected int64, err error) error {
+	var e *Error
+	if v, _, _ := s.Lifecycle(); v == "" || !errors.As(err, &e) || e.Type != ErrConditionalCheckFailed || s.StoredVersion(e.Item) == expected {
+		return err
+	}
+	c := *e
+	c.Type, c.Message = ErrVersionConflict, versionMessage
+	return &c
+}
+
+const versionMessage = "version conflict: the item was written or deleted since it was read"
 
 // invalid wraps a pure-layer error (schema, codec, request builders) as a
 // validation error: nothing has been sent. An *Error passes through.

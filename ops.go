@@ -12,6 +12,11 @@ import (
 // checked (a validation error, before any request, otherwise). It replaces
 // an item with the same key.
 //
+// With a version field, Put requires the stored version to be v's (0: no
+// item) and stores v's + 1; v itself is not changed. A stale version is
+// [ErrVersionConflict]. Created and updated fields are stamped with the
+// repo's clock (created only when v carries none).
+//
 //	err := orders.Put(ctx, o, dynamo.If(expr.NotExists("pk")))
 //	if errors.Is(err, dynamo.ErrConditionalCheckFailed) { … }
 func (t *Table[T]) Put(ctx context.Context, v T, opts ...PutOption) error {
@@ -29,13 +34,13 @@ func (t *Table[T]) put(ctx context.Context, v T, opts []PutOption) (T, bool, err
 	var old T
 	var found bool
 	err := t.run(ctx, "PutItem", func(ctx context.Context, op string) error {
-		in, err := request.Put(t.schema, v, opts...)
+		in, err := request.Put(t.schema, v, append([]PutOption{request.At(t.repo.now())}, opts...)...)
 		if err != nil {
 			return invalid(op, err)
 		}
 		out, err := t.repo.api.PutItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(v), mapError(op, t.schema.Table(), err))
 		}
 		old, found, err = t.loadOptional(op, out.Attributes)
 		return err
@@ -68,7 +73,8 @@ func (t *Table[T]) Get(ctx context.Context, key T, opts ...GetOption) (T, error)
 
 // Delete removes the item whose key fields are set on key. Deleting a
 // missing item is not an error (guard with If(expr.Exists("pk")) to make it
-// one).
+// one). With a version field the version on key is required
+// ([ErrVersionConflict] otherwise).
 func (t *Table[T]) Delete(ctx context.Context, key T, opts ...DeleteOption) error {
 	_, _, err := t.delete(ctx, key, opts)
 	return err
@@ -90,7 +96,7 @@ func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, b
 		}
 		out, err := t.repo.api.DeleteItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(key), mapError(op, t.schema.Table(), err))
 		}
 		old, found, err = t.loadOptional(op, out.Attributes)
 		return err
@@ -103,7 +109,9 @@ func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, b
 // as it is after the update (ReturnValues ALL_NEW; no extra capacity). The
 // other args are options. Like DynamoDB it creates a missing item; guard
 // with If(expr.Exists("pk")) to refuse that. Changing a key field is a
-// validation error.
+// validation error. With a version field the version on key is required
+// and the next one stored ([ErrVersionConflict] otherwise); timestamps are
+// stamped in the same request.
 //
 //	o, err := orders.Update(ctx, key,
 //		expr.Set("status", "paid"), expr.Increment("version", 1),
@@ -111,13 +119,13 @@ func (t *Table[T]) delete(ctx context.Context, key T, opts []DeleteOption) (T, b
 func (t *Table[T]) Update(ctx context.Context, key T, args ...UpdateOption) (T, error) {
 	var v T
 	err := t.run(ctx, "UpdateItem", func(ctx context.Context, op string) error {
-		in, err := request.Update(t.schema, key, append(args[:len(args):len(args)], request.ReturnValues(types.ReturnValueAllNew))...)
+		in, err := request.Update(t.schema, key, append(append([]UpdateOption{request.At(t.repo.now())}, args...), request.ReturnValues(types.ReturnValueAllNew))...)
 		if err != nil {
 			return invalid(op, err)
 		}
 		out, err := t.repo.api.UpdateItem(ctx, in, t.repo.callOpts...)
 		if err != nil {
-			return mapError(op, t.schema.Table(), err)
+			return versionConflict(t.schema, t.schema.VersionOf(key), mapError(op, t.schema.Table(), err))
 		}
 		v, err = t.load(op, out.Attributes)
 		return err

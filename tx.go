@@ -15,37 +15,46 @@ import (
 type TxOp struct {
 	op   request.TxOp
 	load func(map[string]types.AttributeValue) (any, error)
+	// conflict reports whether the item a failed condition returned
+	// carries another version than the one the op read; nil when the op
+	// keeps no version.
+	conflict func(map[string]types.AttributeValue) bool
 }
 
-func (t *Table[T]) txOp(op request.TxOp) TxOp {
-	return TxOp{op: op, load: func(item map[string]types.AttributeValue) (any, error) {
+// txOp binds op to the table; expected is the version the op read.
+func (t *Table[T]) txOp(op request.TxOp, expected int64) TxOp {
+	o := TxOp{op: op, load: func(item map[string]types.AttributeValue) (any, error) {
 		if err := t.schema.CheckEntity(item); err != nil {
 			return nil, err
 		}
 		return t.schema.Load(item)
 	}}
+	if v, _, _ := t.schema.Lifecycle(); v != "" {
+		o.conflict = func(item map[string]types.AttributeValue) bool { return t.schema.StoredVersion(item) != expected }
+	}
+	return o
 }
 
 // TxPut writes v in a transaction; If adds a condition.
 func (t *Table[T]) TxPut(v T, opts ...TxOpOption) TxOp {
-	return t.txOp(request.TxPut(t.schema, v, opts...))
+	return t.txOp(request.TxPut(t.schema, v, opts...), t.schema.VersionOf(v))
 }
 
 // TxUpdate applies the changes among args (built by package expr) to the
 // item whose key fields are set on key; the other args are options.
 func (t *Table[T]) TxUpdate(key T, args ...TxUpdateOption) TxOp {
-	return t.txOp(request.TxUpdate(t.schema, key, args...))
+	return t.txOp(request.TxUpdate(t.schema, key, args...), t.schema.VersionOf(key))
 }
 
 // TxDelete deletes the item whose key fields are set on key.
 func (t *Table[T]) TxDelete(key T, opts ...TxOpOption) TxOp {
-	return t.txOp(request.TxDelete(t.schema, key, opts...))
+	return t.txOp(request.TxDelete(t.schema, key, opts...), t.schema.VersionOf(key))
 }
 
 // TxCheck makes the transaction depend on cond holding for the item whose
 // key fields are set on key (ConditionCheck), without writing it.
 func (t *Table[T]) TxCheck(key T, cond expr.Cond, opts ...TxOpOption) TxOp {
-	return t.txOp(request.TxCheck(t.schema, key, cond, opts...))
+	return t.txOp(request.TxCheck(t.schema, key, cond, opts...), 0)
 }
 
 // Transact runs ops atomically (TransactWriteItems): all or none. Two ops on
@@ -64,7 +73,7 @@ func (r *Repo) Transact(ctx context.Context, ops []TxOp, opts ...TxOption) error
 	for i, o := range ops {
 		reqOps[i] = o.op
 	}
-	in, err := request.TransactWrite(reqOps, opts...)
+	in, err := request.TransactWrite(reqOps, append([]TxOption{request.At(r.now())}, opts...)...)
 	var tables []string
 	if err == nil {
 		tables = tablesOf(in)
@@ -86,6 +95,9 @@ func (r *Repo) Transact(ctx context.Context, ops []TxOp, opts ...TxOption) error
 		if e, ok := mapped.(*Error); ok && len(e.CancellationReasons) == len(ops) {
 			for i := range e.CancellationReasons {
 				reason := &e.CancellationReasons[i]
+				if reason.Code == "ConditionalCheckFailed" && ops[i].conflict != nil && ops[i].conflict(reason.Item) {
+					e.Type, e.Message = ErrVersionConflict, versionMessage+" (transaction canceled)"
+				}
 				if len(reason.Item) == 0 {
 					continue
 				}

@@ -22,7 +22,9 @@
 // as N epoch seconds, for TTL attributes), number (a string or
 // encoding.TextMarshaler type stored as N), binary (a string stored as B, a
 // Set[string] as BS), set (a slice stored as SS/NS/BS; accepted and
-// redundant on Set types), unknown (below). An unknown flag, a flag on a type it does not
+// redundant on Set types), unknown (below), version (an integer field),
+// created and updated (a time.Time or integer unix-seconds field): the
+// fields the library writes itself, see package schema. An unknown flag, a flag on a type it does not
 // apply to, or a bad default is an error from StructOf naming the type and
 // field. Two fields with the same attribute name at the same depth are an
 // error too (encoding/json would drop both silently).

@@ -72,6 +72,10 @@ type Field struct {
 	Binary    bool // tag flag binary
 	AsSet     bool // tag flag set
 
+	// Version, Created and Updated are the tag flags version, created and
+	// updated: fields the library writes on every write (see package schema).
+	Version, Created, Updated bool
+
 	o         opts
 	c         *codec
 	defaultAV types.AttributeValue
@@ -413,6 +417,7 @@ type tagInfo struct {
 	name                                             string
 	o                                                opts
 	pk, sk, required, omitEmpty, hasDefault, unknown bool
+	version, created, updated                        bool
 	def                                              string
 }
 
@@ -445,6 +450,12 @@ func parseTag(tag string) (tagInfo, error) {
 			ti.omitEmpty, err = true, noVal()
 		case "unknown":
 			ti.unknown, err = true, noVal()
+		case "version":
+			ti.version, err = true, noVal()
+		case "created":
+			ti.created, err = true, noVal()
+		case "updated":
+			ti.updated, err = true, noVal()
 		case "number":
 			ti.o.number, err = true, noVal()
 		case "binary":
@@ -629,8 +640,12 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 			Default: c.ti.def, HasDefault: c.ti.hasDefault, Dim: c.ti.o.dim,
 			Precision: c.ti.o.precision, UnixTime: c.ti.o.unixtime, Number: c.ti.o.number,
 			Binary: c.ti.o.binary, AsSet: c.ti.o.set, o: c.ti.o,
+			Version: c.ti.version, Created: c.ti.created, Updated: c.ti.updated,
 		}
 		if err := checkFlags(c.sf.Type, c.ti.o); err != nil {
+			return nil, within(err, f.Name)
+		}
+		if err := checkLifecycle(f); err != nil {
 			return nil, within(err, f.Name)
 		}
 		if f.c, err = b.codec(c.sf.Type, c.ti.o); err != nil {
@@ -757,4 +772,31 @@ func checkFlags(t reflect.Type, o opts) error {
 func implementsText(t reflect.Type) bool {
 	pt := reflect.PointerTo(t)
 	return (t.Implements(textMarshalerType) || pt.Implements(textMarshalerType)) && pt.Implements(textUnmarshalerType)
+}
+
+// checkLifecycle checks the fields the library writes itself: a version is
+// an integer; a created or updated timestamp a time.Time (any of its
+// encodings) or an integer of unix seconds.
+func checkLifecycle(f *Field) error {
+	integer := false
+	switch f.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		integer = !f.Number
+	}
+	n := 0
+	for _, b := range []bool{f.Version, f.Created, f.Updated} {
+		if b {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return errorf("the tag flags version, created and updated exclude each other")
+	case f.Version && !integer:
+		return errorf("the version flag needs an integer field, not %s", f.Type)
+	case (f.Created || f.Updated) && !integer && f.Type != timeType:
+		return errorf("the created and updated flags need a time.Time or integer (unix seconds) field, not %s", f.Type)
+	}
+	return nil
 }

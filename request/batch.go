@@ -2,6 +2,7 @@ package request
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -14,18 +15,23 @@ import (
 
 // WriteOp is one entry of a BatchWrite: PutOp or DeleteOp, of any schema.
 type WriteOp interface {
-	writeOp() (table string, req types.WriteRequest, id string, err error)
+	writeOp(now time.Time) (table string, req types.WriteRequest, id string, err error)
 }
 
-type writeOp func() (string, types.WriteRequest, string, error)
+type writeOp func(now time.Time) (string, types.WriteRequest, string, error)
 
-func (f writeOp) writeOp() (string, types.WriteRequest, string, error) { return f() }
+func (f writeOp) writeOp(now time.Time) (string, types.WriteRequest, string, error) { return f(now) }
 
-// PutOp is a BatchWrite entry writing v (PutRequest). Batch writes take no
-// conditions; use a transaction for conditional writes.
+// PutOp is a BatchWrite entry writing v (PutRequest), its timestamps set
+// as Put sets them. Batch writes take no conditions; use a transaction for
+// conditional writes. A schema with a version field is refused, as the
+// batch could not keep its lock.
 func PutOp[T any](s *schema.Schema[T], v T) WriteOp {
-	return writeOp(func() (string, types.WriteRequest, string, error) {
-		item, err := s.Dump(v)
+	return writeOp(func(now time.Time) (string, types.WriteRequest, string, error) {
+		if err := unbatchable(s, "PutRequest"); err != nil {
+			return "", types.WriteRequest{}, "", err
+		}
+		item, err := s.DumpPut(v, now)
 		if err != nil {
 			return "", types.WriteRequest{}, "", err
 		}
@@ -35,9 +41,13 @@ func PutOp[T any](s *schema.Schema[T], v T) WriteOp {
 }
 
 // DeleteOp is a BatchWrite entry deleting the item whose key fields are set
-// on key (DeleteRequest).
+// on key (DeleteRequest). A schema with a version field is refused, as the
+// batch could not keep its lock.
 func DeleteOp[T any](s *schema.Schema[T], key T) WriteOp {
-	return writeOp(func() (string, types.WriteRequest, string, error) {
+	return writeOp(func(time.Time) (string, types.WriteRequest, string, error) {
+		if err := unbatchable(s, "DeleteRequest"); err != nil {
+			return "", types.WriteRequest{}, "", err
+		}
 		k, err := s.PrimaryKey(key)
 		if err != nil {
 			return "", types.WriteRequest{}, "", err
@@ -66,11 +76,12 @@ func BatchWrite(ops []WriteOp, opts ...BatchWriteOption) (*dynamodb.BatchWriteIt
 	}
 	items := make(map[string][]types.WriteRequest)
 	seen := make(map[string]int, len(ops))
+	now := c.clock()
 	for i, o := range ops {
 		if o == nil {
 			return nil, errorf(op, "item %d is nil", i)
 		}
-		table, req, id, err := o.writeOp()
+		table, req, id, err := o.writeOp(now)
 		if err != nil {
 			return nil, &Error{Op: op, Msg: "item " + strconv.Itoa(i), Err: err}
 		}

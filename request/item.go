@@ -52,10 +52,11 @@ func Put[T any](s *schema.Schema[T], v T, opts ...PutOption) (*dynamodb.PutItemI
 	if err := checkWrite(op, c, false); err != nil {
 		return nil, err
 	}
-	item, err := s.Dump(v)
+	item, err := s.DumpPut(v, c.clock())
 	if err != nil {
 		return nil, wrap(op, err)
 	}
+	lock(s, c, s.VersionOf(v))
 	in := &dynamodb.PutItemInput{
 		TableName:                           aws.String(s.Table()),
 		Item:                                item,
@@ -80,6 +81,7 @@ func Delete[T any](s *schema.Schema[T], key T, opts ...DeleteOption) (*dynamodb.
 	if err != nil {
 		return nil, wrap(op, err)
 	}
+	lock(s, c, s.VersionOf(key))
 	in := &dynamodb.DeleteItemInput{
 		TableName:                           aws.String(s.Table()),
 		Key:                                 k.Map(),
@@ -110,10 +112,11 @@ func Update[T any](s *schema.Schema[T], key T, args ...UpdateOption) (*dynamodb.
 		return nil, wrap(op, err)
 	}
 	x := newExprs(s)
-	update, err := updateExpr(op, s, x, changes)
+	update, err := updateExpr(op, s, x, changes, lifecycleChanges(s, s.NextVersion(key), c.clock()))
 	if err != nil {
 		return nil, err
 	}
+	lock(s, c, s.VersionOf(key))
 	in := &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(s.Table()),
 		Key:                                 k.Map(),
@@ -148,29 +151,37 @@ func collectUpdate[A any](args []A) (*config, []expr.Change) {
 }
 
 // updated is what an update needs of a schema: the key attributes, which
-// may not change, and the entity attribute, which the library owns.
+// may not change, and the entity attribute, version and timestamps, which
+// the library owns.
 type updated interface {
 	IsKeyAttr(attr string) bool
 	EntityAttribute() string
-	Entity() string
+	lifecycled
 }
 
-// updateExpr renders the changes and adds SET m = if_not_exists(m, :entity)
-// for the entity attribute m: an update that creates an item (or touches one
-// written without the attribute) marks it, and never relabels an item that
-// already carries an entity, whose read then refuses it as another entity's.
-func updateExpr(op string, s updated, x exprs, changes []expr.Change) (*string, error) {
+// updateExpr renders the changes and the library's own (owned: version and
+// timestamps), and adds SET m = if_not_exists(m, :entity) for the entity
+// attribute m: an update that creates an item (or touches one written
+// without the attribute) marks it, and never relabels an item that already
+// carries an entity, whose read then refuses it as another entity's.
+func updateExpr(op string, s updated, x exprs, changes, owned []expr.Change) (*string, error) {
 	marker := s.EntityAttribute()
+	version, created, updatedAt := s.Lifecycle()
 	check := func(attr string) error {
 		switch {
 		case s.IsKeyAttr(attr):
 			return fieldErr(op, attr, "key attributes cannot be updated; delete the item and put it again (atomically with a transaction)")
 		case marker != "" && attr == marker:
 			return fieldErr(op, attr, "the entity attribute is written by the library; it cannot be updated")
+		case attr != "" && (attr == version || attr == created || attr == updatedAt):
+			return fieldErr(op, attr, "the version and timestamp fields are written by the library; they cannot be updated")
 		}
 		return nil
 	}
 	if len(changes) == 1 && changes[0].IsRaw() {
+		if len(owned) > 0 {
+			return nil, errorf(op, "entity %q has version or timestamp fields, which a raw update expression cannot keep; use the expr changes", s.Entity())
+		}
 		raw, err := markRaw(op, changes[0].Raw(), check, marker, s.Entity())
 		if err != nil {
 			return nil, err
@@ -187,8 +198,11 @@ func updateExpr(op string, s updated, x exprs, changes []expr.Change) (*string, 
 				}
 			}
 		}
-		if marker != "" && len(changes) > 0 {
-			changes = append(changes[:len(changes):len(changes)], expr.IfNotExists(marker, s.Entity()))
+		if len(changes) > 0 {
+			changes = append(changes[:len(changes):len(changes)], owned...)
+			if marker != "" {
+				changes = append(changes, expr.IfNotExists(marker, s.Entity()))
+			}
 		}
 	}
 	text, err := x.b.Update(changes)

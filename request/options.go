@@ -2,6 +2,7 @@ package request
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -247,6 +248,7 @@ type config struct {
 	parallelSet  bool
 	resume       *ScanCursor
 	resumeSet    bool
+	now          time.Time // At: the time writes stamp; zero for time.Now()
 }
 
 type consistent struct{}

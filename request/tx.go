@@ -2,6 +2,7 @@ package request
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -16,12 +17,12 @@ import (
 // TxOp is one operation of TransactWrite: TxPut, TxUpdate, TxDelete or
 // TxCheck, of any schema. The interface is sealed.
 type TxOp interface {
-	txOp() (item types.TransactWriteItem, id string, err error)
+	txOp(now time.Time) (item types.TransactWriteItem, id string, err error)
 }
 
-type txOp func() (types.TransactWriteItem, string, error)
+type txOp func(now time.Time) (types.TransactWriteItem, string, error)
 
-func (f txOp) txOp() (types.TransactWriteItem, string, error) { return f() }
+func (f txOp) txOp(now time.Time) (types.TransactWriteItem, string, error) { return f(now) }
 
 func txConfig(op string, opts []TxOpOption) (*config, error) {
 	c := collect(opts)
@@ -48,16 +49,17 @@ func txKeyed[T any](op string, s *schema.Schema[T], key T, c *config, allowIf bo
 
 // TxPut writes v in a transaction; If adds its condition.
 func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
-	return txOp(func() (types.TransactWriteItem, string, error) {
+	return txOp(func(now time.Time) (types.TransactWriteItem, string, error) {
 		const op = "Put"
 		c, err := txConfig(op, opts)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
-		item, err := s.Dump(v)
+		item, err := s.DumpPut(v, now)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
+		lock(s, c, s.VersionOf(v))
 		p := &types.Put{TableName: aws.String(s.Table()), Item: item, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
 			return types.TransactWriteItem{}, "", err
@@ -71,7 +73,7 @@ func TxPut[T any](s *schema.Schema[T], v T, opts ...TxOpOption) TxOp {
 // set on key, in a transaction; the other args are options. Key attributes
 // cannot be changed, as in Update.
 func TxUpdate[T any](s *schema.Schema[T], key T, args ...TxUpdateOption) TxOp {
-	return txOp(func() (types.TransactWriteItem, string, error) {
+	return txOp(func(now time.Time) (types.TransactWriteItem, string, error) {
 		const op = "Update"
 		c, changes := collectUpdate(args)
 		m, id, err := txKeyed(op, s, key, c, true)
@@ -79,10 +81,11 @@ func TxUpdate[T any](s *schema.Schema[T], key T, args ...TxUpdateOption) TxOp {
 			return types.TransactWriteItem{}, "", err
 		}
 		x := newExprs(s)
-		update, err := updateExpr(op, s, x, changes)
+		update, err := updateExpr(op, s, x, changes, lifecycleChanges(s, s.NextVersion(key), now))
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
+		lock(s, c, s.VersionOf(key))
 		u := &types.Update{TableName: aws.String(s.Table()), Key: m, UpdateExpression: update, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if c.condSet {
 			if u.ConditionExpression, err = x.cond(op, c.cond, "c"); err != nil {
@@ -97,13 +100,14 @@ func TxUpdate[T any](s *schema.Schema[T], key T, args ...TxUpdateOption) TxOp {
 // TxDelete deletes the item whose key fields are set on key, in a
 // transaction.
 func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
-	return txOp(func() (types.TransactWriteItem, string, error) {
+	return txOp(func(time.Time) (types.TransactWriteItem, string, error) {
 		const op = "Delete"
 		c := collect(opts)
 		m, id, err := txKeyed(op, s, key, c, true)
 		if err != nil {
 			return types.TransactWriteItem{}, "", err
 		}
+		lock(s, c, s.VersionOf(key))
 		d := &types.Delete{TableName: aws.String(s.Table()), Key: m, ReturnValuesOnConditionCheckFailure: c.onCondFail}
 		if d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, err = ifCondition(op, s, c); err != nil {
 			return types.TransactWriteItem{}, "", err
@@ -115,7 +119,7 @@ func TxDelete[T any](s *schema.Schema[T], key T, opts ...TxOpOption) TxOp {
 // TxCheck makes the transaction depend on cond holding for the item whose
 // key fields are set on key (ConditionCheck), without writing it.
 func TxCheck[T any](s *schema.Schema[T], key T, cond expr.Cond, opts ...TxOpOption) TxOp {
-	return txOp(func() (types.TransactWriteItem, string, error) {
+	return txOp(func(time.Time) (types.TransactWriteItem, string, error) {
 		const op = "ConditionCheck"
 		c := collect(opts)
 		m, id, err := txKeyed(op, s, key, c, false)
@@ -154,11 +158,12 @@ func TransactWrite(ops []TxOp, opts ...TxOption) (*dynamodb.TransactWriteItemsIn
 	}
 	items := make([]types.TransactWriteItem, len(ops))
 	seen := make(map[string]int, len(ops))
+	now := c.clock()
 	for i, o := range ops {
 		if o == nil {
 			return nil, errorf(op, "operation %d is nil", i)
 		}
-		item, id, err := o.txOp()
+		item, id, err := o.txOp(now)
 		if err != nil {
 			return nil, &Error{Op: op, Msg: "operation " + strconv.Itoa(i), Err: err}
 		}

@@ -67,6 +67,17 @@
 // Schemas of one table seen together (CreateTableInput, collections) may not
 // share an entity name or disagree on the entity attribute.
 //
+// # Versions and timestamps
+//
+// A field tagged version (an integer) is an optimistic lock, and fields
+// tagged created and updated (a time.Time in any of its encodings, or an
+// integer of unix seconds) are timestamps; at most one of each, none a key
+// field. The schema only describes them: Lifecycle names them, VersionOf
+// and NextVersion read the version a value carries (0: none) and the one a
+// write stores, Stamp turns a time into a timestamp field's value at its
+// precision, and DumpPut is Dump with the three set as a Put writes them.
+// The request builders add the conditions and the update actions.
+//
 // # Generated keys
 //
 // The partition key is the entity name, the separator ("#" by default) and

@@ -38,6 +38,8 @@ type Schema[T any] struct {
 	identity           []string        // key attributes and the entity attribute
 	required           []*codec.Field
 	sparse             []*codec.Field // S and B index key fields: empty values are left out
+	version            *codec.Field   // the version field (optimistic locking), or nil
+	created, updated   *codec.Field   // the timestamp fields, or nil
 
 	indexes   []*Index
 	indexKeys map[string]indexKeys
@@ -230,6 +232,9 @@ func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error
 		if f.Required {
 			s.required = append(s.required, f)
 		}
+	}
+	if err := s.setLifecycle(embedded); err != nil {
+		return nil, err
 	}
 	s.pkFields, s.skFields = fieldsOf(s.pk), fieldsOf(s.sk)
 	if !embedded {
