@@ -26,13 +26,14 @@ func PartiQL(text string, params ...any) Statement {
 }
 
 // InsertStatement is the PartiQL INSERT of v, the item Put would write (its
-// generated keys and entity attribute included), for a statement batch or
-// transaction; DynamoDB refuses it when the key exists.
+// generated keys, entity attribute, first version and timestamps at the
+// repo's clock included), for a statement batch or transaction; DynamoDB
+// refuses it when the key exists.
 //
 //	ins, err := orders.InsertStatement(o)
 //	_, err = repo.ExecuteTransaction(ctx, []dynamo.Statement{ins, other})
 func (t *Table[T]) InsertStatement(v T) (Statement, error) {
-	st, err := request.InsertStatement(t.schema, v)
+	st, err := request.InsertStatement(t.schema, v, t.repo.now())
 	if err != nil {
 		return Statement{}, invalid("ExecuteStatement", err)
 	}

@@ -412,3 +412,25 @@ func TestVersionedCollection(t *testing.T) {
 		t.Fatalf("collection = %+v %+v", got, gotBooks)
 	}
 }
+
+// A PartiQL insert built from a value writes what a Put of a new item
+// writes: the first version and the timestamps at the repo's clock. A value
+// that carries a version was read, so inserting it is refused.
+func TestVersionedInsertStatement(t *testing.T) {
+	ctx := context.Background()
+	repo, articles, _, raw := newArticles(t)
+	ins, err := articles.InsertStatement(Article{ID: "p1", Title: "inserted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.ExecuteTransaction(ctx, []dynamo.Statement{ins}); err != nil {
+		t.Fatal(err)
+	}
+	item := raw("article#p1")
+	if got := attrText(item["rev"]) + " " + attrText(item["created"]) + " " + attrText(item["updated"]) + " " + attrText(item["_entity"]); got != "1 2026-12-01T09:00:00Z 1796115600 article" {
+		t.Fatalf("stored rev, created, updated, entity = %s", got)
+	}
+	if _, err := articles.InsertStatement(articleKey("p1", 1)); !errors.Is(err, dynamo.ErrValidation) || !strings.Contains(err.Error(), "rev") {
+		t.Fatalf("insert of a read value: %v, want a validation error naming rev", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -129,13 +130,18 @@ func ExecuteTransaction(sts []Statement, opts ...TxOption) (*dynamodb.ExecuteTra
 	return in, nil
 }
 
-// InsertStatement builds the PartiQL INSERT of v as s stores it: every
-// attribute Dump writes (the generated keys and the entity attribute among
-// them) bound as a parameter, so an item inserted through PartiQL is the
-// item Put would write. DynamoDB refuses an INSERT of an existing key.
-func InsertStatement[T any](s *schema.Schema[T], v T) (Statement, error) {
+// InsertStatement builds the PartiQL INSERT of v as s stores it at now:
+// every attribute Put would write (the generated keys, the entity attribute,
+// the next version and the timestamps among them) bound as a parameter.
+// DynamoDB refuses an INSERT of an existing key, so a versioned v must carry
+// no version (0): an insert only ever creates the item.
+func InsertStatement[T any](s *schema.Schema[T], v T, now time.Time) (Statement, error) {
 	const op = "ExecuteStatement"
-	item, err := s.Dump(v)
+	if read := s.VersionOf(v); read != 0 {
+		version, _, _ := s.Lifecycle()
+		return Statement{}, fieldErr(op, version, "an INSERT creates the item, so the version must be 0 (it holds %d); update the item instead", read)
+	}
+	item, err := s.DumpPut(v, now)
 	if err != nil {
 		return Statement{}, wrap(op, err)
 	}
