@@ -161,14 +161,14 @@ func (d changeDecoder[T]) change(rec stypes.Record) (c Change[T], ok bool, err e
 	if r == nil {
 		return c, false, nil
 	}
-	keys := fromStreamItem(r.Keys)
+	keys, old, img := fromStreamItem(r.Keys), fromStreamItem(r.OldImage), fromStreamItem(r.NewImage)
 	// Whose item it is shows in an image (it carries the entity
 	// attribute); a KEYS_ONLY stream has only the keys to judge by.
 	ident := keys
-	if r.NewImage != nil {
-		ident = fromStreamItem(r.NewImage)
-	} else if r.OldImage != nil {
-		ident = fromStreamItem(r.OldImage)
+	if img != nil {
+		ident = img
+	} else if old != nil {
+		ident = old
 	}
 	load, err := d.loader(ident)
 	if load == nil || err != nil {
@@ -181,15 +181,15 @@ func (d changeDecoder[T]) change(rec stypes.Record) (c Change[T], ok bool, err e
 	if c.Key, err = load(keys); err != nil {
 		return c, false, err
 	}
-	if r.OldImage != nil {
+	if old != nil {
 		c.HasOld = true
-		if c.Old, err = load(fromStreamItem(r.OldImage)); err != nil {
+		if c.Old, err = load(old); err != nil {
 			return c, false, err
 		}
 	}
-	if r.NewImage != nil {
+	if img != nil {
 		c.HasNew = true
-		if c.New, err = load(fromStreamItem(r.NewImage)); err != nil {
+		if c.New, err = load(img); err != nil {
 			return c, false, err
 		}
 	}

@@ -151,11 +151,7 @@ func (d *decoder) newS(v string) *types.AttributeValueMemberS {
 	if d.sl == nil {
 		return &types.AttributeValueMemberS{Value: v}
 	}
-	if len(d.sl.ss) == 0 {
-		d.sl.ss = make([]types.AttributeValueMemberS, slabSize)
-	}
-	p := &d.sl.ss[0]
-	d.sl.ss = d.sl.ss[1:]
+	p := fromSlab(&d.sl.ss)
 	p.Value = v
 	return p
 }
@@ -164,12 +160,19 @@ func (d *decoder) newN(v string) *types.AttributeValueMemberN {
 	if d.sl == nil {
 		return &types.AttributeValueMemberN{Value: v}
 	}
-	if len(d.sl.ns) == 0 {
-		d.sl.ns = make([]types.AttributeValueMemberN, slabSize)
-	}
-	p := &d.sl.ns[0]
-	d.sl.ns = d.sl.ns[1:]
+	p := fromSlab(&d.sl.ns)
 	p.Value = v
+	return p
+}
+
+// fromSlab hands out the next value of *slab, taking a new array of
+// slabSize when it is used up.
+func fromSlab[T any](slab *[]T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
 	return p
 }
 
