@@ -158,6 +158,12 @@
 // condition whose values are attribute values is taken as the whole
 // composed sort key, as it is.
 //
+// A partial value compares as text too: "2024-12-31" sorts below
+// "2024-12-31T10:00:00Z", so SortLe("2024-12-31") leaves that day out. For
+// an inclusive upper bound over a partial time append "~", which sorts above
+// every character of a time: SortBetween("2024-12-01", "2024-12-31~")
+// includes the whole of December 31.
+//
 // RawKeys stores the single partition-key field (and sort-key field) as the
 // table keys themselves, with their own types and names: for tables not
 // designed around generated keys.
