@@ -4,6 +4,7 @@ package local_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -53,4 +54,44 @@ func BenchmarkStreamCost(b *testing.B) {
 	b.ReportMetric(plain, "plain-cpu-ns/put")
 	b.ReportMetric(streamed, "stream-cpu-ns/put")
 	b.ReportMetric(streamed/plain, "stream/plain")
+}
+
+// TestStreamMemoryPerRecord measures what a retained stream record holds:
+// the same 200,000 overwrites of 10,000 small items go to a table without
+// a stream and to tables with a KEYS_ONLY and a NEW_AND_OLD_IMAGES stream,
+// and the heap each leaves beyond the table without one, per record, is
+// logged. A NEW_AND_OLD_IMAGES record keeps the item version it replaced
+// alive (its old image); the rest is the record's own bookkeeping.
+func TestStreamMemoryPerRecord(t *testing.T) {
+	if testing.Short() || !envSet("DYNAMO_BENCH_MEMORY") {
+		t.Skip("set DYNAMO_BENCH_MEMORY=1 to measure")
+	}
+	const keys, writes = 10000, 200000
+	heap := func(view string) uint64 {
+		srv, err := local.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		c := newCaller(srv)
+		spec := ""
+		if view != "" {
+			spec = `,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"` + view + `"}`
+		}
+		c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"`+spec+`}`)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range writes {
+			c.call(t, "PutItem", putBody(fmt.Sprintf("k%07d", i%keys), "s", i))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(srv)
+		return after.HeapAlloc - before.HeapAlloc
+	}
+	none := heap("")
+	for _, view := range []string{"KEYS_ONLY", "NEW_AND_OLD_IMAGES"} {
+		t.Logf("%s: %.0f bytes per retained record", view, float64(heap(view)-none)/writes)
+	}
 }
