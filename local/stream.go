@@ -80,25 +80,74 @@ type stream struct {
 	srv                         *Server
 	arn, table, label, viewType string
 	hash, rng                   keyAttr
+	keys                        []string // the key attributes' names, hash first
 	created                     time.Time
 	coll                        storage.Collection
 
 	mu       *sync.RWMutex
 	disabled time.Time // zero while enabled; written holding mu and srv.streams.mu
 	shards   []*streams.Shard
-	times    []recTime // every retained record, oldest first
-	shardN   int       // records in the open shard
-	trimmed  uint64    // records up to this sequence number are deleted
+	times    recTimes // every retained record, oldest first
+	shardN   int      // records in the open shard
+	trimmed  uint64   // records up to this sequence number are deleted
 }
 
-// recTime is a retained record: enough to rebuild its key.
+// recTime is a retained record's sequence number and creation time (unix
+// ms): what trimming, LATEST and AT_TIMESTAMP need without reading the
+// engine.
 type recTime struct {
-	seq   uint64
-	ms    int64
-	flags byte
+	seq uint64
+	ms  int64
 }
 
-func (r recTime) key() []byte { return streams.RecordKeyOf(r.seq, r.flags, r.ms) }
+// recTimes is a list of recTimes in chunks of a fixed size, so that
+// appending one, which every recorded write does, never copies the others,
+// and trimming the oldest frees whole chunks.
+type recTimes struct {
+	chunks [][]recTime // each of timesChunk entries
+	head   int         // where the oldest is in chunks[0]
+	n      int
+}
+
+const timesChunk = 512 // 8 KB
+
+func (l *recTimes) len() int { return l.n }
+
+// at is the i-th oldest.
+func (l *recTimes) at(i int) recTime {
+	i += l.head
+	return l.chunks[i/timesChunk][i%timesChunk]
+}
+
+func (l *recTimes) push(r recTime) {
+	i := l.head + l.n
+	if i == len(l.chunks)*timesChunk {
+		l.chunks = append(l.chunks, make([]recTime, timesChunk))
+	}
+	l.chunks[i/timesChunk][i%timesChunk] = r
+	l.n++
+}
+
+// drop forgets the n oldest.
+func (l *recTimes) drop(n int) {
+	l.head, l.n = l.head+n, l.n-n
+	full := l.head / timesChunk
+	clear(l.chunks[:full])
+	l.chunks, l.head = l.chunks[full:], l.head%timesChunk
+}
+
+// search is the index of the oldest for which f is true, len() if none;
+// f must be false for a prefix of the list and true for the rest.
+func (l *recTimes) search(f func(recTime) bool) int {
+	return sort.Search(l.n, func(i int) bool { return f(l.at(i)) })
+}
+
+func streamKeys(hash, rng keyAttr) []string {
+	if rng.Name == "" {
+		return []string{hash.Name}
+	}
+	return []string{hash.Name, rng.Name}
+}
 
 // streamCatalog is a stream's catalog entry ("stream/<table>/<label>").
 type streamCatalog struct {
@@ -151,7 +200,7 @@ func (s *Server) syncStream(t *table, now time.Time) error {
 	m := t.meta
 	st := &stream{
 		srv: s, arn: s.tableArn(m.Name) + "/stream/" + want.Label, table: m.Name, label: want.Label,
-		viewType: want.ViewType, hash: m.Hash, rng: m.Range, created: now, mu: &t.mu,
+		viewType: want.ViewType, hash: m.Hash, rng: m.Range, keys: streamKeys(m.Hash, m.Range), created: now, mu: &t.mu,
 	}
 	// A stream of this name left by a crash before its catalog entry was
 	// written starts again empty.
@@ -224,8 +273,8 @@ func (st *stream) disable(now time.Time) error {
 // pendingRecord is a record staged in a writeBatch, made visible (counted
 // and timed) once the batch commits.
 type pendingRecord struct {
-	st  *stream
-	key []byte
+	st *stream
+	t  recTime
 }
 
 // stageRecord adds to b the stream record of one item change (old → nu).
@@ -261,29 +310,27 @@ func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
 		r.New, r.Old = nu, old
 	}
 	if r.New == nil && r.Old == nil {
-		src := nu
-		if src == nil {
-			src = old
-		}
-		r.Keys = Item{st.hash.Name: src[st.hash.Name]}
-		if st.rng.Name != "" {
-			r.Keys[st.rng.Name] = src[st.rng.Name]
+		r.Keys = nu // Encode keeps only the keys
+		if nu == nil {
+			r.Keys = old
 		}
 	}
 	seq := st.srv.streams.seq.Add(1)
-	key, item, oldKey := r.Encode(seq)
+	key, item, oldKey, err := r.Encode(seq, st.keys...)
+	if err != nil {
+		return err
+	}
 	b.ops = append(b.ops, storage.Put(st.coll, key, item))
 	if oldKey != nil {
 		b.ops = append(b.ops, storage.Put(st.coll, oldKey, r.Old))
 	}
-	b.records = append(b.records, pendingRecord{st: st, key: key})
+	b.records = append(b.records, pendingRecord{st: st, t: recTime{seq, now.UnixMilli()}})
 	return nil
 }
 
 // committed makes a committed record visible.
 func (p pendingRecord) committed() {
-	seq, flags, ms, _ := streams.KeyInfo(p.key)
-	p.st.times = append(p.st.times, recTime{seq, ms, flags})
+	p.st.times.push(p.t)
 	p.st.shardN++
 }
 
@@ -292,12 +339,12 @@ func (p pendingRecord) committed() {
 // st.mu.
 func (st *stream) trimmedAt(now time.Time) (seq uint64, n int) {
 	cut := now.Add(-streams.Retention).UnixMilli()
-	n = sort.Search(len(st.times), func(i int) bool { return st.times[i].ms > cut })
-	n = max(n, len(st.times)-streamMaxRecords)
+	n = st.times.search(func(r recTime) bool { return r.ms > cut })
+	n = max(n, st.times.len()-streamMaxRecords)
 	if n == 0 {
 		return st.trimmed, 0
 	}
-	return max(st.trimmed, st.times[n-1].seq), n
+	return max(st.trimmed, st.times.at(n-1).seq), n
 }
 
 // trim deletes the trimmed records from the engine, in batches: it waits
@@ -305,23 +352,32 @@ func (st *stream) trimmedAt(now time.Time) (seq uint64, n int) {
 // trimBatch records. The caller holds st.mu exclusively.
 func (st *stream) trim(now time.Time) error {
 	const trimBatch = 64
-	if len(st.times) < trimBatch || (st.times[trimBatch-1].ms > now.Add(-streams.Retention).UnixMilli() && len(st.times) <= streamMaxRecords) {
+	if st.times.len() < trimBatch || (st.times.at(trimBatch-1).ms > now.Add(-streams.Retention).UnixMilli() && st.times.len() <= streamMaxRecords) {
 		return nil // cheap test first: this runs on every recorded write
 	}
 	through, n := st.trimmedAt(now)
 	if n < trimBatch {
 		return nil
 	}
-	// The records go, with the descriptors of the closed shards they
-	// emptied, and the watermark, so that a restart still knows what was
-	// trimmed.
-	ops := make([]storage.Op, 0, n+2)
-	for _, r := range st.times[:n] {
-		key := r.key()
-		ops = append(ops, storage.Delete(st.coll, key))
-		if old := streams.OldImageKey(key); old != nil {
-			ops = append(ops, storage.Delete(st.coll, old))
-		}
+	// The records go (every entry up to the next record: old images kept
+	// apart too), with the descriptors of the closed shards they emptied,
+	// and the watermark, so that a restart still knows what was trimmed.
+	// The keys are copied into one buffer: the engine lends them only for
+	// the call.
+	var keys []byte
+	var ends []int
+	if err := st.coll.Ascend(streams.RecordKey(0), streams.RecordKey(through+1), func(k []byte, _ Item) bool {
+		keys = append(keys, k...)
+		ends = append(ends, len(keys))
+		return true
+	}); err != nil {
+		return err
+	}
+	ops := make([]storage.Op, 0, len(ends)+2)
+	start := 0
+	for _, end := range ends {
+		ops = append(ops, storage.Delete(st.coll, keys[start:end:end]))
+		start = end
 	}
 	gone := 0
 	for _, sh := range st.shards[:len(st.shards)-1] {
@@ -335,7 +391,7 @@ func (st *stream) trim(now time.Time) error {
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
-	st.times = st.times[n:] // append reallocates, and copies only what is left, once capacity runs out
+	st.times.drop(n)
 	st.shards = st.shards[gone:]
 	st.trimmed = through
 	return nil
@@ -364,7 +420,7 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 		}
 		st := &stream{
 			srv: s, arn: s.tableArn(c.Table) + "/stream/" + c.Label, table: c.Table, label: c.Label,
-			viewType: c.ViewType, hash: c.Hash, rng: c.Range, created: time.UnixMilli(c.Created), coll: coll,
+			viewType: c.ViewType, hash: c.Hash, rng: c.Range, keys: streamKeys(c.Hash, c.Range), created: time.UnixMilli(c.Created), coll: coll,
 		}
 		if c.Disabled != 0 {
 			st.disabled = time.UnixMilli(c.Disabled)
@@ -378,8 +434,8 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 				st.trimmed = streams.WatermarkOf(it)
 				return true
 			}
-			if seq, flags, ms, ok := streams.KeyInfo(key); ok {
-				st.times = append(st.times, recTime{seq, ms, flags})
+			if seq, _, ms, ok := streams.KeyInfo(key); ok {
+				st.times.push(recTime{seq, ms})
 				last = max(last, seq)
 				return true
 			}
@@ -399,11 +455,7 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 			continue // its first shard never reached the engine: nothing to read
 		}
 		if open := st.shards[len(st.shards)-1]; open.End == 0 {
-			for _, r := range st.times {
-				if r.seq > open.Start {
-					st.shardN++
-				}
-			}
+			st.shardN = st.times.len() - st.times.search(func(r recTime) bool { return r.seq > open.Start })
 		}
 		t := s.tables[c.Table]
 		switch {
@@ -507,13 +559,6 @@ func (s *Server) findStream(arn string, now time.Time) (*stream, error) {
 		}
 	}
 	return nil, notFound("Requested resource not found: Stream: " + arn + " not found")
-}
-
-func (st *stream) keyNames() []string {
-	if st.rng.Name == "" {
-		return []string{st.hash.Name}
-	}
-	return []string{st.hash.Name, st.rng.Name}
 }
 
 // recordSize is a record's SizeBytes: its keys and images.
@@ -777,18 +822,18 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 		it.After = sh.End
 		if it.After == 0 {
 			it.After = sh.Start
-			if n := len(st.times); n > 0 {
-				it.After = max(it.After, st.times[n-1].seq)
+			if n := st.times.len(); n > 0 {
+				it.After = max(it.After, st.times.at(n-1).seq)
 			}
 		}
 	case "AT_TIMESTAMP":
 		// The first record created at or after the time (records are in
 		// time order: the server's clock only moves forward).
 		ms := int64(*in.Timestamp * 1000)
-		i := sort.Search(len(st.times), func(i int) bool { return st.times[i].ms >= ms })
+		i := st.times.search(func(r recTime) bool { return r.ms >= ms })
 		it.After = sh.Start
 		if i > 0 {
-			it.After = st.times[i-1].seq
+			it.After = st.times.at(i - 1).seq
 		}
 		it.After = max(it.After, sh.Start, trimmed)
 		if sh.End != 0 {
@@ -905,7 +950,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 			more = true
 			return false
 		}
-		seq, rec, err := streams.Decode(k, item, st.keyNames()...)
+		seq, rec, err := streams.Decode(k, item, st.keys...)
 		if err != nil {
 			ferr = err
 			return false

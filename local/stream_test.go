@@ -935,3 +935,94 @@ func TestStreamBothImagesStoredApart(t *testing.T) {
 		t.Fatalf("after trimming: %q", got)
 	}
 }
+
+// Records beyond one block of the server's bookkeeping (hundreds), of a
+// table with binary and number keys: KEYS_ONLY records give back each key
+// as written, AT_TIMESTAMP and LATEST find their place among them, and
+// trimming by age drops exactly the expired ones, from the engine too.
+func TestStreamManyKeysOnlyRecords(t *testing.T) {
+	clock := newTestClock()
+	srv := dynamotest.NewServer(t, clock.option())
+	c := srv.Client()
+	sc := streamsClient(t, srv)
+	d := srv.CreateTable(t, &dynamodb.CreateTableInput{
+		TableName:            aws.String("many"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: "B"}, {AttributeName: aws.String("n"), AttributeType: "N"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: "HASH"}, {AttributeName: aws.String("n"), KeyType: "RANGE"}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly},
+	})
+	arn := *d.LatestStreamArn
+	const half = 700
+	write := func(from int) {
+		for i := from; i < from+half; i += 25 {
+			var reqs []types.WriteRequest
+			for j := i; j < min(i+25, from+half); j++ {
+				reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"id": B(byte(j>>8), byte(j)), "n": N(strconv.Itoa(j)), "v": S("payload")}}})
+			}
+			out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"many": reqs}})
+			if err != nil || len(out.UnprocessedItems) != 0 {
+				t.Fatalf("BatchWriteItem: %v, %d unprocessed", err, len(out.UnprocessedItems))
+			}
+		}
+	}
+	// check reads every record and wants those of items from, from+1, ….
+	check := func(rs []stypes.Record, from, count int) {
+		t.Helper()
+		if len(rs) != count {
+			t.Fatalf("%d records, want %d", len(rs), count)
+		}
+		for k, r := range rs {
+			j := from + k
+			id, _ := r.Dynamodb.Keys["id"].(*stypes.AttributeValueMemberB)
+			if id == nil || string(id.Value) != string([]byte{byte(j >> 8), byte(j)}) || sattr(r.Dynamodb.Keys, "n") != strconv.Itoa(j) ||
+				len(r.Dynamodb.Keys) != 2 || r.Dynamodb.NewImage != nil || r.EventName != stypes.OperationTypeInsert {
+				t.Fatalf("record %d: %+v", k, r.Dynamodb)
+			}
+		}
+	}
+	write(0)
+	clock.add(time.Hour)
+	write(half)
+	check(readStream(t, sc, arn), 0, 2*half)
+
+	shard := func() *string {
+		d, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.StreamDescription.Shards[len(d.StreamDescription.Shards)-1].ShardId
+	}
+	first := func(in *dynamodbstreams.GetShardIteratorInput) []stypes.Record {
+		t.Helper()
+		in.StreamArn, in.ShardId = aws.String(arn), shard()
+		it, err := sc.GetShardIterator(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator, Limit: aws.Int32(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Records
+	}
+	check(first(&dynamodbstreams.GetShardIteratorInput{ShardIteratorType: stypes.ShardIteratorTypeAtTimestamp, Timestamp: aws.Time(clock.now().Add(-time.Second))}), half, 1)
+	check(first(&dynamodbstreams.GetShardIteratorInput{ShardIteratorType: stypes.ShardIteratorTypeLatest}), 0, 0)
+
+	clock.add(23*time.Hour + time.Minute) // the first half is 24h1m old
+	check(first(&dynamodbstreams.GetShardIteratorInput{ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon}), half, 1)
+	put(t, c, "many", item{"id": B(0xff, 0xff), "n": N("0")}) // trims the first half
+	rs := readStream(t, sc, arn)
+	if len(rs) != half+1 {
+		t.Fatalf("%d records after trimming, want %d", len(rs), half+1)
+	}
+	check(rs[:half], half, half)
+	d2, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The records left, the new one, the watermark and the shards.
+	if n, want := local.StoredStreamRecords(srv.Local, arn), half+1+1+len(d2.StreamDescription.Shards); n != want {
+		t.Fatalf("%d entries stored after trimming, want %d", n, want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,22 +112,27 @@ const (
 type Record struct {
 	Event   string    // Insert, Modify or Remove
 	Created time.Time // ApproximateCreationDateTime
-	Keys    Item
-	Old     Item // nil unless the view type keeps old images
-	New     Item // nil unless the view type keeps new images
-	TTL     bool // deleted by time to live (userIdentity Service)
+	// Keys are the item's key attributes. Encode reads only the ones it
+	// is told to, so the item itself will do.
+	Keys Item
+	Old  Item // nil unless the view type keeps old images
+	New  Item // nil unless the view type keeps new images
+	TTL  bool // deleted by time to live (userIdentity Service)
 }
 
 // A stored record is a key and an item. The key holds the sequence number
 // (first, so records sort by it), then a flags byte and the creation time;
 // the item is the record's image itself when it has one (the very item the
-// table stores: items are immutable, so sharing costs nothing), or its
-// keys. A record with both images is two entries: the new image under the
-// record's key, the old one under the same key followed by 'o' (OldImageKey),
-// which sorts right after it, in the same engine batch. Recording a write
-// thus allocates no map at all: memory held for 24 hours of records is what
-// DynamoDB would report, and little more. (Records written before had both
-// images in one item, under "n" and "o"; Decode still reads them.)
+// table stores: items are immutable, so sharing costs nothing). A record
+// with both images is two entries: the new image under the record's key,
+// the old one under the same key followed by 'o' (OldImageKey), which
+// sorts right after it, in the same engine batch. A record with no image
+// carries the item's keys at the end of its key (flagKeysInKey) and stores
+// the shared empty item keysInKey: one allocation, holding nothing of the
+// item. Recording a write thus allocates no map at all: memory held for 24
+// hours of records is what DynamoDB would report, and little more.
+// (Records written before had both images in one item, under "n" and "o",
+// and their keys in an item of their own; Decode still reads them.)
 const (
 	recordKeyLen = 1 + 8 + 1 + 8
 
@@ -140,44 +146,92 @@ const (
 	// flagOldApart marks a payloadBoth record whose item is the new image,
 	// the old one being the entry at OldImageKey.
 	flagOldApart = 1 << 5
+	// flagKeysInKey marks a payloadKeys record whose keys follow the
+	// creation time in its key, each as a type byte (S, N or B), a uvarint
+	// length and the value.
+	flagKeysInKey = 1 << 6
 
 	oldImageSuffix = 'o'
 )
 
+// keysInKey is the item stored with a record whose keys are in its key
+// (the engine needs an item: nil deletes). It is never handed out.
+var keysInKey = Item{}
+
 var events = [...]string{Insert, Modify, Remove}
 
 // Encode returns the stored form of the record with sequence number seq;
-// oldKey is nil unless the old image is stored apart, under oldKey.
-func (r *Record) Encode(seq uint64) (key []byte, item Item, oldKey []byte) {
-	var flags byte
-	for i, e := range events {
-		if e == r.Event {
-			flags = byte(i)
-		}
+// keys names the table's key attributes (hash first), which a record
+// without an image keeps in its key. oldKey is nil unless the old image is
+// stored apart, under oldKey. The key attributes must be S, N or B, as a
+// table's are.
+func (r *Record) Encode(seq uint64, keys ...string) (key []byte, item Item, oldKey []byte, err error) {
+	flags := byte(slices.Index(events[:], r.Event))
+	if flags > flagEvent {
+		return nil, nil, nil, fmt.Errorf("streams: unknown event %q", r.Event)
 	}
+	size := recordKeyLen
 	switch {
 	case r.New != nil && r.Old != nil:
-		flags, item = flags|payloadBoth|flagOldApart, r.New
+		flags, item, size = flags|payloadBoth|flagOldApart, r.New, recordKeyLen+1
 	case r.New != nil:
 		flags, item = flags|payloadNew, r.New
 	case r.Old != nil:
 		flags, item = flags|payloadOld, r.Old
 	default:
-		flags, item = flags|payloadKeys, r.Keys
+		flags, item = flags|payloadKeys|flagKeysInKey, keysInKey
+		for _, k := range keys {
+			size += keyLen(r.Keys[k])
+		}
 	}
 	if r.TTL {
 		flags |= flagTTL
 	}
-	b := appendRecordKey(make([]byte, 0, recordKeyLen+1), seq, flags, r.Created.UnixMilli())
-	if flags&flagOldApart != 0 {
-		return b, item, append(b, oldImageSuffix) // one allocation for both keys
+	b := appendRecordKey(make([]byte, 0, size), seq, flags, r.Created.UnixMilli())
+	if flags&flagKeysInKey != 0 {
+		for _, k := range keys {
+			var ok bool
+			if b, ok = appendKey(b, r.Keys[k]); !ok {
+				return nil, nil, nil, fmt.Errorf("streams: key attribute %q is not S, N or B", k)
+			}
+		}
 	}
-	return b, item, nil
+	if flags&flagOldApart != 0 {
+		return b, item, append(b, oldImageSuffix), nil // one allocation for both keys
+	}
+	return b, item, nil, nil
 }
 
-// RecordKeyOf is the full key of a stored record.
-func RecordKeyOf(seq uint64, flags byte, ms int64) []byte {
-	return appendRecordKey(make([]byte, 0, recordKeyLen), seq, flags, ms)
+// appendKey appends a key attribute as Encode stores it; ok is false if v
+// cannot be a key attribute.
+func appendKey(b []byte, v types.AttributeValue) (_ []byte, ok bool) {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return append(binary.AppendUvarint(append(b, 'S'), uint64(len(v.Value))), v.Value...), true
+	case *types.AttributeValueMemberN:
+		return append(binary.AppendUvarint(append(b, 'N'), uint64(len(v.Value))), v.Value...), true
+	case *types.AttributeValueMemberB:
+		return append(binary.AppendUvarint(append(b, 'B'), uint64(len(v.Value))), v.Value...), true
+	}
+	return b, false
+}
+
+// keyLen is what appendKey appends for v.
+func keyLen(v types.AttributeValue) int {
+	n := 0
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		n = len(v.Value)
+	case *types.AttributeValueMemberN:
+		n = len(v.Value)
+	case *types.AttributeValueMemberB:
+		n = len(v.Value)
+	}
+	w := 1
+	for x := uint64(n); x >= 0x80; x >>= 7 {
+		w++
+	}
+	return 1 + w + n
 }
 
 func appendRecordKey(b []byte, seq uint64, flags byte, ms int64) []byte {
@@ -198,7 +252,7 @@ func OldImageKey(key []byte) []byte {
 
 // IsOldImageKey reports whether k is the key of a record's old image.
 func IsOldImageKey(k []byte) bool {
-	return len(k) == recordKeyLen+1 && k[0] == 'r' && k[recordKeyLen] == oldImageSuffix
+	return len(k) == recordKeyLen+1 && k[0] == 'r' && k[9]&flagOldApart != 0 && k[recordKeyLen] == oldImageSuffix
 }
 
 // OldApart reports whether the record stored under key has its old image
@@ -208,13 +262,14 @@ func OldApart(key []byte) bool { return OldImageKey(key) != nil }
 // KeyInfo reads the sequence number, flags and creation time (unix ms) of
 // a stored record's key; ok is false for any other key.
 func KeyInfo(k []byte) (seq uint64, flags byte, ms int64, ok bool) {
-	if len(k) != recordKeyLen || k[0] != 'r' {
+	if len(k) < recordKeyLen || k[0] != 'r' || len(k) > recordKeyLen && k[9]&flagKeysInKey == 0 {
 		return 0, 0, 0, false
 	}
 	return binary.BigEndian.Uint64(k[1:]), k[9], int64(binary.BigEndian.Uint64(k[10:])), true
 }
 
-// Decode reads a stored record; keys names the table's key attributes.
+// Decode reads a stored record; keys names the table's key attributes
+// (hash first).
 func Decode(k []byte, it Item, keys ...string) (seq uint64, r Record, err error) {
 	seq, flags, ms, ok := KeyInfo(k)
 	if !ok || int(flags&flagEvent) >= len(events) {
@@ -223,7 +278,13 @@ func Decode(k []byte, it Item, keys ...string) (seq uint64, r Record, err error)
 	r.Event, r.Created, r.TTL = events[flags&flagEvent], time.UnixMilli(ms), flags&flagTTL != 0
 	switch flags & flagPayload {
 	case payloadKeys:
-		r.Keys = it
+		if flags&flagKeysInKey == 0 {
+			r.Keys = it
+			return seq, r, nil
+		}
+		if r.Keys, err = decodeKeys(k[recordKeyLen:], keys); err != nil {
+			return 0, r, err
+		}
 		return seq, r, nil
 	case payloadNew:
 		r.New = it
@@ -252,6 +313,37 @@ func Decode(k []byte, it Item, keys ...string) (seq uint64, r Record, err error)
 		}
 	}
 	return seq, r, nil
+}
+
+// decodeKeys reads the keys Encode appended to a record's key.
+func decodeKeys(b []byte, names []string) (Item, error) {
+	keys := make(Item, len(names))
+	for _, name := range names {
+		if len(b) == 0 {
+			return nil, fmt.Errorf("streams: malformed stored record keys")
+		}
+		t := b[0]
+		n, w := binary.Uvarint(b[1:])
+		if w <= 0 || n > uint64(len(b)-1-w) {
+			return nil, fmt.Errorf("streams: malformed stored record keys")
+		}
+		v := b[1+w : 1+w+int(n)]
+		b = b[1+w+int(n):]
+		switch t {
+		case 'S':
+			keys[name] = &types.AttributeValueMemberS{Value: string(v)}
+		case 'N':
+			keys[name] = &types.AttributeValueMemberN{Value: string(v)}
+		case 'B':
+			keys[name] = &types.AttributeValueMemberB{Value: slices.Clone(v)}
+		default:
+			return nil, fmt.Errorf("streams: malformed stored record keys")
+		}
+	}
+	if len(b) != 0 {
+		return nil, fmt.Errorf("streams: malformed stored record keys")
+	}
+	return keys, nil
 }
 
 // Shard is a shard's stored descriptor: its id, its parent's, the range of
