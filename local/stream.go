@@ -352,8 +352,11 @@ func (st *stream) trimmedAt(now time.Time) (seq uint64, n int) {
 // trimBatch records. The caller holds st.mu exclusively.
 func (st *stream) trim(now time.Time) error {
 	const trimBatch = 64
-	if st.times.len() < trimBatch || (st.times.at(trimBatch-1).ms > now.Add(-streams.Retention).UnixMilli() && st.times.len() <= streamMaxRecords) {
-		return nil // cheap test first: this runs on every recorded write
+	// This runs on every recorded write: it goes on only if there is a
+	// batch to trim, beyond the cap or older than the retention.
+	n := st.times.len()
+	if n-streamMaxRecords < trimBatch && (n < trimBatch || st.times.at(trimBatch-1).ms > now.Add(-streams.Retention).UnixMilli()) {
+		return nil
 	}
 	through, n := st.trimmedAt(now)
 	if n < trimBatch {
