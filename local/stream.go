@@ -354,8 +354,8 @@ func (st *stream) trim(now time.Time) error {
 	const trimBatch = 64
 	// This runs on every recorded write: it goes on only if there is a
 	// batch to trim, beyond the cap or older than the retention.
-	n := st.times.len()
-	if n-streamMaxRecords < trimBatch && (n < trimBatch || st.times.at(trimBatch-1).ms > now.Add(-streams.Retention).UnixMilli()) {
+	held := st.times.len()
+	if held-streamMaxRecords < trimBatch && (held < trimBatch || st.times.at(trimBatch-1).ms > now.Add(-streams.Retention).UnixMilli()) {
 		return nil
 	}
 	through, n := st.trimmedAt(now)
