@@ -46,7 +46,8 @@ function itemError(obj, prefix) {
 
 for (const form of document.querySelectorAll("form[data-ddbjson]")) {
   form.addEventListener("submit", (ev) => {
-    const field = form.elements[form.dataset.ddbjson];
+    // namedItem: form.elements["item"] would be the collection's item method.
+    const field = form.elements.namedItem(form.dataset.ddbjson);
     const out = form.querySelector(".error[hidden], #item-error");
     let msg = "";
     if (field && field.value.trim() !== "") {
