@@ -85,7 +85,8 @@ func notice(text string) chromedp.Action[chromedp.Void] {
 
 // The console in a real browser: browse a table, run a query, create, edit
 // and delete an item with a string set and a 38-digit number, each checked
-// through the API; a screenshot is saved as an artifact.
+// through the API, watch the stream refresh; a screenshot is saved as an
+// artifact.
 func TestConsoleInBrowser(t *testing.T) {
 	ctx := browser(t)
 	srv := dynamotest.NewServer(t, dynamotest.WithConsole())
@@ -176,6 +177,18 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 
 	screenshot(t, ctx, srv.URL)
+
+	// The stream view refreshes itself: a write made while it is open
+	// appears without a reload.
+	do(t, ctx, "stream",
+		chromedp.Navigate(srv.URL+"/console/t/orders/stream"),
+		chromedp.WaitVisible(`#records table`),
+	)
+	if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "user#live"}, "sk": &types.AttributeValueMemberS{Value: "1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "stream refresh", chromedp.WaitVisible(`//div[@id="records"]//code[contains(., "user#live")]`))
 }
 
 // seed creates table "orders" with an index and a stream, and a few items.
