@@ -187,6 +187,9 @@ func askedCapacity(body []byte) bool {
 	return bytes.Contains(body, []byte(`"ReturnConsumedCapacity"`))
 }
 
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (c *callRecorder) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
 func (c *callRecorder) Write(b []byte) (int, error) {
 	if c.keep {
 		c.body.Write(b)
