@@ -57,16 +57,16 @@ func (c *Console) partiql(w http.ResponseWriter, r *http.Request) {
 }
 
 // streamShown is how many of a stream's latest records the view shows, and
-// streamRead how many it reads at most to find them.
+// streamRead how many it reads at most to find them (a shard holds at most
+// 10,000 records before a child shard opens).
 const (
 	streamShown = 100
-	streamRead  = 10000
+	streamRead  = 20000
 )
 
 type streamData struct {
 	Table   *tableDesc
 	Records []streamRecord // newest first
-	Read    int            // records read
 }
 
 type streamRecord struct {
@@ -88,7 +88,7 @@ func (c *Console) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	d := streamData{Table: t}
 	if t.LatestStreamArn != "" {
-		d.Records, d.Read, err = c.readStream(t.LatestStreamArn)
+		d.Records, err = c.readStream(t.LatestStreamArn)
 	}
 	if r.URL.Query().Get("fragment") != "" {
 		if err != nil {
@@ -106,14 +106,15 @@ func (c *Console) stream(w http.ResponseWriter, r *http.Request) {
 	c.render(w, r, http.StatusOK, "stream", name+": stream", d)
 }
 
-// readStream reads every shard of a stream from its oldest record and
-// returns the latest streamShown records, newest first.
-func (c *Console) readStream(arn string) ([]streamRecord, int, error) {
+// readStream returns the latest streamShown records of a stream, newest
+// first: it reads whole shards, the newest first (DescribeStream lists a
+// child after its parent), until it has enough.
+func (c *Console) readStream(arn string) ([]streamRecord, error) {
 	var desc struct {
 		StreamDescription struct{ Shards []struct{ ShardId string } }
 	}
 	if err := c.call("DescribeStream", map[string]string{"StreamArn": arn}, &desc); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	type rawRecord struct {
 		EventName string
@@ -124,11 +125,12 @@ func (c *Console) readStream(arn string) ([]streamRecord, int, error) {
 		}
 	}
 	var all []rawRecord
-	for _, sh := range desc.StreamDescription.Shards {
+	shards := desc.StreamDescription.Shards
+	for i := len(shards) - 1; i >= 0 && len(all) < streamShown; i-- {
 		var it struct{ ShardIterator *string }
-		in := map[string]string{"StreamArn": arn, "ShardId": sh.ShardId, "ShardIteratorType": "TRIM_HORIZON"}
+		in := map[string]string{"StreamArn": arn, "ShardId": shards[i].ShardId, "ShardIteratorType": "TRIM_HORIZON"}
 		if err := c.call("GetShardIterator", in, &it); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		for it.ShardIterator != nil && len(all) < streamRead {
 			var out struct {
@@ -136,7 +138,7 @@ func (c *Console) readStream(arn string) ([]streamRecord, int, error) {
 				NextShardIterator *string
 			}
 			if err := c.call("GetRecords", map[string]any{"ShardIterator": *it.ShardIterator, "Limit": 1000}, &out); err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			all = append(all, out.Records...)
 			if len(out.Records) == 0 {
@@ -164,7 +166,7 @@ func (c *Console) readStream(arn string) ([]streamRecord, int, error) {
 		sr.Images = strings.Join(images, "\n")
 		recs = append(recs, sr)
 	}
-	return recs, len(all), nil
+	return recs, nil
 }
 
 // cmpSequence orders sequence numbers (decimal strings of any length).
