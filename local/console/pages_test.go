@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"net/url"
 	"slices"
@@ -200,6 +202,12 @@ func TestQueryBuilder(t *testing.T) {
 	}
 	if strings.Contains(page, "b#1") {
 		t.Error("begins_with a# returned b#1")
+	}
+
+	// The Go code is Go.
+	code := regexpFind(t, page, `(?s)<pre class="code" id="go">(.*?)</pre>`)
+	if _, err := parser.ParseFile(token.NewFileSet(), "snippet.go", "package p\nfunc f() {\n"+code+"\n_, _ = out, err\n}", 0); err != nil {
+		t.Errorf("the Go snippet does not parse: %v\n%s", err, code)
 	}
 
 	// The CLI's JSON arguments are what the request sent.
