@@ -2,8 +2,9 @@
 // of its tables, served by the server itself under /console/ (local.ConsolePath)
 // on the same listener, when it is turned on:
 //
-//	srv, _ := local.New(console.Enable())
-//	http.ListenAndServe("127.0.0.1:8000", srv) // the console: http://127.0.0.1:8000/console/
+//	ln, _ := net.Listen("tcp", "127.0.0.1:8000")
+//	srv, _ := local.New(local.WithHostCheck(ln.Addr()), console.Enable())
+//	http.Serve(ln, srv) // the console: http://127.0.0.1:8000/console/
 //
 // `dynamo local --console` and dynamotest.WithConsole turn it on too. It
 // lists the tables (item count, size, key schema, indexes, stream, TTL),
@@ -28,7 +29,9 @@
 // # Security
 //
 // The console is reached only where the API is: the server's listener
-// (loopback by default) and its Host check. Every change is a POST carrying
+// (loopback by default) and its Host check (local.WithHostCheck, which
+// dynamo local and dynamotest set: without it a page on a domain rebound to
+// the server's address would be the console's own origin). Every change is a POST carrying
 // a CSRF token — an HMAC, under a per-process secret, of a random cookie
 // (double submit) — from the console's own origin: a request whose Origin
 // is another, or whose Sec-Fetch-Site is cross-site or same-site, is
