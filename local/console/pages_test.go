@@ -80,6 +80,10 @@ func TestItemsPaging(t *testing.T) {
 func TestItemLifecycle(t *testing.T) {
 	srv, c, b := startConsole(t)
 	createTable(t, srv, "tbl")
+	// The new-item page starts from the table's key, typed.
+	mustContain(t, "the new-item page", text(b.page("/console/t/tbl/item")), `name="mode" value="create"`, `"pk": {
+    "S": ""
+  }`, `"sk": {`)
 	item := `{"pk": {"S": "u1"}, "sk": {"S": "a"}, "tags": {"SS": ["x", "y"]}, "big": {"N": "` + digits38 + `"}}`
 	a := b.post("/console/t/tbl/item", url.Values{"mode": {"create"}, "item": {item}})
 	if a.status != http.StatusSeeOther {
