@@ -9,7 +9,8 @@
 // Faults can be injected on chosen calls (throttling, 500s, latency,
 // unprocessed batch items) to exercise retry and batch logic for real.
 // WithAccessKey makes the server verify request signatures, with the
-// returned client and repo signing with the key.
+// returned client and repo signing with the key. WithConsole serves the
+// server's web console at URL + "/console/".
 //
 // A stock aws-sdk-go-v2 client of a local server should use HTTPClient (as
 // Server.Client does): without it the SDK loses a large response now and

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/sdkhttp"
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/console"
 )
 
 // Server is a local DynamoDB server listening on 127.0.0.1.
@@ -59,6 +60,13 @@ func WithAccessKey(id, secret, sessionToken string) Option {
 	return func(c *config) {
 		c.key = &local.AccessKey{ID: id, Secret: secret, SessionToken: sessionToken}
 	}
+}
+
+// WithConsole serves the server's web console (package local/console) at
+// URL + "/console/", to look at a test's tables in a browser while it is
+// stopped, or to test the console itself.
+func WithConsole() Option {
+	return func(c *config) { c.local = append(c.local, console.Enable()) }
 }
 
 // NewServer starts a server for the duration of the test.

@@ -45,7 +45,10 @@
 // point-in-time recovery and the restores of both), legacy.go (the pre-expression parameters,
 // translated into expressions) and partiql.go (ExecuteStatement,
 // BatchExecuteStatement, ExecuteTransaction, over the parser of package
-// local/partiql, run through the JSON operations' code). Each action is one
+// local/partiql, run through the JSON operations' code) and console.go (the
+// hooks of the web console of package local/console: WithConsole, Invoke,
+// which runs an action in-process through its handler, and RecentCalls).
+// Each action is one
 // line in the actions table of server.go and one handler method; handlers decode
 // with call.decode (or a hand-written decoder on hot paths, decode.go),
 // return a value for encoding/json or a rawJSON, or an *Error.

@@ -40,6 +40,10 @@ type Server struct {
 	streams streamSet  // DynamoDB Streams (stream.go)
 	backups backupSet  // on-demand backups (backup.go)
 
+	consoleNew func(*Server) http.Handler // WithConsole (console.go)
+	console    http.Handler
+	recent     *recentCalls
+
 	idPrefix [20]byte
 	idSeq    atomic.Uint64
 	closed   atomic.Bool
@@ -91,6 +95,13 @@ func New(opts ...Option) (*Server, error) {
 	}
 	if err := s.openAccounts(); err != nil {
 		return nil, err
+	}
+	if s.consoleNew != nil {
+		if s.tenants.on {
+			return nil, errors.New("local: the console shows the shared tables: it cannot be used with per-account separation (WithTenancy)")
+		}
+		s.recent = &recentCalls{}
+		s.console = s.consoleNew(s)
 	}
 	s.startSweeper()
 	return s, nil
@@ -300,14 +311,20 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // of the body; the Go SDK verifies it).
 //
 // The front door comes first, in this order: the Host header names this
-// server, CORS headers (and preflights) for allowed origins, the server is
+// server, the console's paths go to the console (WithConsole), CORS headers (and preflights) for allowed origins, the server is
 // open, only POST / is an API call, the body is bounded, the caller is
 // authenticated (when keys are configured), and the body is decompressed
 // and UTF-8.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.recorded(w, r) { // WithConsole: the call is served and noted (console.go)
+		return
+	}
 	id := s.requestID()
 	if !s.hosts.allows(r.Host) {
 		s.writeError(w, id, errHostNotAllowed)
+		return
+	}
+	if s.serveConsole(w, r) {
 		return
 	}
 	if s.cors.apply(w, r) {

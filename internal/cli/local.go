@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/console"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -22,8 +23,9 @@ func init() {
 		Name:    "local",
 		Summary: "serve a local DynamoDB-compatible endpoint (in memory, or durable with --data-dir)",
 		Example: "dynamo local --data-dir ./data\n" +
-			"dynamo local --port 0 --credentials keys.txt",
-		Usage: "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log] [--sync always|interval:100ms]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]...",
+			"dynamo local --port 0 --credentials keys.txt\n" +
+			"dynamo local --console",
+		Usage: "[--host 127.0.0.1] [--port 8000] [--region us-east-1] [--account 000000000000] [--data-dir DIR [--truncate-damaged-log] [--sync always|interval:100ms]] [--ttl-sweep 1m] [--credentials FILE] [--per-account] [--allow-host NAME]... [--cors ORIGIN]... [--console]",
 		Help: `Serves the local DynamoDB-compatible server until SIGINT or SIGTERM.
 Once listening it prints "dynamo local listening on http://HOST:PORT";
 point any SDK at it with AWS_ENDPOINT_URL_DYNAMODB (credentials are not
@@ -69,7 +71,13 @@ may call it from the origins given with --cors (or "*" for any); CORS is
 off by default. Bodies are limited to 16 MB (gzip and deflate accepted),
 slow and idle connections are closed, and connections are capped below
 the open-file limit. Listening on a non-loopback address without --credentials prints a
-warning: anyone who can reach the server can read and change every table.`,
+warning: anyone who can reach the server can read and change every table.
+
+--console serves a web console on the same address under /console/
+(its URL is printed at start): tables, items, queries, PartiQL, streams,
+vector search and the recent requests, in a browser. Its changes are
+checked against cross-site requests; with --credentials it asks for an
+access key of FILE. It cannot be combined with --per-account.`,
 		Flags: func() *flag.FlagSet { fs, _ := localFlags(); return fs },
 		Run:   runLocal,
 	})
@@ -84,6 +92,7 @@ type localOpts struct {
 	truncateDamaged                bool
 	sync                           string
 	allowHosts, cors               stringList
+	console                        bool
 }
 
 func localFlags() (*flag.FlagSet, *localOpts) {
@@ -101,6 +110,7 @@ func localFlags() (*flag.FlagSet, *localOpts) {
 	fs.BoolVar(&o.perAccount, "per-account", false, "separate tables by access key id and region (default: shared by all)")
 	fs.Var(&o.allowHosts, "allow-host", "also answer requests with this Host (NAME for any port, NAME:PORT, or * for any host); repeatable")
 	fs.Var(&o.cors, "cors", "let browser pages from this origin call the server (e.g. http://localhost:3000, or *); repeatable")
+	fs.BoolVar(&o.console, "console", false, "serve a web console under /console/ on the same address")
 	return fs, o
 }
 
@@ -115,6 +125,9 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	}
 	if o.ttlSweep < 0 {
 		return usagef("--ttl-sweep must not be negative")
+	}
+	if o.console && o.perAccount {
+		return usagef("--console shows the shared tables: it cannot be combined with --per-account")
 	}
 	if o.truncateDamaged && o.dataDir == "" {
 		return usagef("--truncate-damaged-log needs --data-dir")
@@ -175,6 +188,9 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	if len(o.cors) > 0 {
 		opts = append(opts, local.WithCORS(o.cors...))
 	}
+	if o.console {
+		opts = append(opts, console.Enable())
+	}
 	srv, err := local.New(opts...)
 	if err != nil {
 		return err
@@ -183,6 +199,9 @@ func runLocal(ctx context.Context, env *Env, args []string) (err error) {
 	fmt.Fprintf(env.Stderr, "dynamo local: %s\ndynamo local: %s\n", auth, tables)
 	if syncOpts != nil {
 		fmt.Fprintf(env.Stderr, "dynamo local: durability relaxed (--sync %s): a crash of the machine loses the writes acknowledged since the last fsync; a killed server loses nothing\n", o.sync)
+	}
+	if o.console {
+		fmt.Fprintf(env.Stderr, "dynamo local: console on http://%s%s\n", ln.Addr(), local.ConsolePath)
 	}
 	if !isLoopback(ln.Addr()) && o.credentials == "" {
 		fmt.Fprintf(env.Stderr, "warning: dynamo local listens on %s, beyond this machine, and does not check credentials: "+
