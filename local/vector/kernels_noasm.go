@@ -9,6 +9,8 @@ const hasAVX2FMA = false
 
 var useAVX2 = false
 
-func dotAVX2(q []float64, v []float32) float64             { panic("vector: no AVX2 kernels in this build") }
-func squaredDistanceAVX2(q []float64, v []float32) float64 { panic("vector: no AVX2 kernels in this build") }
-func sumSquaresAVX2(v []float32) float64                   { panic("vector: no AVX2 kernels in this build") }
+func dotAVX2(q []float64, v []float32) float64 { panic("vector: no AVX2 kernels in this build") }
+func squaredDistanceAVX2(q []float64, v []float32) float64 {
+	panic("vector: no AVX2 kernels in this build")
+}
+func sumSquaresAVX2(v []float32) float64 { panic("vector: no AVX2 kernels in this build") }
