@@ -20,3 +20,9 @@ func squaredDistanceAVX2(q []float64, v []float32) float64
 
 //go:noescape
 func sumSquaresAVX2(v []float32) float64
+
+// prefetch asks the CPU to load v into cache ahead of its use (PREFETCHT0,
+// part of every amd64 CPU).
+//
+//go:noescape
+func prefetch(v []float32)

@@ -162,15 +162,14 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 	h := heap{keys: p.keys, c: make([]cand, 0, q.TopK), k: q.TopK}
 	n := len(p.keys)
 	vecs := p.vecs[:n*dim]
-rows:
-	for r := range n {
-		for _, c := range conds {
-			if p.filt[r*nf+c.col] != c.want {
-				continue rows
-			}
-		}
-		if q.Keep != nil && !q.Keep(p.keys[r]) {
-			continue
+	next := p.next(0, nf, conds, q.Keep)
+	for r := next; r < n; r = next {
+		// Consecutive rows stream from memory at full speed; a row after a
+		// gap is prefetched while this one is scored, or a search that
+		// skips rows would wait on memory latency and take longer than
+		// one that reads them all.
+		if next = p.next(r+1, nf, conds, q.Keep); next > r+1 && next < n {
+			prefetch(vecs[next*dim : next*dim+dim])
 		}
 		v := vecs[r*dim : r*dim+dim]
 		var rank float64
@@ -203,6 +202,23 @@ rows:
 		h.offer(rank, int32(r))
 	}
 	return h.sorted()
+}
+
+// next returns the first row from r on that passes the filters and keep,
+// or len(p.keys).
+func (p *partition) next(r, nf int, conds []filterCond, keep func(string) bool) int {
+rows:
+	for ; r < len(p.keys); r++ {
+		for _, c := range conds {
+			if p.filt[r*nf+c.col] != c.want {
+				continue rows
+			}
+		}
+		if keep == nil || keep(p.keys[r]) {
+			return r
+		}
+	}
+	return r
 }
 
 // maxScore is the saturation value of scores: ties at it are decided by
