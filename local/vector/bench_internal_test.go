@@ -116,14 +116,15 @@ const benchDims = 768
 
 // benchSlab is a partition of rows random vectors of benchDims dimensions,
 // built directly (100k items of 768 attribute values each would take
-// gigabytes and minutes), with two inline filter columns: "every" (the
-// same value on every row) and "parity" (even and odd rows alternate).
+// gigabytes and minutes), with the codes of two inline filter columns:
+// "every" (the same value on every row) and "parity" (even and odd rows
+// alternate).
 func benchSlab(rows int) *partition {
 	r := rand.New(rand.NewPCG(1, 1))
 	p := &partition{
 		keys:  make([]string, rows),
 		vecs:  make([]float32, rows*benchDims),
-		filt:  make([]string, 2*rows),
+		filt:  make([]uint32, 2*rows),
 		items: make([]Item, rows),
 		sizes: make([]int32, rows),
 	}
@@ -132,8 +133,8 @@ func benchSlab(rows int) *partition {
 	}
 	for row := range rows {
 		p.keys[row] = fmt.Sprintf("item#%06d", row)
-		p.filt[2*row] = "Sx"
-		p.filt[2*row+1] = []string{"Seven", "Sodd"}[row%2]
+		p.filt[2*row] = 1                   // "Sx" (see benchIndex)
+		p.filt[2*row+1] = 1 + uint32(row%2) // "Seven", "Sodd"
 		p.sizes[row] = int32(4*benchDims + len("embedding"))
 	}
 	return p
@@ -145,6 +146,10 @@ func benchIndex(b testing.TB, dist types.VectorDistanceFunction, p *partition) *
 		Filters: []Attr{{Name: "every", Type: types.ScalarAttributeTypeS}, {Name: "parity", Type: types.ScalarAttributeTypeS}}})
 	if err != nil {
 		b.Fatal(err)
+	}
+	for row := range p.keys {
+		ix.codes[0].acquire("Sx")
+		ix.codes[1].acquire([]string{"Seven", "Sodd"}[row%2])
 	}
 	cp := *p
 	cp.norms = nil

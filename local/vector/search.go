@@ -92,17 +92,17 @@ func (ix *Index) Search(q *Query) (Result, error) {
 		return Result{}, fmt.Errorf("vector: index %s has no HASH element to search a partition of", d.Name)
 	}
 	var conds [MaxInlineFilters]filterCond
+	var wants [MaxInlineFilters]string // equality keys; "" matches nothing
 	nc := 0
 	for _, name := range slices.Sorted(maps.Keys(q.Equal)) {
 		col := slices.IndexFunc(d.Filters, func(a Attr) bool { return a.Name == name })
 		if col < 0 {
 			return Result{}, validation("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: " + name)
 		}
-		k, typ, ok := scalarKey(q.Equal[name])
-		if !ok || typ != string(d.Filters[col].Type) {
-			k = "\x00" // no stored key starts with NUL: matches nothing
+		if k, typ, ok := scalarKey(q.Equal[name]); ok && typ == string(d.Filters[col].Type) {
+			wants[nc] = k
 		}
-		conds[nc] = filterCond{col: col, want: k}
+		conds[nc].col = col
 		nc++
 	}
 
@@ -111,6 +111,9 @@ func (ix *Index) Search(q *Query) (Result, error) {
 	p := ix.parts[pkey]
 	if p == nil {
 		return Result{Hits: []Hit{}, RequestBytes: MinRequestBytes}, nil
+	}
+	for i := range nc {
+		conds[i].want = ix.codes[conds[i].col].lookup(wants[i])
 	}
 	top := ix.scan(p, q, conds[:nc])
 	res := Result{Hits: make([]Hit, len(top)), Scanned: len(p.keys)}
@@ -138,7 +141,7 @@ func (ix *Index) Search(q *Query) (Result, error) {
 
 type filterCond struct {
 	col  int
-	want string
+	want uint32 // a code of ix.codes[col]
 }
 
 // scan scores every row of p that passes the filters and returns the best
@@ -162,14 +165,21 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 	h := heap{keys: p.keys, c: make([]cand, 0, q.TopK), k: q.TopK}
 	n := len(p.keys)
 	vecs := p.vecs[:n*dim]
-	next := p.next(0, nf, conds, q.Keep)
+	filtered := len(conds) > 0 || q.Keep != nil
+	next := 0
+	if filtered {
+		next = p.next(0, nf, conds, q.Keep)
+	}
 	for r := next; r < n; r = next {
+		next = r + 1
 		// Consecutive rows stream from memory at full speed; a row after a
 		// gap is prefetched while this one is scored, or a search that
 		// skips rows would wait on memory latency and take longer than
 		// one that reads them all.
-		if next = p.next(r+1, nf, conds, q.Keep); next > r+1 && next < n {
-			prefetch(vecs[next*dim : next*dim+dim])
+		if filtered {
+			if next = p.next(r+1, nf, conds, q.Keep); next > r+1 && next < n {
+				prefetch(vecs[next*dim : next*dim+dim])
+			}
 		}
 		v := vecs[r*dim : r*dim+dim]
 		var rank float64
