@@ -21,10 +21,10 @@ import (
 // is 10k (31 MB), which runs in seconds but may sit partly in cache.
 //
 // Per distance function it runs each kernel the machine has ("go", the
-// portable one, and "avx2"), then, with the default kernel, two filtered
+// portable one, and "avx2"), then, with the default kernel, three filtered
 // searches, each iteration also running the unfiltered search for
-// comparison: one whose inline filter every row passes and one that half
-// the rows pass. Metrics: ms (p50 thread CPU time per search: the machine
+// comparison: inline filters that every row, every other row and every
+// tenth row pass. Metrics: ms (p50 thread CPU time per search: the machine
 // may be shared, so wall time, reported as wall-ms, includes time spent
 // descheduled; CPU time still includes memory stalls), bound-ms (p50 of the
 // plain read), x-bound (ms ÷ bound-ms) and, for the filtered searches,
@@ -53,6 +53,7 @@ func BenchmarkSearchBandwidth(b *testing.B) {
 	}{
 		{"filter-all", Item{"every": &types.AttributeValueMemberS{Value: "x"}}},
 		{"filter-half", Item{"parity": &types.AttributeValueMemberS{Value: "even"}}},
+		{"filter-tenth", Item{"tenth": &types.AttributeValueMemberS{Value: "0"}}},
 	}
 	size := fmt.Sprintf("%dx%d", rows, benchDims)
 	unfiltered := &Query{Vector: q, TopK: 10}
@@ -116,15 +117,15 @@ const benchDims = 768
 
 // benchSlab is a partition of rows random vectors of benchDims dimensions,
 // built directly (100k items of 768 attribute values each would take
-// gigabytes and minutes), with the codes of two inline filter columns:
-// "every" (the same value on every row) and "parity" (even and odd rows
-// alternate).
+// gigabytes and minutes), with the codes of three inline filter columns:
+// "every" (the same value on every row), "parity" (even and odd rows
+// alternate) and "tenth" (ten values in turn).
 func benchSlab(rows int) *partition {
 	r := rand.New(rand.NewPCG(1, 1))
 	p := &partition{
 		keys:  make([]string, rows),
 		vecs:  make([]float32, rows*benchDims),
-		filt:  make([]uint32, 2*rows),
+		filt:  make([]uint32, 3*rows),
 		items: make([]Item, rows),
 		sizes: make([]int32, rows),
 	}
@@ -133,8 +134,9 @@ func benchSlab(rows int) *partition {
 	}
 	for row := range rows {
 		p.keys[row] = fmt.Sprintf("item#%06d", row)
-		p.filt[2*row] = 1                   // "Sx" (see benchIndex)
-		p.filt[2*row+1] = 1 + uint32(row%2) // "Seven", "Sodd"
+		p.filt[3*row] = 1                    // "Sx" (see benchIndex)
+		p.filt[3*row+1] = 1 + uint32(row%2)  // "Seven", "Sodd"
+		p.filt[3*row+2] = 1 + uint32(row%10) // "S0" to "S9"
 		p.sizes[row] = int32(4*benchDims + len("embedding"))
 	}
 	return p
@@ -143,13 +145,14 @@ func benchSlab(rows int) *partition {
 // benchIndex serves the shared slab with the per-row norms dist needs.
 func benchIndex(b testing.TB, dist types.VectorDistanceFunction, p *partition) *Index {
 	ix, err := New(Definition{Name: "vix", Attribute: "embedding", Dimensions: benchDims, Distance: dist, Projection: types.ProjectionTypeKeysOnly,
-		Filters: []Attr{{Name: "every", Type: types.ScalarAttributeTypeS}, {Name: "parity", Type: types.ScalarAttributeTypeS}}})
+		Filters: []Attr{{Name: "every", Type: types.ScalarAttributeTypeS}, {Name: "parity", Type: types.ScalarAttributeTypeS}, {Name: "tenth", Type: types.ScalarAttributeTypeS}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for row := range p.keys {
 		ix.codes[0].acquire("Sx")
 		ix.codes[1].acquire([]string{"Seven", "Sodd"}[row%2])
+		ix.codes[2].acquire(fmt.Sprint("S", row%10))
 	}
 	cp := *p
 	cp.norms = nil

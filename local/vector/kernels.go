@@ -1,5 +1,7 @@
 package vector
 
+import "unsafe"
+
 // The scoring kernels. The index keeps float32 vectors (as the service does);
 // the query is widened to float64 once per search, so the inner loops convert
 // only the stored element. A product of a float32 by a float32-valued float64
@@ -19,11 +21,17 @@ package vector
 // useAVX2 (kernels_amd64.go, kernels_noasm.go) picks the implementation;
 // tests and benchmarks switch it to compare the two.
 
-// dot returns Σ q[i]·v[i]; len(v) must be at least len(q).
-func dot(q []float64, v []float32) float64 {
+// dot returns Σ q[i]·v[i]; len(v) must be at least len(q). The assembly
+// prefetches ahead (at least len(q) elements, or nil) while it reads v:
+// the row a search scores next when it is not the adjacent one, which the
+// CPU would not fetch ahead by itself.
+func dot(q []float64, v, ahead []float32) float64 {
 	v = v[:len(q)]
 	if useAVX2 {
-		return dotAVX2(q, v)
+		if ahead == nil {
+			ahead = v
+		}
+		return dotAVX2(q, v, unsafe.SliceData(ahead[:len(q)]))
 	}
 	return dotGo(q, v)
 }

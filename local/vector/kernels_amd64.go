@@ -10,19 +10,14 @@ var hasAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 var useAVX2 = hasAVX2FMA
 
-// The AVX2+FMA kernels (kernels_amd64.s); len(v) must equal len(q).
+// The AVX2+FMA kernels (kernels_amd64.s); len(v) must equal len(q). dotAVX2
+// prefetches len(q) elements from ahead as it goes.
 
 //go:noescape
-func dotAVX2(q []float64, v []float32) float64
+func dotAVX2(q []float64, v []float32, ahead *float32) float64
 
 //go:noescape
 func squaredDistanceAVX2(q []float64, v []float32) float64
 
 //go:noescape
 func sumSquaresAVX2(v []float32) float64
-
-// prefetch asks the CPU to load v into cache ahead of its use (PREFETCHT0,
-// part of every amd64 CPU).
-//
-//go:noescape
-func prefetch(v []float32)

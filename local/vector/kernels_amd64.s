@@ -36,16 +36,21 @@
 	VUNPCKHPD    X0, X0, X1 \
 	VADDSD       X1, X0, X0
 
-// func dotAVX2(q []float64, v []float32) float64
-TEXT ·dotAVX2(SB), NOSPLIT, $0-56
+// func dotAVX2(q []float64, v []float32, ahead *float32) float64
+// The 32-element loop also prefetches the same number of bytes from ahead,
+// two cache lines per iteration.
+TEXT ·dotAVX2(SB), NOSPLIT, $0-64
 	MOVQ q_base+0(FP), DI
 	MOVQ q_len+8(FP), CX
 	MOVQ v_base+24(FP), SI
+	MOVQ ahead+48(FP), R8
 	ZERO8
 	CMPQ CX, $32
 	JB   dot4
 
 dot32:
+	PREFETCHT0  (R8)
+	PREFETCHT0  64(R8)
 	VCVTPS2PD   (SI), Y8
 	VCVTPS2PD   16(SI), Y9
 	VCVTPS2PD   32(SI), Y10
@@ -64,6 +69,7 @@ dot32:
 	VFMADD231PD 224(DI), Y15, Y7
 	ADDQ        $128, SI
 	ADDQ        $256, DI
+	ADDQ        $128, R8
 	SUBQ        $32, CX
 	CMPQ        CX, $32
 	JAE         dot32
@@ -93,7 +99,7 @@ dot1:
 
 dotDone:
 	VZEROUPPER
-	MOVSD X0, ret+48(FP)
+	MOVSD X0, ret+56(FP)
 	RET
 
 // func squaredDistanceAVX2(q []float64, v []float32) float64
@@ -222,19 +228,3 @@ sqDone:
 	MOVSD X0, ret+24(FP)
 	RET
 
-// func prefetch(v []float32): PREFETCHT0 of every 64-byte line v touches.
-TEXT ·prefetch(SB), NOSPLIT, $0-24
-	MOVQ v_base+0(FP), SI
-	MOVQ v_len+8(FP), CX
-	LEAQ (SI)(CX*4), CX
-	ANDQ $-64, SI
-
-pf:
-	CMPQ       SI, CX
-	JAE        pfDone
-	PREFETCHT0 (SI)
-	ADDQ       $64, SI
-	JMP        pf
-
-pfDone:
-	RET

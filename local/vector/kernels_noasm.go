@@ -11,9 +11,6 @@ var useAVX2 = false
 
 const noAsm = "vector: no AVX2 kernels in this build"
 
-func dotAVX2(q []float64, v []float32) float64             { panic(noAsm) }
-func squaredDistanceAVX2(q []float64, v []float32) float64 { panic(noAsm) }
-func sumSquaresAVX2(v []float32) float64                   { panic(noAsm) }
-
-// prefetch is a no-op without assembly.
-func prefetch(v []float32) {}
+func dotAVX2(q []float64, v []float32, ahead *float32) float64 { panic(noAsm) }
+func squaredDistanceAVX2(q []float64, v []float32) float64     { panic(noAsm) }
+func sumSquaresAVX2(v []float32) float64                       { panic(noAsm) }

@@ -173,12 +173,13 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 	for r := next; r < n; r = next {
 		next = r + 1
 		// Consecutive rows stream from memory at full speed; a row after a
-		// gap is prefetched while this one is scored, or a search that
-		// skips rows would wait on memory latency and take longer than
-		// one that reads them all.
+		// gap is prefetched while this one is scored (ahead), or a search
+		// that skips rows would wait on memory latency and take longer
+		// than one that reads them all.
+		var ahead []float32
 		if filtered {
 			if next = p.next(r+1, nf, conds, q.Keep); next > r+1 && next < n {
-				prefetch(vecs[next*dim : next*dim+dim])
+				ahead = vecs[next*dim : next*dim+dim]
 			}
 		}
 		v := vecs[r*dim : r*dim+dim]
@@ -187,7 +188,7 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 		case types.VectorDistanceFunctionCosine:
 			rank = 1
 			if den := qnorm * p.norms[r]; den != 0 {
-				rank = min(max(1-dot(qv, v)/den, 0), 2)
+				rank = min(max(1-dot(qv, v, ahead)/den, 0), 2)
 			}
 		case types.VectorDistanceFunctionEuclidean:
 			// Screen with qq + vv − 2q·v, which runs at the speed of a dot
@@ -196,7 +197,7 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 			// when even the estimate minus its error bound is worse.
 			if len(h.c) == h.k && h.c[0].rank < maxScore {
 				vv := p.norms[r]
-				est := qq + vv - 2*dot(qv, v)
+				est := qq + vv - 2*dot(qv, v, ahead)
 				w := h.c[0].rank
 				if est-squaredDistanceBound(dim, qq, vv) > w*w*(1+0x1p-40) {
 					continue
@@ -204,7 +205,7 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 			}
 			rank = saturate(sqrt(squaredDistance(qv, v)))
 		default: // DOT_PRODUCT: highest is best
-			rank = -saturate(dot(qv, v))
+			rank = -saturate(dot(qv, v, ahead))
 		}
 		if len(h.c) == h.k && rank > h.c[0].rank {
 			continue // the common case once the heap is full: not among the best
