@@ -416,8 +416,8 @@ func TestReopenKeepsVectorsTTLAndTags(t *testing.T) {
 
 // BenchmarkSearchVectors is one SearchVectors call through the handler
 // (decode, validation, search, encoding): 10k vectors of 256 dimensions in
-// one partition, TopK 10. The engine alone at the size (100k × 768)
-// is local/vector's BenchmarkSearch100k.
+// one partition, TopK 10. The engine alone at 100k × 768 is local/vector's
+// BenchmarkSearchBandwidth (DYNAMO_BENCH_SCALE=1).
 func BenchmarkSearchVectors(b *testing.B) {
 	srv, err := local.New()
 	if err != nil {
