@@ -2,7 +2,9 @@ package vector
 
 import "unsafe"
 
-// The scoring kernels. The index keeps float32 vectors (as the service does);
+// The scoring kernels. The index keeps float32 vectors, as the service does,
+// and scores are doubles (SearchResultItem.Score; see
+// https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_SearchResultItem.html);
 // the query is widened to float64 once per search, so the inner loops convert
 // only the stored element. A product of a float32 by a float32-valued float64
 // is exact, so only the additions round: whatever the order of the sum, a
