@@ -16,7 +16,7 @@ import "unsafe"
 // features, and the portable Go below, used on other platforms, on CPUs
 // without them and under the purego build tag. The assembly converts and
 // multiplies four elements per instruction into eight accumulators, so a
-// search runs at the speed of memory (BenchmarkSearch100k768); a fused
+// search runs at the speed of memory (BenchmarkSearchBandwidth); a fused
 // multiply-add is exact here because the product is, except in
 // squaredDistance, where it is the more precise of the two.
 //
