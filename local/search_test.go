@@ -416,8 +416,8 @@ func TestReopenKeepsVectorsTTLAndTags(t *testing.T) {
 
 // BenchmarkSearchVectors is one SearchVectors call through the handler
 // (decode, validation, search, encoding): 10k vectors of 256 dimensions in
-// one partition, TopK 10. The engine alone at the size (100k × 768)
-// is local/vector's BenchmarkSearch100k.
+// one partition, TopK 10. The engine alone at 100k × 768 is local/vector's
+// BenchmarkSearchBandwidth (DYNAMO_BENCH_SCALE=1).
 func BenchmarkSearchVectors(b *testing.B) {
 	srv, err := local.New()
 	if err != nil {
@@ -515,5 +515,29 @@ func TestPutValidationOrderIsShared(t *testing.T) {
 	}
 	if msg(batchErr) != msg(putErr) || msg(txErr) != msg(putErr) {
 		t.Fatalf("PutItem: %s\nBatchWriteItem: %s\nTransactWriteItems: %s", msg(putErr), msg(batchErr), msg(txErr))
+	}
+}
+
+// A cancelled transaction leaves the vector indexes as they were: neither
+// its put nor its update of a vector is searchable.
+func TestVectorIndexIgnoresCancelledTransaction(t *testing.T) {
+	srv, c := newServer(t)
+	docsTable(t, srv)
+	put(t, c, "docs", item{"pk": S("a"), "emb": vecAV([]float32{1, 0, 0, 0})})
+	put(t, c, "docs", item{"pk": S("guard")})
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		txPut("docs", item{"pk": S("b"), "emb": vecAV([]float32{0, 1, 0, 0})}),
+		txUpdate("docs", item{"pk": S("a")}, "SET emb = :v", item{":v": vecAV([]float32{0, 0, 1, 0})}),
+		{ConditionCheck: &types.ConditionCheck{TableName: aws.String("docs"), Key: item{"pk": S("guard")},
+			ConditionExpression: aws.String("attribute_not_exists(pk)")}},
+	}})
+	wantErrContains(t, err, "TransactionCanceledException", "ConditionalCheckFailed")
+	out, err := c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("docs"), IndexName: aws.String("byDot"),
+		SearchVector: searchVec([]float32{1, 1, 1, 0}), TopK: aws.Int32(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := strings.Join(hitKeys(out), ","); keys != "a" || out.SearchResults[0].Score != 1 {
+		t.Fatalf("after a cancelled transaction: %s scored %v, want a alone at 1", keys, out.SearchResults[0].Score)
 	}
 }

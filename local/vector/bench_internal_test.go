@@ -3,10 +3,9 @@ package vector
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -14,50 +13,160 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// The brief's benchmark: 100k vectors of 768 dimensions in one partition.
-// It lives in the package so it can fill the slab directly: building 100k
-// items of 768 attribute values each would take gigabytes and minutes.
-const (
-	benchRows = 100_000
-	benchDims = 768
-)
+// BenchmarkSearchBandwidth measures exact top-10 searches over one
+// partition of float32 vectors against the memory-bandwidth bound: the
+// time to read the same slab once, taken in the same iteration. With
+// DYNAMO_BENCH_SCALE=1 the slab is 100k vectors of 768 dimensions (307 MB,
+// far beyond any cache; about a minute with -benchtime 10x); by default it
+// is 10k (31 MB), which runs in seconds but may sit partly in cache.
+//
+// Per distance function it runs each kernel the machine has ("go", the
+// portable one, and "avx2"), then, with the default kernel, three filtered
+// searches, each iteration also running the unfiltered search for
+// comparison: inline filters that every row, every other row and every
+// tenth row pass. Metrics: ms (p50 thread CPU time per search: the machine
+// may be shared, so wall time, reported as wall-ms, includes time spent
+// descheduled; CPU time still includes memory stalls), bound-ms (p50 of the
+// plain read), x-bound (ms ÷ bound-ms) and, for the filtered searches,
+// x-unfiltered (ms ÷ the p50 of the unfiltered search).
+func BenchmarkSearchBandwidth(b *testing.B) {
+	if testing.Short() {
+		b.Skip("the bandwidth benchmark allocates hundreds of MB; skipped in -short mode")
+	}
+	rows := 10_000
+	if os.Getenv("DYNAMO_BENCH_SCALE") == "1" {
+		rows = 100_000
+	}
+	p := benchSlab(rows)
+	r := rand.New(rand.NewPCG(2, 2))
+	q := make([]float32, benchDims)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	kernels := []string{"go"}
+	if hasAVX2FMA {
+		kernels = append(kernels, "avx2")
+	}
+	filters := []struct {
+		name  string
+		equal Item
+	}{
+		{"filter-all", Item{"every": &types.AttributeValueMemberS{Value: "x"}}},
+		{"filter-half", Item{"parity": &types.AttributeValueMemberS{Value: "even"}}},
+		{"filter-tenth", Item{"tenth": &types.AttributeValueMemberS{Value: "0"}}},
+	}
+	size := fmt.Sprintf("%dx%d", rows, benchDims)
+	unfiltered := &Query{Vector: q, TopK: 10}
+	for _, dist := range []types.VectorDistanceFunction{types.VectorDistanceFunctionCosine, types.VectorDistanceFunctionDotProduct, types.VectorDistanceFunctionEuclidean} {
+		ix := benchIndex(b, dist, p)
+		for _, k := range kernels {
+			b.Run(size+"/"+string(dist)+"/"+k, func(b *testing.B) {
+				defer func(was bool) { useAVX2 = was }(useAVX2)
+				useAVX2 = k == "avx2"
+				benchSearch(b, ix, p, unfiltered, nil)
+			})
+		}
+		for _, f := range filters {
+			b.Run(size+"/"+string(dist)+"/"+f.name, func(b *testing.B) {
+				benchSearch(b, ix, p, &Query{Vector: q, TopK: 10, Equal: f.equal}, unfiltered)
+			})
+		}
+	}
+}
 
-var bench100k = sync.OnceValue(func() *partition {
+// benchSearch runs query against ix, each time after a plain read of the
+// slab and, when base is set, a search of base, and reports the metrics of
+// BenchmarkSearchBandwidth.
+func benchSearch(b *testing.B, ix *Index, p *partition, query, base *Query) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var lat, wall, reads, baseLat []time.Duration
+	search := func(q *Query) time.Duration {
+		start, startWall := threadCPU(), time.Now()
+		res, err := ix.Search(q)
+		d := threadCPU() - start
+		wall = append(wall, time.Since(startWall))
+		if err != nil || len(res.Hits) != 10 {
+			b.Fatal(err, len(res.Hits))
+		}
+		return d
+	}
+	for b.Loop() {
+		d, sum := sumPass(p.vecs)
+		benchSink += sum
+		reads = append(reads, d)
+		if base != nil {
+			baseLat = append(baseLat, search(base))
+			wall = wall[:len(wall)-1]
+		}
+		lat = append(lat, search(query))
+	}
+	p50, bound := median(lat), median(reads)
+	b.ReportMetric(ms(p50), "ms")
+	b.ReportMetric(ms(median(wall)), "wall-ms")
+	b.ReportMetric(ms(bound), "bound-ms")
+	b.ReportMetric(p50.Seconds()/bound.Seconds(), "x-bound")
+	if base != nil {
+		b.ReportMetric(p50.Seconds()/median(baseLat).Seconds(), "x-unfiltered")
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+const benchDims = 768
+
+// benchSlab is a partition of rows random vectors of benchDims dimensions,
+// built directly (100k items of 768 attribute values each would take
+// gigabytes and minutes), with the codes of three inline filter columns:
+// "every" (the same value on every row), "parity" (even and odd rows
+// alternate) and "tenth" (ten values in turn).
+func benchSlab(rows int) *partition {
 	r := rand.New(rand.NewPCG(1, 1))
 	p := &partition{
-		keys:  make([]string, benchRows),
-		vecs:  make([]float32, benchRows*benchDims),
-		norms: make([]float64, benchRows),
-		filt:  []string{},
-		items: make([]Item, benchRows),
-		sizes: make([]int32, benchRows),
+		keys:  make([]string, rows),
+		vecs:  make([]float32, rows*benchDims),
+		filt:  make([]uint32, 3*rows),
+		items: make([]Item, rows),
+		sizes: make([]int32, rows),
 	}
 	for i := range p.vecs {
 		p.vecs[i] = float32(r.NormFloat64())
 	}
-	for row := range benchRows {
+	for row := range rows {
 		p.keys[row] = fmt.Sprintf("item#%06d", row)
-		p.norms[row] = norm32(p.vecs[row*benchDims : (row+1)*benchDims])
+		p.filt[3*row] = 1                    // "Sx" (see benchIndex)
+		p.filt[3*row+1] = 1 + uint32(row%2)  // "Seven", "Sodd"
+		p.filt[3*row+2] = 1 + uint32(row%10) // "S0" to "S9"
 		p.sizes[row] = int32(4*benchDims + len("embedding"))
 	}
 	return p
-})
+}
 
 // benchIndex serves the shared slab with the per-row norms dist needs.
 func benchIndex(b testing.TB, dist types.VectorDistanceFunction, p *partition) *Index {
-	ix, err := New(Definition{Name: "vix", Attribute: "embedding", Dimensions: benchDims, Distance: dist, Projection: types.ProjectionTypeKeysOnly})
+	ix, err := New(Definition{Name: "vix", Attribute: "embedding", Dimensions: benchDims, Distance: dist, Projection: types.ProjectionTypeKeysOnly,
+		Filters: []Attr{{Name: "every", Type: types.ScalarAttributeTypeS}, {Name: "parity", Type: types.ScalarAttributeTypeS}, {Name: "tenth", Type: types.ScalarAttributeTypeS}}})
 	if err != nil {
 		b.Fatal(err)
 	}
+	for row := range p.keys {
+		ix.codes[0].acquire("Sx")
+		ix.codes[1].acquire([]string{"Seven", "Sodd"}[row%2])
+		ix.codes[2].acquire(fmt.Sprint("S", row%10))
+	}
 	cp := *p
-	switch dist {
-	case types.VectorDistanceFunctionEuclidean:
-		cp.norms = make([]float64, benchRows)
-		for row := range benchRows {
-			cp.norms[row] = sumSquares(p.vecs[row*benchDims : (row+1)*benchDims])
+	cp.norms = nil
+	if dist != types.VectorDistanceFunctionDotProduct {
+		rows := len(p.keys)
+		cp.norms = make([]float64, rows)
+		for row := range rows {
+			v := p.vecs[row*benchDims : (row+1)*benchDims]
+			if dist == types.VectorDistanceFunctionCosine {
+				cp.norms[row] = norm32(v)
+			} else {
+				cp.norms[row] = sumSquares(v)
+			}
 		}
-	case types.VectorDistanceFunctionDotProduct:
-		cp.norms = nil
 	}
 	ix.parts[""] = &cp
 	return ix
@@ -81,83 +190,7 @@ func sumPass(v []float32) (time.Duration, uint64) {
 	return threadCPU() - start, s0 + s1 + s2 + s3
 }
 
-// threadCPU is the CPU time of the calling OS thread. The machine is shared,
-// so wall time includes time spent descheduled; CPU time still includes
-// memory stalls, which is what the bound is about. Callers lock the thread.
-func threadCPU() time.Duration {
-	const rusageThread = 1 // RUSAGE_THREAD
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 var benchSink uint64
-
-// BenchmarkSearch100k768 reports the p50 latency (thread CPU time; wall time
-// alongside) of one exact top-10 search
-// over 100k×768 float32 vectors (307 MB), next to the p50 of a plain sum
-// over the same slab (the memory-bandwidth bound: every vector read once)
-// and of copy (read + write) for reference, and the ratio search/bound.
-func BenchmarkSearch100k768(b *testing.B) {
-	if testing.Short() {
-		b.Skip("100k×768 benchmark skipped in -short mode")
-	}
-	p := bench100k()
-	gb := float64(len(p.vecs)*4) / 1e9
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-
-	var sums []time.Duration
-	for range 7 {
-		d, s := sumPass(p.vecs)
-		benchSink += s
-		sums = append(sums, d)
-	}
-	bound := median(sums)
-	dst := make([]float32, len(p.vecs))
-	var copies []time.Duration
-	for range 3 {
-		start := threadCPU()
-		copy(dst, p.vecs)
-		copies = append(copies, threadCPU()-start)
-	}
-	dst = nil
-	copyP50 := median(copies)
-
-	r := rand.New(rand.NewPCG(2, 2))
-	q := make([]float32, benchDims)
-	for i := range q {
-		q[i] = float32(r.NormFloat64())
-	}
-	for _, dist := range []types.VectorDistanceFunction{types.VectorDistanceFunctionCosine, types.VectorDistanceFunctionDotProduct, types.VectorDistanceFunctionEuclidean} {
-		b.Run(string(dist), func(b *testing.B) {
-			ix := benchIndex(b, dist, p)
-			query := &Query{Vector: q, TopK: 10}
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var lat, wall []time.Duration
-			for b.Loop() {
-				start, startWall := threadCPU(), time.Now()
-				res, err := ix.Search(query)
-				lat = append(lat, threadCPU()-start)
-				wall = append(wall, time.Since(startWall))
-				if err != nil || len(res.Hits) != 10 {
-					b.Fatal(err, len(res.Hits))
-				}
-			}
-			p50 := median(lat)
-			b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(median(wall).Microseconds())/1000, "wall-p50-ms")
-			b.ReportMetric(float64(bound.Microseconds())/1000, "sum-p50-ms")
-			b.ReportMetric(float64(copyP50.Microseconds())/1000, "copy-p50-ms")
-			b.ReportMetric(gb/bound.Seconds(), "sum-GB/s")
-			b.ReportMetric(gb/p50.Seconds(), "search-GB/s")
-			b.ReportMetric(p50.Seconds()/bound.Seconds(), "x-bound")
-		})
-	}
-}
 
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)

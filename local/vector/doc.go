@@ -32,10 +32,14 @@
 //	err = req.CheckUnused(projectionNames...)
 //
 // An index keeps, per HASH value, the float32 vectors of its items in one
-// contiguous slab, with primary keys, inline filter values, precomputed
-// norms and projected attributes in parallel columns, so a search is one
-// sequential pass over memory with a bounded heap of TopK rows and no
-// allocation per candidate. The search is exhaustive (recall 1.0, where the
+// contiguous slab, with primary keys, inline filter values (as small
+// codes), precomputed norms and projected attributes in parallel columns,
+// maintained on every write, so a search is one sequential pass over memory
+// with a bounded heap of TopK rows and no allocation per candidate. The
+// scoring kernels are AVX2+FMA assembly on amd64 CPUs that have both (fast
+// enough that a search takes about the time of reading the slab) and
+// portable Go elsewhere or under the purego build tag; both accumulate in
+// float64 and differ only in the order of the additions. The search is exhaustive (recall 1.0, where the
 // service is approximate) and equal scores come back in ascending key order
 // (where the service's order is arbitrary): both are benign divergences.
 //

@@ -25,6 +25,7 @@ type Index struct {
 	where   map[string]location   // by primary key
 	scratch []float32             // Upsert's parse buffer, guarded by mu
 	bytes   int64                 // Σ entry sizes, for IndexSizeBytes
+	codes   []codebook            // per inline filter attribute
 }
 
 type location struct {
@@ -40,7 +41,7 @@ type partition struct {
 	keys  []string
 	vecs  []float32
 	norms []float64 // computed once at write time: |v| for COSINE, |v|² for EUCLIDEAN
-	filt  []string  // len(Filters) equality keys per row; "" is absent
+	filt  []uint32  // len(Filters) codes per row (see codebook); 0 is absent
 	items []Item    // the projected view, without the vector attribute
 	sizes []int32   // entry size in bytes (see entrySize)
 }
@@ -56,6 +57,7 @@ func New(def Definition) (*Index, error) {
 		parts:   make(map[string]*partition),
 		where:   make(map[string]location),
 		scratch: make([]float32, def.Dimensions),
+		codes:   make([]codebook, len(def.Filters)),
 	}, nil
 }
 
@@ -126,6 +128,11 @@ func (ix *Index) Upsert(key string, item Item) bool {
 	}
 	view := ix.project(item)
 	size := ix.entrySize(view)
+	nf := len(d.Filters)
+	var codes [MaxInlineFilters]uint32
+	for i := range nf {
+		codes[i] = ix.codes[i].acquire(filt[i])
+	}
 
 	loc, found := ix.where[key]
 	if found && loc.p.key != pkey {
@@ -139,18 +146,18 @@ func (ix *Index) Upsert(key string, item Item) bool {
 	}
 	row := int(loc.row)
 	dim := d.Dimensions
-	nf := len(d.Filters)
 	if found {
 		ix.bytes -= int64(p.sizes[row])
 		copy(p.vecs[row*dim:(row+1)*dim], vec)
-		copy(p.filt[row*nf:(row+1)*nf], filt[:nf])
+		ix.releaseCodes(p, row)
+		copy(p.filt[row*nf:(row+1)*nf], codes[:nf])
 		p.items[row] = view
 		p.sizes[row] = size
 	} else {
 		row = len(p.keys)
 		p.keys = append(p.keys, key)
 		p.vecs = append(p.vecs, vec...)
-		p.filt = append(p.filt, filt[:nf]...)
+		p.filt = append(p.filt, codes[:nf]...)
 		p.items = append(p.items, view)
 		p.sizes = append(p.sizes, size)
 		if d.Distance != types.VectorDistanceFunctionDotProduct {
@@ -184,6 +191,7 @@ func (ix *Index) deleteLocked(key string) {
 	delete(ix.where, key)
 	p, row := loc.p, int(loc.row)
 	ix.bytes -= int64(p.sizes[row])
+	ix.releaseCodes(p, row)
 	last := len(p.keys) - 1
 	dim, nf := ix.def.Dimensions, len(ix.def.Filters)
 	if row != last {
@@ -209,6 +217,72 @@ func (ix *Index) deleteLocked(key string) {
 	}
 	if last == 0 {
 		delete(ix.parts, p.key)
+	}
+}
+
+// codebook numbers the distinct values of one inline filter attribute, so
+// that a row stores, and a search compares, a uint32 rather than a string.
+// Codes start at 1 (0 is "absent"); a code no row holds any more is
+// forgotten and reused, so the book never outgrows the index.
+type codebook struct {
+	code map[string]uint32 // by equality key
+	keys []string          // by code
+	refs []int32           // rows holding each code, by code
+	free []uint32
+}
+
+// acquire returns the code of the equality key k ("" is absent: 0) and
+// counts one more row holding it.
+func (b *codebook) acquire(k string) uint32 {
+	if k == "" {
+		return 0
+	}
+	c, ok := b.code[k]
+	if !ok {
+		if b.code == nil {
+			b.code, b.keys, b.refs = map[string]uint32{}, []string{""}, []int32{0}
+		}
+		if n := len(b.free); n > 0 {
+			c, b.free = b.free[n-1], b.free[:n-1]
+			b.keys[c] = k
+		} else {
+			c = uint32(len(b.keys))
+			b.keys, b.refs = append(b.keys, k), append(b.refs, 0)
+		}
+		b.code[k] = c
+	}
+	b.refs[c]++
+	return c
+}
+
+// release counts one row fewer holding code c.
+func (b *codebook) release(c uint32) {
+	if c == 0 {
+		return
+	}
+	if b.refs[c]--; b.refs[c] == 0 {
+		delete(b.code, b.keys[c])
+		b.keys[c] = ""
+		b.free = append(b.free, c)
+	}
+}
+
+// lookup returns the code of the equality key k, or noCode, which no row
+// holds, when no row has that value (or k is "").
+func (b *codebook) lookup(k string) uint32 {
+	if c, ok := b.code[k]; ok {
+		return c
+	}
+	return noCode
+}
+
+const noCode = ^uint32(0)
+
+// releaseCodes releases the filter codes of row r of p.
+func (ix *Index) releaseCodes(p *partition, r int) {
+	nf := len(ix.codes)
+	for i, c := range p.filt[r*nf : (r+1)*nf] {
+		ix.codes[i].release(c)
 	}
 }
 

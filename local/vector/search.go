@@ -92,17 +92,17 @@ func (ix *Index) Search(q *Query) (Result, error) {
 		return Result{}, fmt.Errorf("vector: index %s has no HASH element to search a partition of", d.Name)
 	}
 	var conds [MaxInlineFilters]filterCond
+	var wants [MaxInlineFilters]string // equality keys; "" matches nothing
 	nc := 0
 	for _, name := range slices.Sorted(maps.Keys(q.Equal)) {
 		col := slices.IndexFunc(d.Filters, func(a Attr) bool { return a.Name == name })
 		if col < 0 {
 			return Result{}, validation("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: " + name)
 		}
-		k, typ, ok := scalarKey(q.Equal[name])
-		if !ok || typ != string(d.Filters[col].Type) {
-			k = "\x00" // no stored key starts with NUL: matches nothing
+		if k, typ, ok := scalarKey(q.Equal[name]); ok && typ == string(d.Filters[col].Type) {
+			wants[nc] = k
 		}
-		conds[nc] = filterCond{col: col, want: k}
+		conds[nc].col = col
 		nc++
 	}
 
@@ -111,6 +111,9 @@ func (ix *Index) Search(q *Query) (Result, error) {
 	p := ix.parts[pkey]
 	if p == nil {
 		return Result{Hits: []Hit{}, RequestBytes: MinRequestBytes}, nil
+	}
+	for i := range nc {
+		conds[i].want = ix.codes[conds[i].col].lookup(wants[i])
 	}
 	top := ix.scan(p, q, conds[:nc])
 	res := Result{Hits: make([]Hit, len(top)), Scanned: len(p.keys)}
@@ -138,7 +141,7 @@ func (ix *Index) Search(q *Query) (Result, error) {
 
 type filterCond struct {
 	col  int
-	want string
+	want uint32 // a code of ix.codes[col]
 }
 
 // scan scores every row of p that passes the filters and returns the best
@@ -162,15 +165,22 @@ func (ix *Index) scan(p *partition, q *Query, conds []filterCond) []cand {
 	h := heap{keys: p.keys, c: make([]cand, 0, q.TopK), k: q.TopK}
 	n := len(p.keys)
 	vecs := p.vecs[:n*dim]
-rows:
-	for r := range n {
-		for _, c := range conds {
-			if p.filt[r*nf+c.col] != c.want {
-				continue rows
+	filtered := len(conds) > 0 || q.Keep != nil
+	next := 0
+	if filtered {
+		next = p.next(0, nf, conds, q.Keep)
+	}
+	for r := next; r < n; r = next {
+		next = r + 1
+		// Consecutive rows stream from memory at full speed; a row after a
+		// gap is prefetched while this one is scored (ahead), or a search
+		// that skips rows would wait on memory latency and take longer
+		// than one that reads them all.
+		var ahead []float32
+		if filtered {
+			if next = p.next(r+1, nf, conds, q.Keep); next > r+1 && next < n {
+				ahead = vecs[next*dim : next*dim+dim]
 			}
-		}
-		if q.Keep != nil && !q.Keep(p.keys[r]) {
-			continue
 		}
 		v := vecs[r*dim : r*dim+dim]
 		var rank float64
@@ -178,7 +188,7 @@ rows:
 		case types.VectorDistanceFunctionCosine:
 			rank = 1
 			if den := qnorm * p.norms[r]; den != 0 {
-				rank = min(max(1-dot(qv, v)/den, 0), 2)
+				rank = min(max(1-dot(qv, v, ahead)/den, 0), 2)
 			}
 		case types.VectorDistanceFunctionEuclidean:
 			// Screen with qq + vv − 2q·v, which runs at the speed of a dot
@@ -187,7 +197,7 @@ rows:
 			// when even the estimate minus its error bound is worse.
 			if len(h.c) == h.k && h.c[0].rank < maxScore {
 				vv := p.norms[r]
-				est := qq + vv - 2*dot(qv, v)
+				est := qq + vv - 2*dot(qv, v, ahead)
 				w := h.c[0].rank
 				if est-squaredDistanceBound(dim, qq, vv) > w*w*(1+0x1p-40) {
 					continue
@@ -195,7 +205,7 @@ rows:
 			}
 			rank = saturate(sqrt(squaredDistance(qv, v)))
 		default: // DOT_PRODUCT: highest is best
-			rank = -saturate(dot(qv, v))
+			rank = -saturate(dot(qv, v, ahead))
 		}
 		if len(h.c) == h.k && rank > h.c[0].rank {
 			continue // the common case once the heap is full: not among the best
@@ -203,6 +213,23 @@ rows:
 		h.offer(rank, int32(r))
 	}
 	return h.sorted()
+}
+
+// next returns the first row from r on that passes the filters and keep,
+// or len(p.keys).
+func (p *partition) next(r, nf int, conds []filterCond, keep func(string) bool) int {
+rows:
+	for ; r < len(p.keys); r++ {
+		for _, c := range conds {
+			if p.filt[r*nf+c.col] != c.want {
+				continue rows
+			}
+		}
+		if keep == nil || keep(p.keys[r]) {
+			return r
+		}
+	}
+	return r
 }
 
 // maxScore is the saturation value of scores: ties at it are decided by

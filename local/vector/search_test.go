@@ -1,6 +1,7 @@
 package vector_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -202,40 +203,48 @@ func TestPartitionsAndFilters(t *testing.T) {
 }
 
 // TestUpsertDeleteConsistency drives random writes against a model and
-// checks every search against the reference on the model.
+// checks every search, unfiltered and filtered, against the reference on
+// the model. Filter values come and go (some are used by a single write),
+// so the filter codes are released and reused along the way.
 func TestUpsertDeleteConsistency(t *testing.T) {
 	d := def(types.VectorDistanceFunctionCosine, 5)
 	d.Partition = vector.Attr{Name: "p", Type: types.ScalarAttributeTypeN}
+	d.Filters = []vector.Attr{{Name: "f", Type: types.ScalarAttributeTypeS}}
 	ix := mustIndex(t, d)
 	r := rand.New(rand.NewPCG(3, 4))
 	model := map[string]map[string][]float32{} // partition → key → vector
 	part := map[string]string{}                // key → partition
+	filter := map[string]string{}              // key → filter value ("" absent)
+	forget := func(key string) {
+		if old, ok := part[key]; ok {
+			delete(model[old], key)
+			delete(part, key)
+			delete(filter, key)
+		}
+	}
 	for step := range 3000 {
 		key := keyOf(r.IntN(60))
 		switch op := r.IntN(10); {
 		case op < 6: // put, possibly moving the item to another partition
 			p := []string{"1", "2", "3"}[r.IntN(3)]
 			v := randVec(r, 5)
-			ix.Upsert(key, vector.Item{"p": n(p), "embedding": vec(v...)})
-			if old, ok := part[key]; ok {
-				delete(model[old], key)
+			item := vector.Item{"p": n(p), "embedding": vec(v...)}
+			f := []string{"", "a", "b", fmt.Sprint("once", step)}[r.IntN(4)]
+			if f != "" {
+				item["f"] = s(f)
 			}
+			ix.Upsert(key, item)
+			forget(key)
 			if model[p] == nil {
 				model[p] = map[string][]float32{}
 			}
-			model[p][key], part[key] = v, p
+			model[p][key], part[key], filter[key] = v, p, f
 		case op < 8: // delete
 			ix.Delete(key)
-			if old, ok := part[key]; ok {
-				delete(model[old], key)
-				delete(part, key)
-			}
+			forget(key)
 		default: // an update that removes the vector takes the item out
-			ix.Upsert(key, vector.Item{"p": n("1")})
-			if old, ok := part[key]; ok {
-				delete(model[old], key)
-				delete(part, key)
-			}
+			ix.Upsert(key, vector.Item{"p": n("1"), "f": s("a")})
+			forget(key)
 		}
 		if step%50 == 0 {
 			for _, p := range []string{"1", "2", "3"} {
@@ -245,6 +254,17 @@ func TestUpsertDeleteConsistency(t *testing.T) {
 					t.Fatal(err)
 				}
 				sameHits(t, res.Hits, refSearch(d.Distance, q, model[p], 100, nil))
+				for i := range 52 {
+					f := fmt.Sprint("once", step-i)
+					if i >= 50 {
+						f = []string{"a", "b"}[i-50]
+					}
+					res, err = ix.Search(&vector.Query{Vector: q, TopK: 100, Partition: n(p), Equal: vector.Item{"f": s(f)}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameHits(t, res.Hits, refSearch(d.Distance, q, model[p], 100, func(k string) bool { return filter[k] == f }))
+				}
 			}
 			if ix.Len() != len(part) {
 				t.Fatalf("Len = %d, want %d", ix.Len(), len(part))
