@@ -60,7 +60,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	var cs constraints
 	names := checkRequestItems(&cs, in.RequestItems)
 	for _, n := range names {
-		cs.name(&n, "requestItems."+n+".member.tableName", true)
+		cs.itemTableName(&n, "requestItems."+n+".member.tableName")
 		ka := in.RequestItems[n]
 		// The service's messages as of 2026 (paritysuite/dynamodb-conformance,
 		// tests/tier3/error-messages/batchGetItem.test.ts).
@@ -275,7 +275,7 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 	var cs constraints
 	names := sortedKeys(in.RequestItems)
 	for _, n := range names {
-		cs.name(&n, "requestItems."+n+".member.tableName", true)
+		cs.itemTableName(&n, "requestItems."+n+".member.tableName")
 		switch l := len(in.RequestItems[n]); {
 		case in.RequestItems[n] == nil:
 			cs.add(nil, "requestItems."+n+".member", ruleNotNull)

@@ -348,23 +348,48 @@ func TestBatchConstraintMessages(t *testing.T) {
 	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25")
 }
 
-// The control-plane table actions check TableName on their own, before the
-// other constraints.
-func TestControlPlaneTableName(t *testing.T) {
+// A table name's length and characters are request constraints on every
+// action. The control plane holds names to 3 characters; the data plane's
+// TableName may be 1 character (it also takes an ARN), so a shorter name is
+// just a table that does not exist. Only a missing control-plane TableName
+// has a sentence of its own.
+func TestTableNameConstraints(t *testing.T) {
 	srv, c := newServer(t)
 	hashTable(t, srv, "tbl")
-	const short = "TableName must be at least 3 characters long and at most 255 characters long"
+	const prefix = "1 validation error detected: "
+	short := func(name string) string {
+		return prefix + "Value '" + name + "' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
+	}
+	long := strings.Repeat("a", 256)
+	tooLong := prefix + "Value '" + long + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"
 	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("ab")})
-	wantErr(t, err, "ValidationException", short)
-	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(strings.Repeat("a", 256))})
-	wantErr(t, err, "ValidationException", short)
+	wantErr(t, err, "ValidationException", short("ab"))
+	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("")})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "+
+		"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(long)})
+	wantErr(t, err, "ValidationException", tooLong)
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("ab"), BillingMode: types.BillingModePayPerRequest})
-	wantErr(t, err, "ValidationException", short)
-	// The pattern is still a constraint; the data plane keeps the framework's wording.
+	wantErr(t, err, "ValidationException", short("ab"))
+	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("x!"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}}})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "+
+		"Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("a b")})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
-	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: item{"pk": S("a")}})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3")
+	wantErr(t, err, "ValidationException", prefix+"Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+
+	key := item{"pk": S("a")}
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: key})
+	wantErr(t, err, "ResourceNotFoundException", "")
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(""), Item: key})
+	wantErr(t, err, "ValidationException", prefix+"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(long), Item: key})
+	wantErr(t, err, "ValidationException", tooLong)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("q"), KeyConditionExpression: aws.String("pk = :v"), ExpressionAttributeValues: item{":v": S("a")}})
+	wantErr(t, err, "ResourceNotFoundException", "")
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{txPut("t", key)}})
+	wantErr(t, err, "ResourceNotFoundException", "")
 
 	h, err := local.New()
 	if err != nil {

@@ -29,7 +29,7 @@ type writeOptions struct {
 }
 
 func (o *writeOptions) constraints(cs *constraints) {
-	cs.name(o.TableName, "tableName", true)
+	cs.itemTableName(o.TableName, "tableName")
 	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
 	cs.enum(o.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	cs.enum(o.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
@@ -427,7 +427,7 @@ func (s *Server) getItem(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	cs.name(in.TableName, "tableName", true)
+	cs.itemTableName(in.TableName, "tableName")
 	if in.Key == nil {
 		cs.add(nil, "key", ruleNotNull)
 	}

@@ -55,7 +55,7 @@ type scanInput struct {
 }
 
 func (in *readInput) constraints(cs *constraints) {
-	cs.name(in.TableName, "tableName", true)
+	cs.itemTableName(in.TableName, "tableName")
 	cs.name(in.IndexName, "indexName", false)
 	cs.enum(in.Select, "select", "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")

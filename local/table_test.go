@@ -113,7 +113,7 @@ func TestCreateTableValidation(t *testing.T) {
 		msg  string
 	}{
 		{"short name", dynamodb.CreateTableInput{TableName: aws.String("ab"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk"), BillingMode: ppr},
-			"TableName must be at least 3 characters long and at most 255 characters long"},
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"bad chars", dynamodb.CreateTableInput{TableName: aws.String("a b"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk"), BillingMode: ppr},
 			"1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"bad type", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "X"), KeySchema: keys("pk"), BillingMode: ppr},

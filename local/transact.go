@@ -223,7 +223,7 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 }
 
 func (o *txOp) constraints(cs *constraints, path string, key bool) {
-	cs.name(o.TableName, path+".tableName", true)
+	cs.itemTableName(o.TableName, path+".tableName")
 	if key && o.Key == nil {
 		cs.add(nil, path+".key", ruleNotNull)
 	}
@@ -648,7 +648,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 			cs.add(nil, p, ruleNotNull)
 			continue
 		}
-		cs.name(ti.Get.TableName, p+".tableName", true)
+		cs.itemTableName(ti.Get.TableName, p+".tableName")
 		if ti.Get.Key == nil {
 			cs.add(nil, p+".key", ruleNotNull)
 		}
