@@ -256,4 +256,57 @@ const (
 	msgStreamDisableWithView = "If stream is being disabled, then UpdateViewType must not be specified"
 	msgStreamAlreadyEnabled  = "Table already has an enabled stream: TableName: %s"
 	msgStreamNoneToDisable   = "Table has no stream to disable: TableName: %s"
+
+	// CreateTable's StreamSpecification, after the "One or more parameter
+	// values were invalid: " prefix (observed 2026-10-08: aws-controllers-k8s
+	// API quirks, DDB-TABLE-035; the disabled case also in dynoxide 0.11.2's
+	// changelog).
+	msgCreateStreamNeedsView        = "Table is being created with a stream enabled, UpdateViewType is required"
+	msgCreateStreamDisabledWithView = "Table is being created with a stream disabled, UpdateViewType should not be specified"
+
+	// A name given twice in an index Projection's NonKeyAttributes, in
+	// CreateTable and an UpdateTable GSI Create, after the prefix (observed
+	// 2026-10-08: aws-controllers-k8s API quirks, projection rules and
+	// DDB-TABLE-442).
+	msgDuplicateNonKey = "Duplicate element in NonKeyAttributes: %s"
+
+	// An attribute defined twice in CreateTable's AttributeDefinitions
+	// (observed: scylladb/scylladb#13870; aws-controllers-k8s API quirks,
+	// DDB-TABLE-442).
+	msgDuplicateDefinition = "Attribute Name is duplicated: %s"
+
+	// A multi-attribute GSI key schema naming an attribute twice, with a
+	// HASH element after a RANGE one, or with too many of either (the last
+	// two after the prefix; aws-controllers-k8s API quirks, DDB-TABLE-442).
+	msgKeySchemaSameName   = "The KeySchema contains multiple key attributes with the same name"
+	msgKeySchemaHashFirst  = "All HASH key attributes must precede RANGE key attributes in the KeySchema"
+	msgKeySchemaTooManyKey = "The KeySchema exceeds the maximum allowed number of %s key attributes"
+
+	// UpdateTable's GlobalSecondaryIndexUpdates: an entry with no action or
+	// more than one, one index named by two entries, a GSI Create without
+	// AttributeDefinitions or of an index that exists, and a GSI Update on an
+	// on-demand table that sets throughput or nothing it may change
+	// (observed 2026-10-08/09: aws-controllers-k8s API quirks, DDB-TABLE-160,
+	// DDB-TABLE-162, DDB-TABLE-442 and DDB-TABLE-457; the existing index also
+	// in dynoxide's captures). All but msgIndexExists after the "One or more
+	// parameter values were invalid: " prefix.
+	msgGSIUpdateNoAction           = "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"
+	msgGSIUpdateTwoActions         = "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object"
+	msgGSIUpdateSameIndex          = "Only one global secondary index update per index is allowed simultaneously. Index: %s"
+	msgGSINoDefinitions            = "AttributeDefinitions is not specified for index: %s"
+	msgIndexExists                 = "Attempting to create an index which already exists"
+	msgGSIUpdateOnDemandThroughput = "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST"
+	msgGSIUpdateOnDemandOnly       = "The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+
+	// CreateTable on a PROVISIONED table with a GSI that has no throughput,
+	// after the prefix (observed: aws-controllers-k8s API quirks,
+	// DDB-TABLE-128; Alternator's test_gsi_throughput_required_in_provisioned_mode).
+	// UpdateTable words it "must be specified".
+	msgCreateGSINoThroughput = "ProvisionedThroughput is not specified for index: %s"
+
+	// TransactWriteItems whose items add up to more than 4 MB
+	// (API_TransactWriteItems.html names the limit). No answer of the
+	// service's has been published that we could find, so the wording is
+	// ours.
+	msgTxTooLarge = "Transaction size has exceeded the maximum allowed size of 4 MB"
 )

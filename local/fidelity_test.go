@@ -245,9 +245,13 @@ func TestUpdateTableValidation(t *testing.T) {
 		t.Fatalf("the refused update applied: %v", err)
 	}
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: "BAD"}})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]")
-	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
-		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY, NEW_AND_OLD_IMAGES, NEW_IMAGE]")
+	create := []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: create})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: AttributeDefinitions is not specified for index: gsi")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: create,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("x"), AttributeType: "S"}}})
 	wantErrContains(t, err, "ValidationException", "Some index key attributes are not defined in AttributeDefinitions")
 }
 
@@ -470,5 +474,93 @@ func TestUpdateTableStreamMessages(t *testing.T) {
 	wantErr(t, update(false, types.StreamViewTypeKeysOnly), "ValidationException", "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified")
 	if err := update(false, ""); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// CreateTable's own wording for a stream specification that contradicts
+// itself, the service's order of the view types, an attribute defined
+// twice, and a provisioned GSI without throughput.
+func TestCreateTableMessages(t *testing.T) {
+	_, c := newServer(t)
+	create := func(f func(in *dynamodb.CreateTableInput)) error {
+		in := &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}}}
+		f(in)
+		_, err := c.CreateTable(ctx, in)
+		return err
+	}
+	stream := func(enabled bool, view types.StreamViewType) func(*dynamodb.CreateTableInput) {
+		return func(in *dynamodb.CreateTableInput) {
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(enabled), StreamViewType: view}
+		}
+	}
+	wantErr(t, create(stream(true, "")), "ValidationException",
+		"One or more parameter values were invalid: Table is being created with a stream enabled, UpdateViewType is required")
+	wantErr(t, create(stream(false, types.StreamViewTypeNewImage)), "ValidationException",
+		"One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified")
+	wantErr(t, create(stream(true, "new_image")), "ValidationException",
+		"1 validation error detected: Value 'new_image' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY, NEW_AND_OLD_IMAGES, NEW_IMAGE]")
+	wantErr(t, create(func(in *dynamodb.CreateTableInput) {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("pk"), AttributeType: "N"})
+	}), "ValidationException", "Attribute Name is duplicated: pk")
+	wantErr(t, create(func(in *dynamodb.CreateTableInput) {
+		in.BillingMode = types.BillingModeProvisioned
+		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("g"), AttributeType: "S"})
+		in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: "HASH"}}}}
+	}), "ValidationException", "One or more parameter values were invalid: ProvisionedThroughput is not specified for index: gsi")
+	// A disabled stream without a view type is no stream.
+	if err := create(stream(false, "")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// UpdateTable's rules for GlobalSecondaryIndexUpdates: one action per entry,
+// one entry per index, a new index's keys defined in the request, an index
+// that exists not created again, and on an on-demand table no throughput.
+func TestUpdateTableIndexUpdateRules(t *testing.T) {
+	srv, c := newServer(t)
+	hashRangeTable(t, srv, "tbl")
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	create := func(name string, keys ...string) *types.CreateGlobalSecondaryIndexAction {
+		ks := []types.KeySchemaElement{{AttributeName: aws.String(keys[0]), KeyType: "HASH"}}
+		if len(keys) > 1 {
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(keys[1]), KeyType: "RANGE"})
+		}
+		return &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String(name), KeySchema: ks, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}
+	}
+	update := func(defs []types.AttributeDefinition, us ...types.GlobalSecondaryIndexUpdate) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), AttributeDefinitions: defs, GlobalSecondaryIndexUpdates: us})
+		return err
+	}
+	const prefix = "One or more parameter values were invalid: "
+	if err := update([]types.AttributeDefinition{def("g"), def("sk")}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g", "sk")}); err != nil {
+		t.Fatal(err)
+	}
+	upd := &types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi")}
+	del := &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("gsi")}
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{}), "ValidationException",
+		prefix+"One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd, Delete: del}), "ValidationException",
+		prefix+"Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+	wantErr(t, update([]types.AttributeDefinition{def("g")}, types.GlobalSecondaryIndexUpdate{Delete: del}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g")}), "ValidationException",
+		prefix+"Only one global secondary index update per index is allowed simultaneously. Index: gsi")
+	wantErr(t, update([]types.AttributeDefinition{def("g")}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g")}), "ValidationException",
+		"Attempting to create an index which already exists")
+	// The table's own definition of sk does not count for a new index.
+	wantErr(t, update([]types.AttributeDefinition{def("h")}, types.GlobalSecondaryIndexUpdate{Create: create("other", "h", "sk")}), "ValidationException",
+		"Invalid KeySchema: Some index key attribute have no definition")
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd}), "ValidationException",
+		prefix+"The only Updates for index: gsi when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+	upd.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd}), "ValidationException",
+		prefix+"Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: gsi when BillingMode is PAY_PER_REQUEST")
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
+	if err != nil || len(d.Table.GlobalSecondaryIndexes) != 1 || len(d.Table.AttributeDefinitions) != 3 {
+		t.Fatalf("after the refused updates: %+v, %v", d.Table, err)
 	}
 }

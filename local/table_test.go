@@ -143,7 +143,7 @@ func TestCreateTableValidation(t *testing.T) {
 		{"gsi throughput missing", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "S", "g", "S"), KeySchema: keys("pk"),
 			ProvisionedThroughput:  &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
 			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsi("gsi", keys("g"))}},
-			"One or more parameter values were invalid: ProvisionedThroughput must be specified for index: gsi"},
+			"One or more parameter values were invalid: ProvisionedThroughput is not specified for index: gsi"},
 		{"too many gsis", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "S", "g", "S"), KeySchema: keys("pk"), BillingMode: ppr,
 			GlobalSecondaryIndexes: manyGSIs},
 			"One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20"},
@@ -204,7 +204,7 @@ func TestUpdateTableGSIBackfill(t *testing.T) {
 	}
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{
 		TableName:            aws.String("tab"),
-		AttributeDefinitions: attrs("status", "S"),
+		AttributeDefinitions: attrs("status", "S", "sk", "S"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 			IndexName: aws.String("byStatus"), KeySchema: keys("status", "sk"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}}},

@@ -195,7 +195,7 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	if size > limits.MaxTransactBytes {
 		// The limit is documented (API_TransactWriteItems.html); the
 		// service's wording is not captured.
-		return nil, validation("Transaction size has exceeded the maximum allowed size of 4 MB")
+		return nil, validation(msgTxTooLarge)
 	}
 
 	// Idempotency: a token seen with the same request within the window
