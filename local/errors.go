@@ -239,6 +239,13 @@ const (
 	// sentence from RestoreTableToPointInTime in aws-controllers-k8s API
 	// quirks, DDB-TABLE-442).
 	msgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
+	// A restore's TargetTableName out of length keeps the older sentence
+	// (RestoreTableFromBackup with TargetTableName "", observed 2026-10-09:
+	// aws-controllers-k8s API quirks, DDB-TABLE-457).
+	msgRestoreTargetLength = "TableName must be at least 3 characters long and at most 255 characters long"
+	// A BackupArn that is no backup's ARN (DescribeBackup with BackupArn "",
+	// ibid.; DeleteBackup and RestoreTableFromBackup too, DDB-TABLE-442).
+	msgInvalidBackupArn = "Invalid Backup ARN"
 
 	// AttributeUpdates ADD or DELETE of a value whose type does not match
 	// the attribute's (dynalite's tests of the service; the update

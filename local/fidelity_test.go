@@ -564,3 +564,28 @@ func TestUpdateTableIndexUpdateRules(t *testing.T) {
 		t.Fatalf("after the refused updates: %+v, %v", d.Table, err)
 	}
 }
+
+// The backup actions name an ARN that is no backup's, and a restore's
+// target table name out of length, with sentences of their own.
+func TestBackupArnAndRestoreTargetMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	b, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("tbl"), BackupName: aws.String("bak")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	_, err = c.DeleteBackup(ctx, &dynamodb.DeleteBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: aws.String("x"), TargetTableName: aws.String("copy")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	const length = "TableName must be at least 3 characters long and at most 255 characters long"
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupDetails.BackupArn, TargetTableName: aws.String("")})
+	wantErr(t, err, "ValidationException", length)
+	_, err = c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("tbl"), TargetTableName: aws.String("ab"), UseLatestRestorableTime: aws.Bool(true)})
+	wantErr(t, err, "ValidationException", length)
+	// A well-formed ARN of no backup is not found.
+	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl/backup/01700000000000-00000000")})
+	wantErr(t, err, "BackupNotFoundException", "")
+}
