@@ -589,3 +589,32 @@ func TestBackupArnAndRestoreTargetMessages(t *testing.T) {
 	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl/backup/01700000000000-00000000")})
 	wantErr(t, err, "BackupNotFoundException", "")
 }
+
+// UpdateItem reports its member constraints together, in the service's
+// order, ConditionalOperator's enum among them. The SDK refuses a request
+// without Key before sending it, so these go over raw HTTP.
+func TestUpdateItemConstraintOrder(t *testing.T) {
+	h, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const (
+		emptyName = "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+		noKey     = "Value null at 'key' failed to satisfy constraint: Member must not be null"
+		update    = `"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}}`
+	)
+	for _, tc := range []struct{ body, msg string }{
+		{`{"TableName":"",` + update + `}`, "2 validation errors detected: " + emptyName + "; " + noKey},
+		{`{"TableName":"",` + update + `,"ReturnConsumedCapacity":"INVALID","ReturnValues":"INVALID"}`, "4 validation errors detected: " +
+			"Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; " + emptyName + "; " +
+			"Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; " + noKey},
+		{`{"TableName":"tbl","AttributeUpdates":{"x":{"Action":"PUT","Value":{"S":"1"}}},"Expected":{"a":{"Exists":false},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`,
+			"2 validation errors detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]; " + noKey},
+	} {
+		res, body := rawCall(t, h, "DynamoDB_20120810.UpdateItem", tc.body)
+		if res.StatusCode != 400 || !strings.Contains(body, `"message":"`+tc.msg+`"`) {
+			t.Errorf("%s:\n%d %s\nwant %s", tc.body, res.StatusCode, body, tc.msg)
+		}
+	}
+}
