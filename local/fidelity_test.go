@@ -618,3 +618,17 @@ func TestUpdateItemConstraintOrder(t *testing.T) {
 		}
 	}
 }
+
+// TransactWriteItems lists a ClientRequestToken that is too long before an
+// unknown enum, and both before any action is looked at.
+func TestTransactConstraintOrder(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	token := strings.Repeat("x", 37)
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{txPut("missing", item{"pk": S("a")})},
+		ClientRequestToken: aws.String(token), ReturnConsumedCapacity: "BOGUS", ReturnItemCollectionMetrics: "BOGUS2"})
+	wantErr(t, err, "ValidationException", "3 validation errors detected: "+
+		"Value '"+token+"' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36; "+
+		"Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; "+
+		"Value 'BOGUS2' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]")
+}

@@ -173,9 +173,12 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 			o.constraints(&cs, p+".delete", true)
 		}
 	}
+	// The service lists the token before the enums (observed 2026-10-09:
+	// paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/transactions.test.ts).
+	checkClientToken(&cs, in.ClientRequestToken)
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
-	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
