@@ -143,7 +143,8 @@ func (c *constraints) name(v *string, path string, required bool) {
 	c.nameLen(v, path, required, limits.MinNameLen)
 }
 
-// itemTableName checks the TableName of a data-plane action, whose model
+// itemTableName checks the TableName of a single-item, query or transaction
+// action, whose model
 // allows 1 character (it also takes a table's ARN: API_GetItem.html): an
 // empty name is reported against that minimum alone, a shorter name than a
 // table can have is just a table that does not exist (PutItem with
@@ -232,6 +233,12 @@ const (
 	// A BatchWriteItem table with no requests: the map entry is echoed
 	// whole, as Java prints a map (observed, ibid.).
 	msgBatchWriteEmptyList = "Value '{%s=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
+
+	// BatchGetItem's and BatchWriteItem's RequestItems with a table name
+	// that breaks its constraints (the constraint as the service words it,
+	// 2026-10-09: paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/batchOperations.test.ts).
+	msgBatchTableNames = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
 
 	// The control-plane table actions (CreateTable, DescribeTable,
 	// UpdateTable, DeleteTable) check that TableName is present apart from

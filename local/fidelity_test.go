@@ -632,3 +632,23 @@ func TestTransactConstraintOrder(t *testing.T) {
 		"Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; "+
 		"Value 'BOGUS2' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]")
 }
+
+// A batch's table names are the keys of RequestItems: one name that breaks
+// the constraints fails the map, reported with BatchGetItem's other member
+// errors; BatchWriteItem reports an unknown enum alone before it.
+func TestBatchTableNameConstraint(t *testing.T) {
+	_, c := newServer(t)
+	const names = "Value at 'RequestItems' failed to satisfy constraint: Map keys must satisfy constraint: " +
+		"[Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+	const rcc = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+	keys := types.KeysAndAttributes{Keys: []map[string]types.AttributeValue{{"pk": S("a")}}}
+	_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"bad!name": keys}, ReturnConsumedCapacity: "BOGUS"})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: "+names+"; "+rcc)
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"ab": keys, "tbl": keys}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+names)
+	writes := []types.WriteRequest{{PutRequest: &types.PutRequest{Item: item{"pk": S("a")}}}}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"bad!name": writes}, ReturnConsumedCapacity: "BOGUS"})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+rcc)
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"bad!name": writes}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+names)
+}
