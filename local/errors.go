@@ -144,12 +144,11 @@ func (c *constraints) name(v *string, path string, required bool) {
 }
 
 // itemTableName checks the TableName of a single-item, query or transaction
-// action, whose model
-// allows 1 character (it also takes a table's ARN: API_GetItem.html): an
-// empty name is reported against that minimum alone, a shorter name than a
-// table can have is just a table that does not exist (PutItem with
-// TableName "" and "a"×256, observed 2026: paritysuite/dynamodb-conformance,
-// tests/tier3/error-messages/putItem.test.ts).
+// action, whose model allows 1 character (it also takes a table's ARN:
+// API_GetItem.html): an empty name is reported against that minimum alone,
+// a shorter name than a table can have is just a table that does not exist
+// (PutItem with TableName "" and "a"×256, observed 2026:
+// paritysuite/dynamodb-conformance, tests/tier3/error-messages/putItem.test.ts).
 func (c *constraints) itemTableName(v *string, path string) {
 	if v != nil && *v == "" {
 		c.add("", path, "Member must have length greater than or equal to 1")
