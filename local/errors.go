@@ -218,6 +218,12 @@ const (
 	msgCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
 	msgCondOpOne   = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
 
+	// Query with a ConditionalOperator outside its enum, before any other
+	// member is checked, bare and in these words, "ALL" included (observed
+	// 2026-10-09 in two regions: paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/query.test.ts).
+	msgQueryCondOp = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
+
 	// UpdateTable asking for nothing (observed), and with an empty list of
 	// index updates beside another change (observed; after the
 	// "One or more parameter values were invalid: " prefix).

@@ -652,3 +652,14 @@ func TestBatchTableNameConstraint(t *testing.T) {
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"bad!name": writes}})
 	wantErr(t, err, "ValidationException", "1 validation error detected: "+names)
 }
+
+// Query refuses an unknown ConditionalOperator before its other members,
+// with a sentence of its own.
+func TestQueryConditionalOperatorEnum(t *testing.T) {
+	_, c := newServer(t)
+	null := types.Condition{ComparisonOperator: types.ComparisonOperatorNull}
+	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("missing"), ConditionalOperator: "XOR", Select: "BOGUS",
+		KeyConditions: map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("a")}}},
+		QueryFilter:   map[string]types.Condition{"b": null, "c": null}})
+	wantErr(t, err, "ValidationException", "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
+}

@@ -347,6 +347,10 @@ func (s *Server) query(c *call) (any, error) {
 	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
+	var op string
+	if isSet(in.ConditionalOperator) && json.Unmarshal(in.ConditionalOperator, &op) == nil && !slices.Contains(conditionalOperators, op) {
+		return nil, validation(msgQueryCondOp)
+	}
 	var cs constraints
 	in.constraints(&cs)
 	if err := cs.err(); err != nil {
