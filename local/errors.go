@@ -224,10 +224,13 @@ const (
 	// tests/tier3/validation-ordering/query.test.ts).
 	msgQueryCondOp = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
 
-	// UpdateTable asking for nothing (observed), and with an empty list of
-	// index updates beside another change (observed; after the
-	// "One or more parameter values were invalid: " prefix).
-	msgUpdateNothing   = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
+	// UpdateTable asking for nothing: the members that would ask for
+	// something, less one the request already holds (observed 2026-10-09 in
+	// two regions, with and without MultiRegionConsistency:
+	// aws-controllers-k8s API quirks, DDB-TABLE-442); and an empty list of
+	// index updates beside another change (observed; after the "One or more
+	// parameter values were invalid: " prefix).
+	msgUpdateNothing   = "At least one of %s or TableClass is required"
 	msgEmptyGSIUpdates = "List of GlobalSecondaryIndexUpdates is empty"
 
 	// BatchWriteItem without RequestItems, or with none (observed; the

@@ -238,6 +238,10 @@ func TestUpdateTableValidation(t *testing.T) {
 	empty := []types.GlobalSecondaryIndexUpdate{}
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty})
 	wantErrContains(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode")
+	// A member the request holds is left out of the list.
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), MultiRegionConsistency: types.MultiRegionConsistencyStrong})
+	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "+
+		"MultiAccountReplicaReady, ReplicaTransitRoleArn, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty, DeletionProtectionEnabled: aws.Bool(true)})
 	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty")
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -894,7 +895,13 @@ func updateConstraints(in *dynamodb.UpdateTableInput) error {
 	if in.ProvisionedThroughput == nil && in.BillingMode == "" && len(in.GlobalSecondaryIndexUpdates) == 0 &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
-		return validation(msgUpdateNothing)
+		members := []string{"ProvisionedThroughput", "BillingMode", "UpdateStreamEnabled", "GlobalSecondaryIndexUpdates", "SSESpecification",
+			"ReplicaUpdates", "MultiAccountReplicaReady", "ReplicaTransitRoleArn", "MultiRegionConsistency", "DeletionProtectionEnabled",
+			"OnDemandThroughput", "WarmThroughput"}
+		if in.MultiRegionConsistency != "" {
+			members = slices.DeleteFunc(members, func(m string) bool { return m == "MultiRegionConsistency" })
+		}
+		return validationf(msgUpdateNothing, strings.Join(members, ", "))
 	}
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return invalidParam(msgEmptyGSIUpdates)

@@ -230,7 +230,8 @@ func TestUpdateTableGSIBackfill(t *testing.T) {
 		KeyConditionExpression: aws.String("#s = :s"), ExpressionAttributeNames: map[string]string{"#s": "status"}, ExpressionAttributeValues: item{":s": S("even")}})
 	wantErr(t, err, "ValidationException", "The table does not have the specified index: byStatus")
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tab")})
-	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "+
+		"MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 
 	// Billing mode switch.
 	out, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tab"), BillingMode: types.BillingModeProvisioned,
