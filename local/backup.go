@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/itemsize"
+	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/storage"
 )
 
@@ -295,12 +296,24 @@ func (s *Server) backupFromArn(c *call) (string, error) {
 	if err := c.decode(&in); err != nil {
 		return "", err
 	}
+	if err := backupArnShape(in.BackupArn); err != nil {
+		return "", err
+	}
 	var cs constraints
 	checkBackupArn(&cs, in.BackupArn, "backupArn", true)
 	if err := cs.err(); err != nil {
 		return "", err
 	}
 	return *in.BackupArn, nil
+}
+
+// backupArnShape refuses a BackupArn that is no backup's ARN at all, before
+// the member's constraints.
+func backupArnShape(v *string) error {
+	if v != nil && (!strings.HasPrefix(*v, "arn:") || !strings.Contains(*v, ":table/") || !strings.Contains(*v, "/backup/")) {
+		return validation(msgInvalidBackupArn)
+	}
+	return nil
 }
 
 // checkBackupArn is the constraint of a BackupArn member (length 37 to 1024).
@@ -473,12 +486,30 @@ func (o *restoreOverrides) check(cs *constraints) {
 	cs.enum(o.BillingModeOverride, "billingModeOverride", "PROVISIONED", "PAY_PER_REQUEST")
 }
 
+// checkTarget checks that a restore names its target table, and the name's
+// length, apart from (and before) the other constraints.
+func (o *restoreOverrides) checkTarget() error {
+	switch {
+	case o.TargetTableName == nil:
+		return validation(msgTableNameRequired)
+	case len(*o.TargetTableName) < limits.MinNameLen || len(*o.TargetTableName) > limits.MaxNameLen:
+		return validation(msgRestoreTargetLength)
+	}
+	return nil
+}
+
 func (s *Server) restoreTableFromBackup(c *call) (any, error) {
 	var in struct {
 		BackupArn *string
 		restoreOverrides
 	}
 	if err := c.decode(&in); err != nil {
+		return nil, err
+	}
+	if err := backupArnShape(in.BackupArn); err != nil {
+		return nil, err
+	}
+	if err := in.checkTarget(); err != nil {
 		return nil, err
 	}
 	var cs constraints

@@ -303,6 +303,9 @@ func (s *Server) restoreTableToPointInTime(c *call) (any, error) {
 	if err := c.decode(&in); err != nil {
 		return nil, err
 	}
+	if err := in.checkTarget(); err != nil {
+		return nil, err
+	}
 	var cs constraints
 	cs.name(in.SourceTableName, "sourceTableName", false)
 	in.check(&cs)

@@ -49,7 +49,26 @@ func checkRequestItems(cs *constraints, items map[string]*keysAndAttributes) []s
 	} else if len(items) == 0 {
 		cs.addAt("RequestItems", "Member must have length greater than or equal to 1")
 	}
+	checkTableKeys(cs, names)
 	return names
+}
+
+// checkTableKeys adds the constraint on RequestItems' keys, the table names
+// (3 to 255 of [a-zA-Z0-9_.-]), reported once for the map. The service
+// echoes the whole map (BatchGetItem with RequestItems {"bad!name": …},
+// observed 2026-10-09: paritysuite/dynamodb-conformance,
+// tests/tier3/validation-ordering/batchOperations.test.ts); the keys it
+// holds are item values, which no message here quotes, so this names the
+// member the way the service's newer validation does.
+func checkTableKeys(cs *constraints, names []string) {
+	for _, n := range names {
+		var one constraints
+		one.name(&n, "", true)
+		if one.msgs != nil {
+			cs.addAt("RequestItems", msgBatchTableNames)
+			return
+		}
+	}
 }
 
 func (s *Server) batchGetItem(c *call) (any, error) {
@@ -60,7 +79,6 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	var cs constraints
 	names := checkRequestItems(&cs, in.RequestItems)
 	for _, n := range names {
-		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		ka := in.RequestItems[n]
 		// The service's messages as of 2026 (paritysuite/dynamodb-conformance,
 		// tests/tier3/error-messages/batchGetItem.test.ts).
@@ -272,10 +290,18 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 	if len(in.RequestItems) == 0 {
 		return nil, validation(msgBatchWriteRequired)
 	}
-	var cs constraints
+	// An unknown enum is reported alone, ahead of a table name that breaks
+	// its constraint (observed 2026-10-09, ibid.).
+	var enums constraints
+	enums.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	enums.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
 	names := sortedKeys(in.RequestItems)
+	var keys constraints
+	if checkTableKeys(&keys, names); keys.msgs != nil && enums.msgs == nil {
+		return nil, keys.err()
+	}
+	var cs constraints
 	for _, n := range names {
-		cs.name(&n, "requestItems."+n+".member.tableName", true)
 		switch l := len(in.RequestItems[n]); {
 		case in.RequestItems[n] == nil:
 			cs.add(nil, "requestItems."+n+".member", ruleNotNull)
@@ -285,8 +311,7 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 			cs.addAt("RequestItems."+n+".member", "Member must have length less than or equal to 25")
 		}
 	}
-	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
-	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
+	cs.msgs = append(cs.msgs, enums.msgs...)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}

@@ -325,7 +325,8 @@ func TestExpressionTooLong(t *testing.T) {
 }
 
 // create/include-duplicate-nonkey: an INCLUDE projection names each
-// attribute once, on a GSI, an LSI or a GSI added by UpdateTable.
+// attribute once, on a GSI, an LSI or a GSI added by UpdateTable, and the
+// service names the attribute given twice.
 func TestIncludeProjectionDuplicates(t *testing.T) {
 	_, c := newServer(t)
 	def := func(n string) types.AttributeDefinition {
@@ -335,7 +336,7 @@ func TestIncludeProjectionDuplicates(t *testing.T) {
 		return types.KeySchemaElement{AttributeName: aws.String(n), KeyType: "HASH"}
 	}
 	dup := &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", "y", "x"}}
-	const msg = "Cannot have two attributes with the same name"
+	const msg = "One or more parameter values were invalid: Duplicate element in NonKeyAttributes: x"
 	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("g")}, KeySchema: []types.KeySchemaElement{hash("pk")},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{hash("g")}, Projection: dup}}})

@@ -135,8 +135,29 @@ const (
 	ruleTable   = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
 )
 
-// name checks a table or index name (3–255 of [a-zA-Z0-9_.-]).
+// name checks a table, index or backup name (3–255 of [a-zA-Z0-9_.-]). The
+// empty name fails the pattern too, as the service reports it (DescribeTable
+// with TableName "", observed 2026-10-09: aws-controllers-k8s API quirks,
+// DDB-TABLE-457).
 func (c *constraints) name(v *string, path string, required bool) {
+	c.nameLen(v, path, required, limits.MinNameLen)
+}
+
+// itemTableName checks the TableName of a single-item, query or transaction
+// action, whose model allows 1 character (it also takes a table's ARN:
+// API_GetItem.html): an empty name is reported against that minimum alone,
+// a shorter name than a table can have is just a table that does not exist
+// (PutItem with TableName "" and "a"×256, observed 2026:
+// paritysuite/dynamodb-conformance, tests/tier3/error-messages/putItem.test.ts).
+func (c *constraints) itemTableName(v *string, path string) {
+	if v != nil && *v == "" {
+		c.add("", path, "Member must have length greater than or equal to 1")
+		return
+	}
+	c.nameLen(v, path, true, 1)
+}
+
+func (c *constraints) nameLen(v *string, path string, required bool, min int) {
 	if v == nil {
 		if required {
 			c.add(nil, path, ruleNotNull)
@@ -144,30 +165,36 @@ func (c *constraints) name(v *string, path string, required bool) {
 		return
 	}
 	s := *v
+	valid := s != ""
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
 		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.' || ch == '-') {
-			c.add(s, path, ruleTable)
+			valid = false
 			break
 		}
 	}
-	if len(s) < limits.MinNameLen {
-		c.add(s, path, "Member must have length greater than or equal to 3")
+	// The service lists a short table or index name's length before its
+	// pattern (DescribeTable and CreateTable's GSI IndexName "", ibid.).
+	if len(s) < min {
+		c.add(s, path, fmt.Sprintf("Member must have length greater than or equal to %d", min))
+	}
+	if !valid {
+		c.add(s, path, ruleTable)
 	}
 	if len(s) > limits.MaxNameLen {
 		c.add(s, path, "Member must have length less than or equal to 255")
 	}
 }
 
-// controlTableName checks the TableName of the control-plane table actions,
-// which the service checks before, and apart from, their other constraints;
-// the pattern is then one of those.
+// controlTableName checks that a control-plane table action names its
+// table at all; how long the name is and what it holds are the request's
+// constraints, reported with the others (CreateTable with TableName "" and
+// "x!", UpdateTable with "ab", DescribeTable with "": paritysuite's
+// tests/tier3/validation-ordering/createTable.test.ts and aws-controllers-k8s
+// API quirks DDB-TABLE-448, DDB-TABLE-457, all observed in 2026).
 func controlTableName(v *string) *Error {
 	if v == nil {
 		return validation(msgTableNameRequired)
-	}
-	if n := len(*v); n < limits.MinNameLen || n > limits.MaxNameLen {
-		return validation(msgTableNameLength)
 	}
 	return nil
 }
@@ -191,10 +218,19 @@ const (
 	msgCondOpAlone = "ConditionalOperator cannot be used without Filter or Expected"
 	msgCondOpOne   = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
 
-	// UpdateTable asking for nothing (observed), and with an empty list of
-	// index updates beside another change (observed; after the
-	// "One or more parameter values were invalid: " prefix).
-	msgUpdateNothing   = "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required"
+	// Query with a ConditionalOperator outside its enum, before any other
+	// member is checked, bare and in these words, "ALL" included (observed
+	// 2026-10-09 in two regions: paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/query.test.ts).
+	msgQueryCondOp = "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]"
+
+	// UpdateTable asking for nothing: the members that would ask for
+	// something, less one the request already holds (observed 2026-10-09 in
+	// two regions, with and without MultiRegionConsistency:
+	// aws-controllers-k8s API quirks, DDB-TABLE-442); and an empty list of
+	// index updates beside another change (observed; after the "One or more
+	// parameter values were invalid: " prefix).
+	msgUpdateNothing   = "At least one of %s or TableClass is required"
 	msgEmptyGSIUpdates = "List of GlobalSecondaryIndexUpdates is empty"
 
 	// BatchWriteItem without RequestItems, or with none (observed; the
@@ -206,13 +242,25 @@ const (
 	// whole, as Java prints a map (observed, ibid.).
 	msgBatchWriteEmptyList = "Value '{%s=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
 
+	// BatchGetItem's and BatchWriteItem's RequestItems with a table name
+	// that breaks its constraints (the constraint as the service words it,
+	// 2026-10-09: paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/batchOperations.test.ts).
+	msgBatchTableNames = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+
 	// The control-plane table actions (CreateTable, DescribeTable,
-	// UpdateTable, DeleteTable) check TableName apart from the constraint
-	// framework (observed: aws/aws-sdk-java#977 for a missing name; the
-	// service's answer to a 2-character name quoted in dynalite's and
-	// Alternator's test suites).
+	// UpdateTable, DeleteTable) check that TableName is present apart from
+	// the constraint framework (observed: aws/aws-sdk-java#977; the same
+	// sentence from RestoreTableToPointInTime in aws-controllers-k8s API
+	// quirks, DDB-TABLE-442).
 	msgTableNameRequired = "The parameter 'TableName' is required but was not present in the request"
-	msgTableNameLength   = "TableName must be at least 3 characters long and at most 255 characters long"
+	// A restore's TargetTableName out of length keeps the older sentence
+	// (RestoreTableFromBackup with TargetTableName "", observed 2026-10-09:
+	// aws-controllers-k8s API quirks, DDB-TABLE-457).
+	msgRestoreTargetLength = "TableName must be at least 3 characters long and at most 255 characters long"
+	// A BackupArn that is no backup's ARN (DescribeBackup with BackupArn "",
+	// ibid.; DeleteBackup and RestoreTableFromBackup too, DDB-TABLE-442).
+	msgInvalidBackupArn = "Invalid Backup ARN"
 
 	// AttributeUpdates ADD or DELETE of a value whose type does not match
 	// the attribute's (dynalite's tests of the service; the update
@@ -230,4 +278,57 @@ const (
 	msgStreamDisableWithView = "If stream is being disabled, then UpdateViewType must not be specified"
 	msgStreamAlreadyEnabled  = "Table already has an enabled stream: TableName: %s"
 	msgStreamNoneToDisable   = "Table has no stream to disable: TableName: %s"
+
+	// CreateTable's StreamSpecification, after the "One or more parameter
+	// values were invalid: " prefix (observed 2026-10-08: aws-controllers-k8s
+	// API quirks, DDB-TABLE-035; the disabled case also in dynoxide 0.11.2's
+	// changelog).
+	msgCreateStreamNeedsView        = "Table is being created with a stream enabled, UpdateViewType is required"
+	msgCreateStreamDisabledWithView = "Table is being created with a stream disabled, UpdateViewType should not be specified"
+
+	// A name given twice in an index Projection's NonKeyAttributes, in
+	// CreateTable and an UpdateTable GSI Create, after the prefix (observed
+	// 2026-10-08: aws-controllers-k8s API quirks, projection rules and
+	// DDB-TABLE-442).
+	msgDuplicateNonKey = "Duplicate element in NonKeyAttributes: %s"
+
+	// An attribute defined twice in CreateTable's AttributeDefinitions
+	// (observed: scylladb/scylladb#13870; aws-controllers-k8s API quirks,
+	// DDB-TABLE-442).
+	msgDuplicateDefinition = "Attribute Name is duplicated: %s"
+
+	// A multi-attribute GSI key schema naming an attribute twice, with a
+	// HASH element after a RANGE one, or with too many of either (the last
+	// two after the prefix; aws-controllers-k8s API quirks, DDB-TABLE-442).
+	msgKeySchemaSameName   = "The KeySchema contains multiple key attributes with the same name"
+	msgKeySchemaHashFirst  = "All HASH key attributes must precede RANGE key attributes in the KeySchema"
+	msgKeySchemaTooManyKey = "The KeySchema exceeds the maximum allowed number of %s key attributes"
+
+	// UpdateTable's GlobalSecondaryIndexUpdates: an entry with no action or
+	// more than one, one index named by two entries, a GSI Create without
+	// AttributeDefinitions or of an index that exists, and a GSI Update on an
+	// on-demand table that sets throughput or nothing it may change
+	// (observed 2026-10-08/09: aws-controllers-k8s API quirks, DDB-TABLE-160,
+	// DDB-TABLE-162, DDB-TABLE-442 and DDB-TABLE-457; the existing index also
+	// in dynoxide's captures). All but msgIndexExists after the "One or more
+	// parameter values were invalid: " prefix.
+	msgGSIUpdateNoAction           = "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"
+	msgGSIUpdateTwoActions         = "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object"
+	msgGSIUpdateSameIndex          = "Only one global secondary index update per index is allowed simultaneously. Index: %s"
+	msgGSINoDefinitions            = "AttributeDefinitions is not specified for index: %s"
+	msgIndexExists                 = "Attempting to create an index which already exists"
+	msgGSIUpdateOnDemandThroughput = "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST"
+	msgGSIUpdateOnDemandOnly       = "The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput"
+
+	// CreateTable on a PROVISIONED table with a GSI that has no throughput,
+	// after the prefix (observed: aws-controllers-k8s API quirks,
+	// DDB-TABLE-128; Alternator's test_gsi_throughput_required_in_provisioned_mode).
+	// UpdateTable words it "must be specified".
+	msgCreateGSINoThroughput = "ProvisionedThroughput is not specified for index: %s"
+
+	// TransactWriteItems whose items add up to more than 4 MB
+	// (API_TransactWriteItems.html names the limit). No answer of the
+	// service's has been published that we could find, so the wording is
+	// ours.
+	msgTxTooLarge = "Transaction size has exceeded the maximum allowed size of 4 MB"
 )

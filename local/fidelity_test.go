@@ -238,6 +238,10 @@ func TestUpdateTableValidation(t *testing.T) {
 	empty := []types.GlobalSecondaryIndexUpdate{}
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty})
 	wantErrContains(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode")
+	// A member the request holds is left out of the list.
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), MultiRegionConsistency: types.MultiRegionConsistencyStrong})
+	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "+
+		"MultiAccountReplicaReady, ReplicaTransitRoleArn, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: empty, DeletionProtectionEnabled: aws.Bool(true)})
 	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty")
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
@@ -245,9 +249,13 @@ func TestUpdateTableValidation(t *testing.T) {
 		t.Fatalf("the refused update applied: %v", err)
 	}
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: "BAD"}})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]")
-	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
-		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'BAD' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY, NEW_AND_OLD_IMAGES, NEW_IMAGE]")
+	create := []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+		IndexName: aws.String("gsi"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: create})
+	wantErr(t, err, "ValidationException", "One or more parameter values were invalid: AttributeDefinitions is not specified for index: gsi")
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), GlobalSecondaryIndexUpdates: create,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("x"), AttributeType: "S"}}})
 	wantErrContains(t, err, "ValidationException", "Some index key attributes are not defined in AttributeDefinitions")
 }
 
@@ -348,23 +356,48 @@ func TestBatchConstraintMessages(t *testing.T) {
 	wantErr(t, err, "ValidationException", "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25")
 }
 
-// The control-plane table actions check TableName on their own, before the
-// other constraints.
-func TestControlPlaneTableName(t *testing.T) {
+// A table name's length and characters are request constraints on every
+// action. The control plane holds names to 3 characters; the data plane's
+// TableName may be 1 character (it also takes an ARN), so a shorter name is
+// just a table that does not exist. Only a missing control-plane TableName
+// has a sentence of its own.
+func TestTableNameConstraints(t *testing.T) {
 	srv, c := newServer(t)
 	hashTable(t, srv, "tbl")
-	const short = "TableName must be at least 3 characters long and at most 255 characters long"
+	const prefix = "1 validation error detected: "
+	short := func(name string) string {
+		return prefix + "Value '" + name + "' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
+	}
+	long := strings.Repeat("a", 256)
+	tooLong := prefix + "Value '" + long + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"
 	_, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("ab")})
-	wantErr(t, err, "ValidationException", short)
-	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(strings.Repeat("a", 256))})
-	wantErr(t, err, "ValidationException", short)
+	wantErr(t, err, "ValidationException", short("ab"))
+	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("")})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "+
+		"Value '' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(long)})
+	wantErr(t, err, "ValidationException", tooLong)
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("ab"), BillingMode: types.BillingModePayPerRequest})
-	wantErr(t, err, "ValidationException", short)
-	// The pattern is still a constraint; the data plane keeps the framework's wording.
+	wantErr(t, err, "ValidationException", short("ab"))
+	_, err = c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("x!"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}}})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3; "+
+		"Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
 	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("a b")})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
-	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: item{"pk": S("a")}})
-	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3")
+	wantErr(t, err, "ValidationException", prefix+"Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+
+	key := item{"pk": S("a")}
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ab"), Key: key})
+	wantErr(t, err, "ResourceNotFoundException", "")
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(""), Item: key})
+	wantErr(t, err, "ValidationException", prefix+"Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(long), Item: key})
+	wantErr(t, err, "ValidationException", tooLong)
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("q"), KeyConditionExpression: aws.String("pk = :v"), ExpressionAttributeValues: item{":v": S("a")}})
+	wantErr(t, err, "ResourceNotFoundException", "")
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{txPut("t", key)}})
+	wantErr(t, err, "ResourceNotFoundException", "")
 
 	h, err := local.New()
 	if err != nil {
@@ -446,4 +479,191 @@ func TestUpdateTableStreamMessages(t *testing.T) {
 	if err := update(false, ""); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// CreateTable's own wording for a stream specification that contradicts
+// itself, the service's order of the view types, an attribute defined
+// twice, and a provisioned GSI without throughput.
+func TestCreateTableMessages(t *testing.T) {
+	_, c := newServer(t)
+	create := func(f func(in *dynamodb.CreateTableInput)) error {
+		in := &dynamodb.CreateTableInput{TableName: aws.String("tbl"), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: "S"}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: "HASH"}}}
+		f(in)
+		_, err := c.CreateTable(ctx, in)
+		return err
+	}
+	stream := func(enabled bool, view types.StreamViewType) func(*dynamodb.CreateTableInput) {
+		return func(in *dynamodb.CreateTableInput) {
+			in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(enabled), StreamViewType: view}
+		}
+	}
+	wantErr(t, create(stream(true, "")), "ValidationException",
+		"One or more parameter values were invalid: Table is being created with a stream enabled, UpdateViewType is required")
+	wantErr(t, create(stream(false, types.StreamViewTypeNewImage)), "ValidationException",
+		"One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified")
+	wantErr(t, create(stream(true, "new_image")), "ValidationException",
+		"1 validation error detected: Value 'new_image' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [OLD_IMAGE, KEYS_ONLY, NEW_AND_OLD_IMAGES, NEW_IMAGE]")
+	wantErr(t, create(func(in *dynamodb.CreateTableInput) {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("pk"), AttributeType: "N"})
+	}), "ValidationException", "Attribute Name is duplicated: pk")
+	wantErr(t, create(func(in *dynamodb.CreateTableInput) {
+		in.BillingMode = types.BillingModeProvisioned
+		in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("g"), AttributeType: "S"})
+		in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: "HASH"}}}}
+	}), "ValidationException", "One or more parameter values were invalid: ProvisionedThroughput is not specified for index: gsi")
+	// A disabled stream without a view type is no stream.
+	if err := create(stream(false, "")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// UpdateTable's rules for GlobalSecondaryIndexUpdates: one action per entry,
+// one entry per index, a new index's keys defined in the request, an index
+// that exists not created again, and on an on-demand table no throughput.
+func TestUpdateTableIndexUpdateRules(t *testing.T) {
+	srv, c := newServer(t)
+	hashRangeTable(t, srv, "tbl")
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: "S"}
+	}
+	create := func(name string, keys ...string) *types.CreateGlobalSecondaryIndexAction {
+		ks := []types.KeySchemaElement{{AttributeName: aws.String(keys[0]), KeyType: "HASH"}}
+		if len(keys) > 1 {
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(keys[1]), KeyType: "RANGE"})
+		}
+		return &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String(name), KeySchema: ks, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}
+	}
+	update := func(defs []types.AttributeDefinition, us ...types.GlobalSecondaryIndexUpdate) error {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"), AttributeDefinitions: defs, GlobalSecondaryIndexUpdates: us})
+		return err
+	}
+	const prefix = "One or more parameter values were invalid: "
+	if err := update([]types.AttributeDefinition{def("g"), def("sk")}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g", "sk")}); err != nil {
+		t.Fatal(err)
+	}
+	upd := &types.UpdateGlobalSecondaryIndexAction{IndexName: aws.String("gsi")}
+	del := &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("gsi")}
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{}), "ValidationException",
+		prefix+"One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd, Delete: del}), "ValidationException",
+		prefix+"Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+	wantErr(t, update([]types.AttributeDefinition{def("g")}, types.GlobalSecondaryIndexUpdate{Delete: del}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g")}), "ValidationException",
+		prefix+"Only one global secondary index update per index is allowed simultaneously. Index: gsi")
+	wantErr(t, update([]types.AttributeDefinition{def("g")}, types.GlobalSecondaryIndexUpdate{Create: create("gsi", "g")}), "ValidationException",
+		"Attempting to create an index which already exists")
+	// The table's own definition of sk does not count for a new index.
+	wantErr(t, update([]types.AttributeDefinition{def("h")}, types.GlobalSecondaryIndexUpdate{Create: create("other", "h", "sk")}), "ValidationException",
+		"Invalid KeySchema: Some index key attribute have no definition")
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd}), "ValidationException",
+		prefix+"The only Updates for index: gsi when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput")
+	upd.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+	wantErr(t, update(nil, types.GlobalSecondaryIndexUpdate{Update: upd}), "ValidationException",
+		prefix+"Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: gsi when BillingMode is PAY_PER_REQUEST")
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
+	if err != nil || len(d.Table.GlobalSecondaryIndexes) != 1 || len(d.Table.AttributeDefinitions) != 3 {
+		t.Fatalf("after the refused updates: %+v, %v", d.Table, err)
+	}
+}
+
+// The backup actions name an ARN that is no backup's, and a restore's
+// target table name out of length, with sentences of their own.
+func TestBackupArnAndRestoreTargetMessages(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	b, err := c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("tbl"), BackupName: aws.String("bak")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	_, err = c.DeleteBackup(ctx, &dynamodb.DeleteBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: aws.String("x"), TargetTableName: aws.String("copy")})
+	wantErr(t, err, "ValidationException", "Invalid Backup ARN")
+	const length = "TableName must be at least 3 characters long and at most 255 characters long"
+	_, err = c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupDetails.BackupArn, TargetTableName: aws.String("")})
+	wantErr(t, err, "ValidationException", length)
+	_, err = c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("tbl"), TargetTableName: aws.String("ab"), UseLatestRestorableTime: aws.Bool(true)})
+	wantErr(t, err, "ValidationException", length)
+	// A well-formed ARN of no backup is not found.
+	_, err = c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/tbl/backup/01700000000000-00000000")})
+	wantErr(t, err, "BackupNotFoundException", "")
+}
+
+// UpdateItem reports its member constraints together, in the service's
+// order, ConditionalOperator's enum among them. The SDK refuses a request
+// without Key before sending it, so these go over raw HTTP.
+func TestUpdateItemConstraintOrder(t *testing.T) {
+	h, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const (
+		emptyName = "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+		noKey     = "Value null at 'key' failed to satisfy constraint: Member must not be null"
+		update    = `"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}}`
+	)
+	for _, tc := range []struct{ body, msg string }{
+		{`{"TableName":"",` + update + `}`, "2 validation errors detected: " + emptyName + "; " + noKey},
+		{`{"TableName":"",` + update + `,"ReturnConsumedCapacity":"INVALID","ReturnValues":"INVALID"}`, "4 validation errors detected: " +
+			"Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; " + emptyName + "; " +
+			"Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]; " + noKey},
+		{`{"TableName":"tbl","AttributeUpdates":{"x":{"Action":"PUT","Value":{"S":"1"}}},"Expected":{"a":{"Exists":false},"b":{"Exists":false}},"ConditionalOperator":"XOR"}`,
+			"2 validation errors detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]; " + noKey},
+	} {
+		res, body := rawCall(t, h, "DynamoDB_20120810.UpdateItem", tc.body)
+		if res.StatusCode != 400 || !strings.Contains(body, `"message":"`+tc.msg+`"`) {
+			t.Errorf("%s:\n%d %s\nwant %s", tc.body, res.StatusCode, body, tc.msg)
+		}
+	}
+}
+
+// TransactWriteItems lists a ClientRequestToken that is too long before an
+// unknown enum, and both before any action is looked at.
+func TestTransactConstraintOrder(t *testing.T) {
+	srv, c := newServer(t)
+	hashTable(t, srv, "tbl")
+	token := strings.Repeat("x", 37)
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{txPut("missing", item{"pk": S("a")})},
+		ClientRequestToken: aws.String(token), ReturnConsumedCapacity: "BOGUS", ReturnItemCollectionMetrics: "BOGUS2"})
+	wantErr(t, err, "ValidationException", "3 validation errors detected: "+
+		"Value '"+token+"' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36; "+
+		"Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; "+
+		"Value 'BOGUS2' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum value set: [SIZE, NONE]")
+}
+
+// A batch's table names are the keys of RequestItems: one name that breaks
+// the constraints fails the map, reported with BatchGetItem's other member
+// errors; BatchWriteItem reports an unknown enum alone before it.
+func TestBatchTableNameConstraint(t *testing.T) {
+	_, c := newServer(t)
+	const names = "Value at 'RequestItems' failed to satisfy constraint: Map keys must satisfy constraint: " +
+		"[Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+	const rcc = "Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+	keys := types.KeysAndAttributes{Keys: []map[string]types.AttributeValue{{"pk": S("a")}}}
+	_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"bad!name": keys}, ReturnConsumedCapacity: "BOGUS"})
+	wantErr(t, err, "ValidationException", "2 validation errors detected: "+names+"; "+rcc)
+	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"ab": keys, "tbl": keys}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+names)
+	writes := []types.WriteRequest{{PutRequest: &types.PutRequest{Item: item{"pk": S("a")}}}}
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"bad!name": writes}, ReturnConsumedCapacity: "BOGUS"})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+rcc)
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"bad!name": writes}})
+	wantErr(t, err, "ValidationException", "1 validation error detected: "+names)
+}
+
+// Query refuses an unknown ConditionalOperator before its other members,
+// with a sentence of its own.
+func TestQueryConditionalOperatorEnum(t *testing.T) {
+	_, c := newServer(t)
+	null := types.Condition{ComparisonOperator: types.ComparisonOperatorNull}
+	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("missing"), ConditionalOperator: "XOR", Select: "BOGUS",
+		KeyConditions: map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{S("a")}}},
+		QueryFilter:   map[string]types.Condition{"b": null, "c": null}})
+	wantErr(t, err, "ValidationException", "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]")
 }

@@ -28,12 +28,20 @@ type writeOptions struct {
 	ConditionalOperator json.RawMessage
 }
 
+// constraints adds the write's member constraints in the order the service
+// lists them (UpdateItem, observed 2026-10-09: ReturnConsumedCapacity,
+// TableName, ReturnValues, ConditionalOperator, then the Key the caller adds;
+// paritysuite/dynamodb-conformance, tests/tier3/validation-ordering/updateItem.test.ts).
 func (o *writeOptions) constraints(cs *constraints) {
-	cs.name(o.TableName, "tableName", true)
-	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
 	cs.enum(o.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
+	cs.itemTableName(o.TableName, "tableName")
+	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
 	cs.enum(o.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
 	cs.enum(o.ReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
+	var op string
+	if isSet(o.ConditionalOperator) && json.Unmarshal(o.ConditionalOperator, &op) == nil {
+		cs.enum(&op, "conditionalOperator", conditionalOperators...)
+	}
 }
 
 func isSet(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
@@ -427,7 +435,7 @@ func (s *Server) getItem(c *call) (any, error) {
 		return nil, err
 	}
 	var cs constraints
-	cs.name(in.TableName, "tableName", true)
+	cs.itemTableName(in.TableName, "tableName")
 	if in.Key == nil {
 		cs.add(nil, "key", ruleNotNull)
 	}

@@ -141,6 +141,11 @@ func decodeLegacy(raw json.RawMessage, v any) error {
 	return nil
 }
 
+// conditionalOperators is ConditionalOperator's enum in the order the service
+// lists it (observed 2026-10-09, paritysuite/dynamodb-conformance,
+// tests/tier3/validation-ordering/updateItem.test.ts).
+var conditionalOperators = []string{"OR", "AND"}
+
 // conditionalOperator decodes ConditionalOperator, which joins the n
 // conditions of Expected, QueryFilter or ScanFilter: it needs two or more
 // of them (the service's wording, observed; API_Scan.html calls it legacy).
@@ -152,9 +157,8 @@ func conditionalOperator(raw json.RawMessage, n int) (string, error) {
 	if err := json.Unmarshal(raw, &op); err != nil {
 		return "", serialization("STRING_VALUE cannot be converted to String")
 	}
-	if op != "AND" && op != "OR" {
-		var cs constraints
-		cs.add(op, "conditionalOperator", "Member must satisfy enum value set: [AND, OR]")
+	var cs constraints
+	if cs.enum(&op, "conditionalOperator", conditionalOperators...); cs.err() != nil {
 		return "", cs.err()
 	}
 	switch n {

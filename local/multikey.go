@@ -90,14 +90,14 @@ func checkGSIKeySchema(ks []types.KeySchemaElement, defs map[string]string, defN
 			return nil, nil, validation("Invalid KeySchema: Some index key attribute have no definition")
 		}
 		if seen[name] {
-			return nil, nil, validationf("Invalid KeySchema: Duplicate key attribute name: %s", name)
+			return nil, nil, validation(msgKeySchemaSameName)
 		}
 		seen[name] = true
 		switch {
 		case i == 0 && k.KeyType != types.KeyTypeHash:
 			return nil, nil, validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 		case k.KeyType == types.KeyTypeHash && len(rs) > 0:
-			return nil, nil, validation("Invalid KeySchema: HASH key elements must precede RANGE key elements")
+			return nil, nil, invalidParam(msgKeySchemaHashFirst)
 		case k.KeyType == types.KeyTypeHash:
 			hs = append(hs, keyAttr{name, typ})
 		default:
@@ -105,10 +105,10 @@ func checkGSIKeySchema(ks []types.KeySchemaElement, defs map[string]string, defN
 		}
 	}
 	if len(hs) > maxKeyAttrs {
-		return nil, nil, validationf("Invalid KeySchema: The number of HASH key elements exceeds the limit of %d", maxKeyAttrs)
+		return nil, nil, invalidParam(msgKeySchemaTooManyKey, "HASH")
 	}
 	if len(rs) > maxKeyAttrs {
-		return nil, nil, validationf("Invalid KeySchema: The number of RANGE key elements exceeds the limit of %d", maxKeyAttrs)
+		return nil, nil, invalidParam(msgKeySchemaTooManyKey, "RANGE")
 	}
 	return hs, rs, nil
 }

@@ -150,15 +150,15 @@ func TestMultiKeyGSIInvalidSchemas(t *testing.T) {
 		return err
 	}
 	wantErr(t, gsi(ks("a:HASH", "b:HASH", "c:HASH", "d:HASH", "e:HASH")), "ValidationException",
-		"Invalid KeySchema: The number of HASH key elements exceeds the limit of 4")
+		"One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number of HASH key attributes")
 	wantErr(t, gsi(ks("pk:HASH", "a:RANGE", "b:RANGE", "c:RANGE", "d:RANGE", "e:RANGE")), "ValidationException",
-		"Invalid KeySchema: The number of RANGE key elements exceeds the limit of 4")
+		"One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number of RANGE key attributes")
 	wantErr(t, gsi(ks("a:HASH", "b:RANGE", "c:HASH")), "ValidationException",
-		"Invalid KeySchema: HASH key elements must precede RANGE key elements")
+		"One or more parameter values were invalid: All HASH key attributes must precede RANGE key attributes in the KeySchema")
 	wantErr(t, gsi(ks("b:RANGE", "c:RANGE", "a:HASH")), "ValidationException",
 		"Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 	wantErr(t, gsi(ks("a:HASH", "b:HASH", "a:RANGE")), "ValidationException",
-		"Invalid KeySchema: Duplicate key attribute name: a")
+		"The KeySchema contains multiple key attributes with the same name")
 	wantErr(t, gsi(ks("a:HASH", "zz:HASH")), "ValidationException",
 		"Invalid KeySchema: Some index key attribute have no definition")
 	wantErrContains(t, gsi(ks("a:HASH", "b:HASH", "c:HASH", "d:HASH", "e:RANGE", "pk:RANGE", "sk:RANGE", "a:RANGE", "b:RANGE")),

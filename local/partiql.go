@@ -42,6 +42,13 @@ const (
 	msgBatchDuplicate  = "Provided list of item keys contains duplicates"
 	msgBadNextToken    = "The provided NextToken is invalid"
 	msgExistsOutsideTx = "EXISTS is only supported in ExecuteTransaction"
+
+	// A SELECT from an index the table does not have (checked first), or
+	// consistently from a GSI: PartiQL's own wording, unlike Query's and
+	// Scan's (observed 2026-09-02: paritysuite/dynamodb-conformance,
+	// tests/tier3/error-messages/indexReads.test.ts).
+	msgNoSuchIndex   = "The table does not have the specified index"
+	msgConsistentGSI = "Strongly consistent read is not supported on Global Secondary Indexes"
 )
 
 // paramList decodes Parameters: a list of attribute values in DynamoDB JSON.
@@ -587,6 +594,15 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 	ri := &readInput{TableName: &st.Table, ConsistentRead: &consistent, ProjectionExpression: proj}
 	if st.Index != "" {
 		ri.IndexName = &st.Index
+		if err := t.vectorIndexRead(ri.IndexName, true); err != nil {
+			return nil, err
+		}
+		switch ix := t.index(st.Index); {
+		case ix == nil:
+			return nil, validation(msgNoSuchIndex)
+		case consistent && !ix.meta.Local:
+			return nil, validation(msgConsistentGSI)
+		}
 	}
 	src, err := s.source(t, ri, true)
 	if err != nil {

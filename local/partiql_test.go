@@ -434,9 +434,12 @@ func TestPartiQLIndexAndCapacity(t *testing.T) {
 		t.Fatalf("index SELECT capacity %+v, Query's %+v", sel.ConsumedCapacity, q.ConsumedCapacity)
 	}
 	_, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "idx"."byG" WHERE g = 'G'`), ConsistentRead: aws.Bool(true)})
-	wantErr(t, err, "ValidationException", "Consistent reads are not supported on global secondary indexes")
+	// PartiQL words these its own way, and finds the index missing first.
+	wantErr(t, err, "ValidationException", "Strongly consistent read is not supported on Global Secondary Indexes")
 	_, err = pqErr(c, `SELECT * FROM "idx"."nope"`)
-	wantErr(t, err, "ValidationException", "The table does not have the specified index: nope")
+	wantErr(t, err, "ValidationException", "The table does not have the specified index")
+	_, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "idx"."nope"`), ConsistentRead: aws.Bool(true)})
+	wantErr(t, err, "ValidationException", "The table does not have the specified index")
 }
 
 // TestPartiQLSyntaxErrors checks that each class of bad statement is a

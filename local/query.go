@@ -55,7 +55,7 @@ type scanInput struct {
 }
 
 func (in *readInput) constraints(cs *constraints) {
-	cs.name(in.TableName, "tableName", true)
+	cs.itemTableName(in.TableName, "tableName")
 	cs.name(in.IndexName, "indexName", false)
 	cs.enum(in.Select, "select", "SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES")
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
@@ -346,6 +346,10 @@ func (s *Server) query(c *call) (any, error) {
 	var in queryInput
 	if err := in.decode(c.body); err != nil {
 		return nil, err
+	}
+	var op string
+	if isSet(in.ConditionalOperator) && json.Unmarshal(in.ConditionalOperator, &op) == nil && !slices.Contains(conditionalOperators, op) {
+		return nil, validation(msgQueryCondOp)
 	}
 	var cs constraints
 	in.constraints(&cs)

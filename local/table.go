@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -258,7 +259,7 @@ func (s *Server) validateCreate(in *dynamodb.CreateTableInput, now time.Time) (*
 	for _, a := range in.AttributeDefinitions {
 		n := *a.AttributeName
 		if _, dup := defs[n]; dup {
-			return nil, invalidParam("Duplicate AttributeName in AttributeDefinitions: %s", n)
+			return nil, validationf(msgDuplicateDefinition, n)
 		}
 		defs[n] = string(a.AttributeType)
 		defNames = append(defNames, n)
@@ -476,7 +477,7 @@ func createBilling(in *dynamodb.CreateTableInput, m *tableMeta) error {
 		m.Read, m.Write = *pt.ReadCapacityUnits, *pt.WriteCapacityUnits
 		for _, g := range in.GlobalSecondaryIndexes {
 			if g.ProvisionedThroughput == nil {
-				return invalidParam("ProvisionedThroughput must be specified for index: %s", *g.IndexName)
+				return invalidParam(msgCreateGSINoThroughput, *g.IndexName)
 			}
 			if err := checkThroughputBounds(g.ProvisionedThroughput); err != nil {
 				return err
@@ -509,19 +510,24 @@ func checkStreamConstraints(cs *constraints, ss *types.StreamSpecification) {
 	}
 	if ss.StreamViewType != "" {
 		v := string(ss.StreamViewType)
-		cs.enum(&v, "streamSpecification.streamViewType", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+		// The service lists the set in this order (observed 2026-10-08/09 on
+		// CreateTable and UpdateTable: aws-controllers-k8s API quirks,
+		// DDB-TABLE-035 and DDB-TABLE-457).
+		cs.enum(&v, "streamSpecification.streamViewType", "OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE")
 	}
 }
 
+// streamFromSpec is the stream a CreateTable StreamSpecification asks for
+// (none when it is disabled); UpdateTable checks its own rules first.
 func streamFromSpec(ss *types.StreamSpecification, now time.Time) (*streamMeta, error) {
 	if !aws.ToBool(ss.StreamEnabled) {
 		if ss.StreamViewType != "" {
-			return nil, invalidParam("Stream Specification: StreamViewType can not be specified when StreamEnabled is false")
+			return nil, invalidParam(msgCreateStreamDisabledWithView)
 		}
 		return nil, nil
 	}
 	if ss.StreamViewType == "" {
-		return nil, invalidParam("Stream Specification: StreamViewType must be specified when StreamEnabled is true")
+		return nil, invalidParam(msgCreateStreamNeedsView)
 	}
 	return &streamMeta{ViewType: string(ss.StreamViewType), Label: streamLabel(now)}, nil
 }
@@ -657,9 +663,8 @@ func indexFromProjection(name string, h, r keyAttr, p *types.Projection) (*index
 	if p.ProjectionType == types.ProjectionTypeInclude && len(p.NonKeyAttributes) == 0 {
 		return nil, invalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 	}
-	if dupStrings(p.NonKeyAttributes) {
-		// DynamoDB Local 3.3.1's text; the service's is not documented.
-		return nil, validation("Cannot have two attributes with the same name")
+	if d, ok := duplicate(p.NonKeyAttributes); ok {
+		return nil, invalidParam(msgDuplicateNonKey, d)
 	}
 	return &indexMeta{Name: name, Hash: h, Range: r, Projection: string(p.ProjectionType), NonKey: append([]string(nil), p.NonKeyAttributes...)}, nil
 }
@@ -890,7 +895,13 @@ func updateConstraints(in *dynamodb.UpdateTableInput) error {
 	if in.ProvisionedThroughput == nil && in.BillingMode == "" && len(in.GlobalSecondaryIndexUpdates) == 0 &&
 		in.StreamSpecification == nil && in.DeletionProtectionEnabled == nil && in.TableClass == "" &&
 		in.SSESpecification == nil && in.ReplicaUpdates == nil && in.OnDemandThroughput == nil && in.VectorIndexUpdates == nil {
-		return validation(msgUpdateNothing)
+		members := []string{"ProvisionedThroughput", "BillingMode", "UpdateStreamEnabled", "GlobalSecondaryIndexUpdates", "SSESpecification",
+			"ReplicaUpdates", "MultiAccountReplicaReady", "ReplicaTransitRoleArn", "MultiRegionConsistency", "DeletionProtectionEnabled",
+			"OnDemandThroughput", "WarmThroughput"}
+		if in.MultiRegionConsistency != "" {
+			members = slices.DeleteFunc(members, func(m string) bool { return m == "MultiRegionConsistency" })
+		}
+		return validationf(msgUpdateNothing, strings.Join(members, ", "))
 	}
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		return invalidParam(msgEmptyGSIUpdates)
@@ -968,39 +979,48 @@ func (s *Server) updateSettings(in *dynamodb.UpdateTableInput, t *table, m *tabl
 func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created []*indexMeta, deleted []string, err error) {
 	// API_GlobalSecondaryIndexUpdate.html
 	if in.GlobalSecondaryIndexUpdates != nil {
+		// A new index's key attributes are defined in the request itself;
+		// the table's definitions do not count (observed: aws-controllers-k8s
+		// API quirks, DDB-TABLE-162).
 		defs := map[string]string{}
 		var defNames []string
+		stored := map[string]string{}
 		for _, a := range m.AttrDefs {
-			defs[a.Name] = a.Type
+			stored[a.Name] = a.Type
 		}
 		for _, a := range in.AttributeDefinitions {
 			n := aws.ToString(a.AttributeName)
-			if old, ok := defs[n]; ok && old != string(a.AttributeType) {
+			if old, ok := stored[n]; ok && old != string(a.AttributeType) {
 				return nil, nil, invalidParam("Cannot change the type of attribute %s", n)
 			}
 			if _, ok := defs[n]; !ok {
-				m.AttrDefs = append(m.AttrDefs, keyAttr{n, string(a.AttributeType)})
+				defNames = append(defNames, n)
 			}
 			defs[n] = string(a.AttributeType)
 		}
-		for _, a := range m.AttrDefs {
-			defNames = append(defNames, a.Name)
-		}
 		changes := 0
+		seen := map[string]bool{}
 		for _, u := range in.GlobalSecondaryIndexUpdates {
+			var name *string
 			n := 0
 			if u.Create != nil {
-				n++
+				n, name = n+1, u.Create.IndexName
 			}
 			if u.Update != nil {
-				n++
+				n, name = n+1, u.Update.IndexName
 			}
 			if u.Delete != nil {
-				n++
+				n, name = n+1, u.Delete.IndexName
 			}
-			if n != 1 {
-				return nil, nil, invalidParam("One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified")
+			switch {
+			case n == 0:
+				return nil, nil, invalidParam(msgGSIUpdateNoAction)
+			case n > 1:
+				return nil, nil, invalidParam(msgGSIUpdateTwoActions)
+			case seen[*name]:
+				return nil, nil, invalidParam(msgGSIUpdateSameIndex, *name)
 			}
+			seen[*name] = true
 			if u.Create != nil || u.Delete != nil {
 				changes++
 			}
@@ -1013,11 +1033,20 @@ func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created 
 			case u.Create != nil:
 				g := u.Create
 				if findIndex(m.Indexes, *g.IndexName) != nil {
-					return nil, nil, validationf("One or more parameter values were invalid: Index with name %s already exists", *g.IndexName)
+					return nil, nil, validation(msgIndexExists)
+				}
+				if len(in.AttributeDefinitions) == 0 {
+					return nil, nil, invalidParam(msgGSINoDefinitions, *g.IndexName)
 				}
 				im, err := gsiFromSchema(*g.IndexName, g.KeySchema, g.Projection, defs, defNames)
 				if err != nil {
 					return nil, nil, err
+				}
+				for _, k := range im.keyNames() {
+					if _, ok := stored[k]; !ok {
+						m.AttrDefs = append(m.AttrDefs, keyAttr{k, defs[k]})
+						stored[k] = defs[k]
+					}
 				}
 				if m.Billing == string(types.BillingModeProvisioned) {
 					if g.ProvisionedThroughput == nil {
@@ -1044,8 +1073,11 @@ func updateGSIs(in *dynamodb.UpdateTableInput, t *table, m *tableMeta) (created 
 					return nil, nil, notFound("Requested resource not found: Index: " + *u.Update.IndexName + " not found")
 				}
 				if m.Billing == string(types.BillingModePayPerRequest) {
-					if u.Update.ProvisionedThroughput != nil {
-						return nil, nil, invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", im.Name)
+					switch {
+					case u.Update.ProvisionedThroughput != nil:
+						return nil, nil, invalidParam(msgGSIUpdateOnDemandThroughput, im.Name)
+					case u.Update.OnDemandThroughput == nil && u.Update.WarmThroughput == nil:
+						return nil, nil, invalidParam(msgGSIUpdateOnDemandOnly, im.Name)
 					}
 					continue
 				}

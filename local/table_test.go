@@ -113,7 +113,7 @@ func TestCreateTableValidation(t *testing.T) {
 		msg  string
 	}{
 		{"short name", dynamodb.CreateTableInput{TableName: aws.String("ab"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk"), BillingMode: ppr},
-			"TableName must be at least 3 characters long and at most 255 characters long"},
+			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"bad chars", dynamodb.CreateTableInput{TableName: aws.String("a b"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk"), BillingMode: ppr},
 			"1 validation error detected: Value 'a b' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"bad type", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "X"), KeySchema: keys("pk"), BillingMode: ppr},
@@ -143,7 +143,7 @@ func TestCreateTableValidation(t *testing.T) {
 		{"gsi throughput missing", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "S", "g", "S"), KeySchema: keys("pk"),
 			ProvisionedThroughput:  &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
 			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsi("gsi", keys("g"))}},
-			"One or more parameter values were invalid: ProvisionedThroughput must be specified for index: gsi"},
+			"One or more parameter values were invalid: ProvisionedThroughput is not specified for index: gsi"},
 		{"too many gsis", dynamodb.CreateTableInput{TableName: aws.String("abc"), AttributeDefinitions: attrs("pk", "S", "g", "S"), KeySchema: keys("pk"), BillingMode: ppr,
 			GlobalSecondaryIndexes: manyGSIs},
 			"One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20"},
@@ -204,7 +204,7 @@ func TestUpdateTableGSIBackfill(t *testing.T) {
 	}
 	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{
 		TableName:            aws.String("tab"),
-		AttributeDefinitions: attrs("status", "S"),
+		AttributeDefinitions: attrs("status", "S", "sk", "S"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
 			IndexName: aws.String("byStatus"), KeySchema: keys("status", "sk"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}}},
@@ -230,7 +230,8 @@ func TestUpdateTableGSIBackfill(t *testing.T) {
 		KeyConditionExpression: aws.String("#s = :s"), ExpressionAttributeNames: map[string]string{"#s": "status"}, ExpressionAttributeValues: item{":s": S("even")}})
 	wantErr(t, err, "ValidationException", "The table does not have the specified index: byStatus")
 	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tab")})
-	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+	wantErr(t, err, "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "+
+		"MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required")
 
 	// Billing mode switch.
 	out, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tab"), BillingMode: types.BillingModeProvisioned,

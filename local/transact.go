@@ -173,9 +173,12 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 			o.constraints(&cs, p+".delete", true)
 		}
 	}
+	// The service lists the token before the enums (observed 2026-10-09:
+	// paritysuite/dynamodb-conformance,
+	// tests/tier3/validation-ordering/transactions.test.ts).
+	checkClientToken(&cs, in.ClientRequestToken)
 	cs.enum(in.ReturnConsumedCapacity, "returnConsumedCapacity", "INDEXES", "TOTAL", "NONE")
 	cs.enum(in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
-	checkClientToken(&cs, in.ClientRequestToken)
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
@@ -195,7 +198,7 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 	if size > limits.MaxTransactBytes {
 		// The limit is documented (API_TransactWriteItems.html); the
 		// service's wording is not captured.
-		return nil, validation("Transaction size has exceeded the maximum allowed size of 4 MB")
+		return nil, validation(msgTxTooLarge)
 	}
 
 	// Idempotency: a token seen with the same request within the window
@@ -223,7 +226,7 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 }
 
 func (o *txOp) constraints(cs *constraints, path string, key bool) {
-	cs.name(o.TableName, path+".tableName", true)
+	cs.itemTableName(o.TableName, path+".tableName")
 	if key && o.Key == nil {
 		cs.add(nil, path+".key", ruleNotNull)
 	}
@@ -648,7 +651,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 			cs.add(nil, p, ruleNotNull)
 			continue
 		}
-		cs.name(ti.Get.TableName, p+".tableName", true)
+		cs.itemTableName(ti.Get.TableName, p+".tableName")
 		if ti.Get.Key == nil {
 			cs.add(nil, p+".key", ruleNotNull)
 		}

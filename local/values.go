@@ -78,7 +78,7 @@ func checkValue(av types.AttributeValue, depth int) (types.AttributeValue, error
 		if len(v.Value) == 0 {
 			return nil, invalidParam("An string set  may not be empty")
 		}
-		if dupStrings(v.Value) {
+		if _, dup := duplicate(v.Value); dup {
 			return nil, invalidParam("Input collection %s contains duplicates.", listText(v.Value))
 		}
 		return nil, nil
@@ -193,25 +193,26 @@ func isCanonical(s string) bool {
 	return true
 }
 
-func dupStrings(vs []string) bool {
+// duplicate returns the first string of vs that repeats an earlier one.
+func duplicate(vs []string) (string, bool) {
 	if len(vs) < 8 {
-		for i := range vs {
-			for j := i + 1; j < len(vs); j++ {
+		for j := 1; j < len(vs); j++ {
+			for i := 0; i < j; i++ {
 				if vs[i] == vs[j] {
-					return true
+					return vs[j], true
 				}
 			}
 		}
-		return false
+		return "", false
 	}
 	seen := make(map[string]struct{}, len(vs))
 	for _, s := range vs {
 		if _, ok := seen[s]; ok {
-			return true
+			return s, true
 		}
 		seen[s] = struct{}{}
 	}
-	return false
+	return "", false
 }
 
 func listText(vs []string) string { return "[" + strings.Join(vs, ", ") + "]" }
