@@ -162,16 +162,16 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				continue
 			}
 			pos++
-			it, _, err := t.items.Get(k)
+			v, _, err := t.items.Get(k)
 			if err != nil {
 				t.mu.RUnlock()
 				return nil, err
 			}
 			// Each item is rounded up to 4 KB on its own, and a key with
 			// no item costs what GetItem of it does (API_BatchGetItem.html).
-			mt.table += readUnits(itemsize.Item(it), consistent)
-			if it != nil {
-				p := rd.ex.Project(it)
+			mt.table += readUnits(v.Size(), consistent)
+			if !v.IsZero() {
+				p := rd.ex.Project(itemOf(v))
 				bytesOut += itemsize.Item(p)
 				got = append(got, itemJSONOut(p))
 			}
@@ -371,12 +371,12 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 			mt = &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 			meters[o.table] = mt
 		}
-		old, _, err := t.items.Get(o.key)
+		v, _, err := t.items.Get(o.key)
 		if err != nil {
 			return nil, err
 		}
-		oldSize, newSize := itemsize.Item(old), itemsize.Item(o.item)
-		if err := t.stage(&batch, o.key, old, o.item, oldSize, newSize, mt); err != nil {
+		oldSize, newSize := v.Size(), itemsize.Item(o.item)
+		if err := t.stage(&batch, o.key, itemOf(v), o.item, oldSize, newSize, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))

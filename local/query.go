@@ -10,10 +10,11 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/storage"
+
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 )
 
 // Query and Scan (API_Query.html, API_Scan.html). Both read one collection
@@ -168,24 +169,40 @@ func (src *source) checkProjected(ex *eval.Compiled, query bool) error {
 
 // page is the result of one read.
 type page struct {
-	items    []Item
+	items    []outItem
 	count    int
 	scanned  int
 	size     int
-	lastItem Item // the last item read when the read stopped early
+	lastItem storage.Value // the last item read when the read stopped early
+}
+
+// outItem is an item of a read's answer: a stored Value, written straight
+// from its encoding, or the item a projection made of one.
+type outItem struct {
+	v  storage.Value
+	it Item // not nil: written instead of v
+}
+
+func (o outItem) appendJSON(dst []byte) ([]byte, error) {
+	if o.it != nil {
+		return ddbjson.AppendItem(dst, o.it)
+	}
+	return o.v.AppendJSON(dst), nil
 }
 
 // walk reads [start, end) of the source in the given direction, applying
-// filter and projection, until limit items or 1 MB have been read.
+// filter and projection, until limit items or 1 MB have been read. An item
+// is decoded only for a filter or a projection (or an LSI's table fetch);
+// the page keeps the Values it returns, not decoded copies.
 func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
 	p := &page{}
 	var ferr error
-	fn := func(_ []byte, it Item) bool {
+	fn := func(_ []byte, v storage.Value) bool {
 		p.scanned++
-		p.size += itemsize.Item(it)
-		full := it
+		p.size += v.Size()
+		full := v
 		if src.fetch {
-			k, err := src.t.meta.appendItemKey(nil, it)
+			k, err := src.t.meta.appendItemKey(nil, itemOf(v))
 			if err != nil {
 				ferr = err
 				return false
@@ -194,19 +211,31 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				full = base
 			}
 		}
-		ok, err := ex.Filter(full)
-		if err != nil {
-			ferr = evalError(err)
-			return false
+		var it Item // full decoded, once needed
+		ok := true
+		if ex.HasFilter() {
+			it = itemOf(full)
+			var err error
+			if ok, err = ex.Filter(it); err != nil {
+				ferr = evalError(err)
+				return false
+			}
 		}
 		if ok {
 			p.count++
-			if !count {
-				p.items = append(p.items, ex.Project(full))
+			switch {
+			case count:
+			case ex.HasProjection():
+				if it == nil {
+					it = itemOf(full)
+				}
+				p.items = append(p.items, outItem{it: ex.Project(it)})
+			default:
+				p.items = append(p.items, outItem{v: full})
 			}
 		}
 		if (limit > 0 && p.scanned >= limit) || src.spent+p.size >= limits.MaxPageBytes {
-			p.lastItem = it
+			p.lastItem = v
 			return false
 		}
 		return true
@@ -284,17 +313,14 @@ func (src *source) startKey(esk Item) ([]byte, error) {
 func (s *Server) readResponse(src *source, p *page, count bool, mode string, consistent bool) (any, error) {
 	r := newResp()
 	if !count {
-		if p.items == nil {
-			p.items = []Item{}
-		}
 		if err := r.items("Items", p.items); err != nil {
 			return nil, err
 		}
 	}
 	r.int("Count", p.count)
 	r.int("ScannedCount", p.scanned)
-	if p.lastItem != nil {
-		if err := r.item("LastEvaluatedKey", src.lastKey(p.lastItem)); err != nil {
+	if !p.lastItem.IsZero() {
+		if err := r.item("LastEvaluatedKey", src.lastKey(itemOf(p.lastItem))); err != nil {
 			return nil, err
 		}
 	}

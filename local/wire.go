@@ -8,6 +8,10 @@ import (
 	"sync"
 
 	"github.com/dynamogo/dynamo/codec/ddbjson"
+
+	"github.com/dynamogo/dynamo/local/storage"
+
+	"github.com/dynamogo/dynamo/local/eval"
 )
 
 // itemJSON decodes an item, a key or ExpressionAttributeValues from
@@ -86,7 +90,7 @@ func (r *resp) item(k string, it Item) error {
 	return err
 }
 
-func (r *resp) items(k string, its []Item) error {
+func (r *resp) items(k string, its []outItem) error {
 	r.key(k)
 	r.b = append(r.b, '[')
 	for i, it := range its {
@@ -94,11 +98,22 @@ func (r *resp) items(k string, its []Item) error {
 			r.b = append(r.b, ',')
 		}
 		var err error
-		if r.b, err = ddbjson.AppendItem(r.b, it); err != nil {
+		if r.b, err = it.appendJSON(r.b); err != nil {
 			return err
 		}
 	}
 	r.b = append(r.b, ']')
+	return nil
+}
+
+// stored appends a stored item under k, projected by ex: straight from
+// its encoding when ex projects nothing.
+func (r *resp) stored(k string, v storage.Value, ex *eval.Compiled) error {
+	if ex.HasProjection() {
+		return r.item(k, ex.Project(itemOf(v)))
+	}
+	r.key(k)
+	r.b = v.AppendJSON(r.b)
 	return nil
 }
 
