@@ -485,6 +485,10 @@ func (v Value) AppendJSON(dst []byte) []byte {
 // (Encode writes them, ReadValue checks them), so they do not check again.
 
 func (r *reader) jsonUvarint() int {
+	if c := r.s[r.off]; c < 0x80 { // most lengths and counts
+		r.off++
+		return int(c)
+	}
 	x, _ := r.uvarint()
 	return int(x)
 }
