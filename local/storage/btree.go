@@ -1,5 +1,7 @@
 package storage
 
+import "unsafe"
+
 // btree is an ordered map from string keys to Values: a classic B-tree (after
 // the algorithm of github.com/google/btree) specialised to one entry type so
 // lookups compare strings directly, without interfaces or callbacks.
@@ -27,7 +29,9 @@ type entry struct {
 }
 
 func newEntry(key string, v Value) entry {
-	return entry{kv: key + v.enc, klen: uint32(len(key)), size: uint32(v.size)}
+	b := make([]byte, len(key)+len(v.enc))
+	copy(b[copy(b, key):], v.enc)
+	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
 }
 
 func (e entry) key() string { return e.kv[:e.klen] }
@@ -120,7 +124,13 @@ func (n *node) maybeSplitChild(i int) bool {
 
 func (n *node) insert(e entry) (Value, bool) {
 	key := e.key()
-	i, found := n.find(key)
+	var i int
+	var found bool
+	if last := len(n.items) - 1; last >= 0 && n.items[last].key() < key {
+		i = last + 1 // an append (keys written in order, a restart): one comparison
+	} else {
+		i, found = n.find(key)
+	}
 	if found {
 		old := n.items[i].value()
 		n.items[i] = e

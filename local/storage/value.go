@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
@@ -73,12 +74,23 @@ func (v Value) Encoded() string { return v.enc }
 // Encode encodes item. A nil or unknown attribute value is an error naming
 // the attribute.
 func Encode(item Item) (Value, error) {
-	b, err := appendItem(make([]byte, 0, 64), item)
+	bp := encPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 64<<10 {
+			encPool.Put(bp)
+		}
+	}()
+	b, size, err := appendItem((*bp)[:0], item, 0)
+	*bp = b
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{enc: string(b), size: itemsize.Item(item)}, nil
+	return Value{enc: string(b), size: size}, nil
 }
+
+// encPool holds Encode's scratch buffers: a Value is one allocation of
+// exactly its length.
+var encPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // MustEncode is Encode for items known to be well formed (built by the
 // caller from decoded values); it panics on an error.
@@ -118,86 +130,111 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, s...)
 }
 
-func appendItem(dst []byte, item Item) ([]byte, error) {
+// appendItem appends the encoding of an attribute map and returns its size
+// as itemsize counts it (a nested map's members cost a byte more each).
+func appendItem(dst []byte, item Item, depth int) ([]byte, int, error) {
 	var arr [16]member
 	ms := sortedMembers(item, &arr)
 	dst = binary.AppendUvarint(dst, uint64(len(ms)))
+	size := 0
 	for _, m := range ms {
 		dst = appendString(dst, m.name)
+		var n int
 		var err error
-		if dst, err = appendValue(dst, m.av); err != nil {
-			return dst, fmt.Errorf("attribute %q: %w", m.name, err)
+		if dst, n, err = appendValue(dst, m.av, depth); err != nil {
+			return dst, 0, fmt.Errorf("attribute %q: %w", m.name, err)
 		}
+		if depth > 0 {
+			size++
+		}
+		size += len(m.name) + n
 	}
-	return dst, nil
+	return dst, size, nil
 }
 
-func appendValue(dst []byte, av types.AttributeValue) ([]byte, error) {
+// appendValue appends the encoding of av and returns its size.
+func appendValue(dst []byte, av types.AttributeValue, depth int) ([]byte, int, error) {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
 		if v != nil {
-			return appendString(append(dst, tagS), v.Value), nil
+			return appendString(append(dst, tagS), v.Value), len(v.Value), nil
 		}
 	case *types.AttributeValueMemberN:
 		if v != nil {
-			return appendString(append(dst, tagN), v.Value), nil
+			return appendString(append(dst, tagN), v.Value), itemsize.Number(v.Value), nil
 		}
 	case *types.AttributeValueMemberB:
 		if v != nil {
-			return appendString(append(dst, tagB), string(v.Value)), nil
+			dst = binary.AppendUvarint(append(dst, tagB), uint64(len(v.Value)))
+			return append(dst, v.Value...), len(v.Value), nil
 		}
 	case *types.AttributeValueMemberBOOL:
 		if v != nil {
 			if v.Value {
-				return append(dst, tagTrue), nil
+				return append(dst, tagTrue), 1, nil
 			}
-			return append(dst, tagFals), nil
+			return append(dst, tagFals), 1, nil
 		}
 	case *types.AttributeValueMemberNULL:
 		if v != nil {
-			return append(dst, tagNull), nil
+			return append(dst, tagNull), 1, nil
 		}
 	case *types.AttributeValueMemberM:
 		if v != nil {
-			return appendItem(append(dst, tagM), v.Value)
+			dst, n, err := appendItem(append(dst, tagM), v.Value, depth+1)
+			return dst, 3 + n, err
 		}
 	case *types.AttributeValueMemberL:
 		if v != nil {
 			dst = binary.AppendUvarint(append(dst, tagL), uint64(len(v.Value)))
+			size := 3
 			for _, m := range v.Value {
+				var n int
 				var err error
-				if dst, err = appendValue(dst, m); err != nil {
-					return dst, err
+				if dst, n, err = appendValue(dst, m, depth+1); err != nil {
+					return dst, 0, err
 				}
+				size += 1 + n
 			}
-			return dst, nil
+			return dst, size, nil
 		}
 	case *types.AttributeValueMemberSS:
 		if v != nil {
-			return appendStrings(append(dst, tagSS), v.Value), nil
+			dst, n := appendStrings(append(dst, tagSS), v.Value, false)
+			return dst, n, nil
 		}
 	case *types.AttributeValueMemberNS:
 		if v != nil {
-			return appendStrings(append(dst, tagNS), v.Value), nil
+			dst, n := appendStrings(append(dst, tagNS), v.Value, true)
+			return dst, n, nil
 		}
 	case *types.AttributeValueMemberBS:
 		if v != nil {
 			dst = binary.AppendUvarint(append(dst, tagBS), uint64(len(v.Value)))
+			size := 0
 			for _, b := range v.Value {
-				dst = appendString(dst, string(b))
+				dst = binary.AppendUvarint(dst, uint64(len(b)))
+				dst = append(dst, b...)
+				size += len(b)
 			}
-			return dst, nil
+			return dst, size, nil
 		}
 	}
-	return dst, fmt.Errorf("cannot store attribute value of type %T", av)
+	return dst, 0, fmt.Errorf("cannot store attribute value of type %T", av)
 }
 
-func appendStrings(dst []byte, ss []string) []byte {
+func appendStrings(dst []byte, ss []string, numbers bool) ([]byte, int) {
 	dst = binary.AppendUvarint(dst, uint64(len(ss)))
+	size := 0
 	for _, s := range ss {
 		dst = appendString(dst, s)
+		if numbers {
+			size += itemsize.Number(s)
+		} else {
+			size += len(s)
+		}
 	}
-	return dst
+	return dst, size
 }
 
 // ReadValue reads the encoding of one item at the start of enc, checking
@@ -255,6 +292,14 @@ func (r *reader) uvarint() (uint64, error) {
 // remaining bytes (every element takes at least one byte), so a damaged
 // length cannot make a decoder allocate gigabytes.
 func (r *reader) count() (int, error) {
+	if r.off < len(r.s) && r.s[r.off] < 0x80 { // most lengths and counts
+		n := int(r.s[r.off])
+		r.off++
+		if n > len(r.s)-r.off {
+			return 0, errShort
+		}
+		return n, nil
+	}
 	n, err := r.uvarint()
 	if err != nil {
 		return 0, err
@@ -375,32 +420,52 @@ func (v Value) Item() (Item, error) {
 		return nil, nil
 	}
 	r := reader{s: v.enc}
-	it, err := r.decodeMap()
+	it, err := r.decodeMap(&slabs{})
 	if err == nil && r.off != len(r.s) {
 		err = errors.New("stray bytes after the item encoding")
 	}
 	return it, err
 }
 
-func (r *reader) decodeMap() (map[string]types.AttributeValue, error) {
+// slabs hands out the S and N members of one decoded item from shared
+// arrays: a few allocations per item instead of one per value.
+type slabs struct {
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+// next returns the next member of *slab, taking an array of size (at least
+// the attributes left to decode) when it is used up.
+func next[T any](slab *[]T, size int) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, max(size, 4))
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return p
+}
+
+func (r *reader) decodeMap(sl *slabs) (map[string]types.AttributeValue, error) {
 	n, err := r.count()
 	if err != nil {
 		return nil, err
 	}
 	m := make(map[string]types.AttributeValue, n)
-	for range n {
+	for i := range n {
 		name, err := r.string()
 		if err != nil {
 			return nil, err
 		}
-		if m[name], err = r.decodeValue(); err != nil {
+		if m[name], err = r.decodeValue(sl, n-i); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-func (r *reader) decodeValue() (types.AttributeValue, error) {
+// decodeValue decodes a value, one of left values still to decode at its
+// level (the size of a new slab).
+func (r *reader) decodeValue(sl *slabs, left int) (types.AttributeValue, error) {
 	if r.off >= len(r.s) {
 		return nil, errShort
 	}
@@ -409,10 +474,14 @@ func (r *reader) decodeValue() (types.AttributeValue, error) {
 	switch tag {
 	case tagS:
 		s, err := r.string()
-		return &types.AttributeValueMemberS{Value: s}, err
+		p := next(&sl.s, left)
+		p.Value = s
+		return p, err
 	case tagN:
 		s, err := r.string()
-		return &types.AttributeValueMemberN{Value: s}, err
+		p := next(&sl.n, left)
+		p.Value = s
+		return p, err
 	case tagB:
 		s, err := r.string()
 		return &types.AttributeValueMemberB{Value: []byte(s)}, err
@@ -423,7 +492,7 @@ func (r *reader) decodeValue() (types.AttributeValue, error) {
 	case tagNull:
 		return &types.AttributeValueMemberNULL{Value: true}, nil
 	case tagM:
-		m, err := r.decodeMap()
+		m, err := r.decodeMap(sl)
 		return &types.AttributeValueMemberM{Value: m}, err
 	case tagL:
 		n, err := r.count()
@@ -432,7 +501,7 @@ func (r *reader) decodeValue() (types.AttributeValue, error) {
 		}
 		l := make([]types.AttributeValue, n)
 		for i := range l {
-			if l[i], err = r.decodeValue(); err != nil {
+			if l[i], err = r.decodeValue(sl, n-i); err != nil {
 				return nil, err
 			}
 		}

@@ -186,3 +186,44 @@ func FuzzReadValue(f *testing.F) {
 		checkValue(t, v, it)
 	})
 }
+
+// benchValueItem is the scale benchmarks' item of 116 bytes.
+var benchValueItem = storage.Item{
+	"pk": &types.AttributeValueMemberS{Value: "user#0000042"},
+	"sk": &types.AttributeValueMemberS{Value: "order#0042"},
+	"n":  &types.AttributeValueMemberN{Value: "142"},
+	"v":  &types.AttributeValueMemberS{Value: strings.Repeat("v", 85)},
+}
+
+// BenchmarkValue is what a stored item costs: encoding it once per write,
+// decoding it where a read needs the map, and writing its JSON straight from
+// the encoding (against ddbjson.AppendItem of the map, which a read used
+// to do).
+func BenchmarkValue(b *testing.B) {
+	v := storage.MustEncode(benchValueItem)
+	b.Run("Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			storage.Encode(benchValueItem)
+		}
+	})
+	b.Run("Item", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v.Item()
+		}
+	})
+	buf := make([]byte, 0, 1024)
+	b.Run("AppendJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = v.AppendJSON(buf[:0])
+		}
+	})
+	b.Run("ddbjson.AppendItem", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf, _ = ddbjson.AppendItem(buf[:0], benchValueItem)
+		}
+	})
+}
