@@ -27,6 +27,16 @@ func itemOf(v storage.Value) Item {
 	return it
 }
 
+// attrsOf decodes the attributes names (sorted) of a stored item into dst,
+// as itemOf decodes all of them.
+func attrsOf(v storage.Value, dst Item, names []string) Item {
+	it, err := v.Attrs(dst, names)
+	if err != nil {
+		panic(err)
+	}
+	return it
+}
+
 // tableMeta is a table's definition and settings, persisted as JSON in the
 // engine's catalog under "table/<name>". Later features add their state as
 // fields here (Tags and TTL are reserved; Ext holds anything else).

@@ -191,12 +191,15 @@ func (o outItem) appendJSON(dst []byte) ([]byte, error) {
 }
 
 // walk reads [start, end) of the source in the given direction, applying
-// filter and projection, until limit items or 1 MB have been read. An item
-// is decoded only for a filter or a projection (or an LSI's table fetch);
-// the page keeps the Values it returns, not decoded copies.
+// filter and projection, until limit items or 1 MB have been read. Of an
+// item only what the filter and the projection read is decoded (all of an
+// LSI entry for its table fetch); the page keeps the Values it returns,
+// not decoded copies.
 func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
 	p := &page{}
 	var ferr error
+	filterAttrs, projAttrs := ex.FilterAttributes(), ex.ProjectionAttributes()
+	var filtered Item // the filter's attributes of each item, one map reused
 	fn := func(_ []byte, v storage.Value) bool {
 		p.scanned++
 		p.size += v.Size()
@@ -211,12 +214,11 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				full = base
 			}
 		}
-		var it Item // full decoded, once needed
 		ok := true
 		if ex.HasFilter() {
-			it = itemOf(full)
+			filtered = attrsOf(full, filtered, filterAttrs)
 			var err error
-			if ok, err = ex.Filter(it); err != nil {
+			if ok, err = ex.Filter(filtered); err != nil {
 				ferr = evalError(err)
 				return false
 			}
@@ -226,10 +228,7 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 			switch {
 			case count:
 			case ex.HasProjection():
-				if it == nil {
-					it = itemOf(full)
-				}
-				p.items = append(p.items, outItem{it: ex.Project(it)})
+				p.items = append(p.items, outItem{it: ex.Project(attrsOf(full, nil, projAttrs))})
 			default:
 				p.items = append(p.items, outItem{v: full})
 			}

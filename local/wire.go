@@ -143,7 +143,7 @@ func (r *resp) items(k string, its []outItem) error {
 // its encoding when ex projects nothing.
 func (r *resp) stored(k string, v storage.Value, ex *eval.Compiled) error {
 	if ex.HasProjection() {
-		return r.item(k, ex.Project(itemOf(v)))
+		return r.item(k, ex.Project(attrsOf(v, nil, ex.ProjectionAttributes())))
 	}
 	r.key(k)
 	r.b = v.AppendJSON(r.b)

@@ -112,11 +112,23 @@ func (n *node) split(i int) (entry, *node) {
 	return mid, next
 }
 
-func (n *node) maybeSplitChild(i int) bool {
-	if len(n.children[i].items) < btreeMaxItems {
+// maybeSplitChild splits child i if it is full, before key goes into it.
+// A leaf on the right edge about to take a key after all of its own (keys
+// written in order, a restart) keeps all but one of its entries, so that
+// appends leave leaves full rather than half empty. (A leaf may hold fewer
+// than btreeMinItems: removal only merges or steals from leaves, and
+// internal nodes, which it must be able to take an entry from, are split in
+// the middle.)
+func (n *node) maybeSplitChild(i int, key string) bool {
+	c := n.children[i]
+	if len(c.items) < btreeMaxItems {
 		return false
 	}
-	mid, second := n.children[i].split(btreeMaxItems / 2)
+	at := btreeMaxItems / 2
+	if i == len(n.items) && len(c.children) == 0 && c.items[len(c.items)-1].key() < key {
+		at = btreeMaxItems - 2
+	}
+	mid, second := c.split(at)
 	n.items = insertEntryAt(n.items, i, mid)
 	n.children = insertChildAt(n.children, i+1, second)
 	return true
@@ -140,7 +152,7 @@ func (n *node) insert(e entry) (Value, bool) {
 		n.items = insertEntryAt(n.items, i, e)
 		return Value{}, false
 	}
-	if n.maybeSplitChild(i) {
+	if n.maybeSplitChild(i, key) {
 		switch mid := n.items[i].key(); {
 		case key < mid:
 		case key > mid:

@@ -427,6 +427,68 @@ func (v Value) Item() (Item, error) {
 	return it, err
 }
 
+// Attrs decodes only the top-level attributes of v named in names (sorted,
+// without repeats) into dst, cleared first, and returns it (a new map if
+// dst is nil): a reader that needs a few attributes (a filter, a
+// projection) skips the others' bytes instead of decoding them.
+func (v Value) Attrs(dst Item, names []string) (Item, error) {
+	if dst == nil {
+		dst = make(Item, len(names))
+	} else {
+		clear(dst)
+	}
+	if v.enc == "" || len(names) == 0 {
+		return dst, nil
+	}
+	r := reader{s: v.enc}
+	n, err := r.count()
+	if err != nil {
+		return nil, err
+	}
+	sl := &slabs{}
+	for i := 0; i < n && len(names) > 0; i++ {
+		name, err := r.string()
+		if err != nil {
+			return nil, err
+		}
+		for len(names) > 0 && names[0] < name {
+			names = names[1:] // absent from the item
+		}
+		if len(names) == 0 || names[0] != name {
+			r.skip()
+			continue
+		}
+		if dst[name], err = r.decodeValue(sl, len(names)); err != nil {
+			return nil, err
+		}
+		names = names[1:]
+	}
+	return dst, nil
+}
+
+// skip moves past a value of a checked encoding.
+func (r *reader) skip() {
+	tag := r.s[r.off]
+	r.off++
+	switch tag {
+	case tagS, tagN, tagB:
+		r.off += r.jsonUvarint()
+	case tagM:
+		for range r.jsonUvarint() {
+			r.off += r.jsonUvarint()
+			r.skip()
+		}
+	case tagL:
+		for range r.jsonUvarint() {
+			r.skip()
+		}
+	case tagSS, tagNS, tagBS:
+		for range r.jsonUvarint() {
+			r.off += r.jsonUvarint()
+		}
+	}
+}
+
 // slabs hands out the S and N members of one decoded item from shared
 // arrays: a few allocations per item instead of one per value.
 type slabs struct {

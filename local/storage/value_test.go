@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -226,4 +227,36 @@ func BenchmarkValue(b *testing.B) {
 			buf, _ = ddbjson.AppendItem(buf[:0], benchValueItem)
 		}
 	})
+}
+
+// Attrs decodes exactly the named attributes that are present.
+func TestValueAttrs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var dst storage.Item
+	for range 500 {
+		it := randomItem(r, 2)
+		v := storage.MustEncode(it)
+		var names []string
+		for name := range it {
+			if r.IntN(3) == 0 {
+				names = append(names, name)
+			}
+		}
+		names = append(names, "absent", "\x00", "zzz")
+		slices.Sort(names)
+		names = slices.Compact(names)
+		want := storage.Item{}
+		for _, n := range names {
+			if av, ok := it[n]; ok {
+				want[n] = av
+			}
+		}
+		var err error
+		if dst, err = v.Attrs(dst, names); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(dst, want) {
+			t.Fatalf("Attrs(%q) = %#v, want %#v", names, dst, want)
+		}
+	}
 }
