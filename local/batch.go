@@ -139,7 +139,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := map[string][]itemJSONOut{}
+	responses := map[string][]outItem{}
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
 	for _, rd := range reads {
@@ -149,7 +149,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := []itemJSONOut{}
+		got := []outItem{}
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
@@ -170,10 +170,15 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			// Each item is rounded up to 4 KB on its own, and a key with
 			// no item costs what GetItem of it does (API_BatchGetItem.html).
 			mt.table += readUnits(v.Size(), consistent)
-			if !v.IsZero() {
-				p := rd.ex.Project(itemOf(v))
+			switch {
+			case v.IsZero():
+			case rd.ex.HasProjection():
+				p := rd.ex.Project(attrsOf(v, nil, rd.ex.ProjectionAttributes()))
 				bytesOut += itemsize.Item(p)
-				got = append(got, itemJSONOut(p))
+				got = append(got, outItem{it: p})
+			default:
+				bytesOut += v.Size()
+				got = append(got, outItem{v: v})
 			}
 		}
 		responses[rd.name] = got

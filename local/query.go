@@ -190,6 +190,9 @@ func (o outItem) appendJSON(dst []byte) ([]byte, error) {
 	return o.v.AppendJSON(dst), nil
 }
 
+// MarshalJSON writes the item inside encoding/json output (BatchGetItem).
+func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
+
 // walk reads [start, end) of the source in the given direction, applying
 // filter and projection, until limit items or 1 MB have been read. Of an
 // item only what the filter and the projection read is decoded (all of an

@@ -157,8 +157,10 @@ func (t *table) expiredKeys(now time.Time) (string, [][]byte) {
 		return "", nil
 	}
 	var keys [][]byte
+	names := []string{ttl.Attribute}
+	var attrs Item // each item's TTL attribute only, one map reused
 	t.items.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
-		if expired(itemOf(v), ttl.Attribute, now) {
+		if attrs = attrsOf(v, attrs, names); expired(attrs, ttl.Attribute, now) {
 			keys = append(keys, append([]byte(nil), k...))
 		}
 		return true
