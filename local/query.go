@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/limits"
@@ -190,6 +191,17 @@ func (o outItem) appendJSON(dst []byte) ([]byte, error) {
 	return o.v.AppendJSON(dst), nil
 }
 
+// pageItems recycles the item lists of pages (a 1 MB page of small items
+// lists thousands), which the answer releases once written.
+var pageItems = sync.Pool{New: func() any { return new([]outItem) }}
+
+// releaseItems returns a page's item list to pageItems.
+func releaseItems(items []outItem) {
+	clear(items)
+	items = items[:0]
+	pageItems.Put(&items)
+}
+
 // MarshalJSON writes the item inside encoding/json output (BatchGetItem).
 func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
 
@@ -199,7 +211,7 @@ func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
 // LSI entry for its table fetch); the page keeps the Values it returns,
 // not decoded copies.
 func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
-	p := &page{}
+	p := &page{items: *pageItems.Get().(*[]outItem)}
 	var ferr error
 	filterAttrs, projAttrs := ex.FilterAttributes(), ex.ProjectionAttributes()
 	var filtered Item // the filter's attributes of each item, one map reused
@@ -315,7 +327,9 @@ func (src *source) startKey(esk Item) ([]byte, error) {
 func (s *Server) readResponse(src *source, p *page, count bool, mode string, consistent bool) (any, error) {
 	r := newResp()
 	if !count {
-		if err := r.items("Items", p.items); err != nil {
+		err := r.items("Items", p.items)
+		releaseItems(p.items)
+		if err != nil {
 			return nil, err
 		}
 	}
