@@ -12,7 +12,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/storage"
 )
@@ -192,15 +191,15 @@ func (s *Server) backupDescription(b *backupMeta, status string) backupDescripti
 
 // snapshotItem is one item of a table copy; key is the engine's encoded key.
 type snapshotItem struct {
-	key  []byte
-	item Item
+	key   []byte
+	value storage.Value
 }
 
 // snapshot copies references to the table's items; the caller holds t.mu.
 func (t *table) snapshot() ([]snapshotItem, error) {
 	out := make([]snapshotItem, 0, t.items.Len())
-	err := t.items.Ascend(nil, nil, func(k []byte, it Item) bool {
-		out = append(out, snapshotItem{append([]byte(nil), k...), it})
+	err := t.items.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
+		out = append(out, snapshotItem{append([]byte(nil), k...), v})
 		return true
 	})
 	return out, err
@@ -268,7 +267,7 @@ func (s *Server) writeBackup(b *backupMeta, items []snapshotItem) error {
 	const batchSize = 256
 	ops := make([]storage.Op, 0, batchSize)
 	for i, it := range items {
-		ops = append(ops, storage.Put(coll, it.key, it.item))
+		ops = append(ops, storage.Put(coll, it.key, it.value))
 		if len(ops) == batchSize || i == len(items)-1 {
 			if err := s.engine.Apply(ops); err != nil {
 				return err
@@ -541,8 +540,8 @@ func (s *Server) restoreTableFromBackup(c *call) (any, error) {
 		return nil, err
 	}
 	items := make([]snapshotItem, 0, coll.Len())
-	if err := coll.Ascend(nil, nil, func(k []byte, it Item) bool {
-		items = append(items, snapshotItem{append([]byte(nil), k...), it})
+	if err := coll.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
+		items = append(items, snapshotItem{append([]byte(nil), k...), v})
 		return true
 	}); err != nil {
 		return nil, err
@@ -704,7 +703,7 @@ func (t *table) fill(items []snapshotItem) error {
 		n := min(batchSize, len(items))
 		b := &writeBatch{}
 		for _, it := range items[:n] {
-			if err := t.stage(b, it.key, nil, it.item, 0, itemsize.Item(it.item), &mt); err != nil {
+			if err := t.stage(b, it.key, nil, itemOf(it.value), 0, it.value.Size(), &mt); err != nil {
 				return err
 			}
 		}

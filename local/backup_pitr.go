@@ -76,9 +76,9 @@ func (s *Server) openHistory(t *table) error {
 		return err
 	}
 	h := &history{engine: s.engine, coll: coll, now: s.now, days: p.Days, since: p.Since}
-	if err := coll.Ascend(nil, nil, func(k []byte, it Item) bool {
+	if err := coll.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
 		seq := binary.BigEndian.Uint64(k)
-		h.times = append(h.times, histTime{seq, entryTime(it)})
+		h.times = append(h.times, histTime{seq, entryTime(itemOf(v))})
 		h.seq = seq
 		return true
 	}); err != nil {
@@ -111,7 +111,11 @@ func (h *history) stage(b *writeBatch, key []byte, old Item) error {
 	if old != nil {
 		e["o"] = &types.AttributeValueMemberM{Value: old}
 	}
-	b.ops = append(b.ops, storage.Put(h.coll, histKey(h.seq), e))
+	v, err := storage.Encode(e)
+	if err != nil {
+		return err
+	}
+	b.ops = append(b.ops, storage.Put(h.coll, histKey(h.seq), v))
 	// An entry of a batch that then fails is harmless: trimming deletes
 	// its absent key, and a restore never meets it.
 	h.times = append(h.times, histTime{h.seq, now})
@@ -380,7 +384,8 @@ func (t *table) stateAt(now time.Time, latest bool, sec *float64) ([]snapshotIte
 	// The undo list: entries after the time, newest first.
 	var undo []Item
 	cut := at.UnixNano()
-	if err := h.coll.Descend(nil, nil, func(_ []byte, e Item) bool {
+	if err := h.coll.Descend(nil, nil, func(_ []byte, v storage.Value) bool {
+		e := itemOf(v)
 		if entryTime(e) <= cut {
 			return false
 		}
@@ -393,14 +398,18 @@ func (t *table) stateAt(now time.Time, latest bool, sec *float64) ([]snapshotIte
 	if len(undo) == 0 {
 		return items, src, at, nil
 	}
-	state := make(map[string]Item, len(items))
+	state := make(map[string]storage.Value, len(items))
 	for _, it := range items {
-		state[string(it.key)] = it.item
+		state[string(it.key)] = it.value
 	}
 	for _, e := range undo {
 		k := string(e["k"].(*types.AttributeValueMemberB).Value)
 		if o, ok := e["o"].(*types.AttributeValueMemberM); ok {
-			state[k] = o.Value
+			v, err := storage.Encode(o.Value)
+			if err != nil {
+				return nil, nil, time.Time{}, err
+			}
+			state[k] = v
 		} else {
 			delete(state, k)
 		}

@@ -581,7 +581,7 @@ func TestIncompleteBackupIsDeletedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := coll.Put([]byte("k"), item{"pk": S("a")}); err != nil {
+	if _, _, err := coll.Put([]byte("k"), storage.MustEncode(item{"pk": S("a")})); err != nil {
 		t.Fatal(err)
 	}
 	entry := `{"id":"01234567890123-abcdefgh","name":"half","table":{"name":"orders","id":"x","hash":{"name":"pk","type":"S"}},"status":"CREATING"}`

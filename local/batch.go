@@ -157,7 +157,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := map[string][]itemJSONOut{}
+	responses := map[string][]outItem{}
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
 	for _, rd := range reads {
@@ -167,7 +167,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := []itemJSONOut{}
+		got := []outItem{}
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
@@ -180,18 +180,23 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				continue
 			}
 			pos++
-			it, _, err := t.items.Get(k)
+			v, _, err := t.items.Get(k)
 			if err != nil {
 				t.mu.RUnlock()
 				return nil, err
 			}
 			// Each item is rounded up to 4 KB on its own, and a key with
 			// no item costs what GetItem of it does (API_BatchGetItem.html).
-			mt.table += readUnits(itemsize.Item(it), consistent)
-			if it != nil {
-				p := rd.ex.Project(it)
+			mt.table += readUnits(v.Size(), consistent)
+			switch {
+			case v.IsZero():
+			case rd.ex.HasProjection():
+				p := rd.ex.Project(attrsOf(v, nil, rd.ex.ProjectionAttributes()))
 				bytesOut += itemsize.Item(p)
-				got = append(got, itemJSONOut(p))
+				got = append(got, outItem{it: p})
+			default:
+				bytesOut += v.Size()
+				got = append(got, outItem{v: v})
 			}
 		}
 		responses[rd.name] = got
@@ -396,12 +401,12 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 			mt = &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 			meters[o.table] = mt
 		}
-		old, _, err := t.items.Get(o.key)
+		v, _, err := t.items.Get(o.key)
 		if err != nil {
 			return nil, err
 		}
-		oldSize, newSize := itemsize.Item(old), itemsize.Item(o.item)
-		if err := t.stage(&batch, o.key, old, o.item, oldSize, newSize, mt); err != nil {
+		oldSize, newSize := v.Size(), itemsize.Item(o.item)
+		if err := t.stage(&batch, o.key, itemOf(v), o.item, oldSize, newSize, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))

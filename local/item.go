@@ -7,6 +7,8 @@ import (
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
+
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Single-item actions: PutItem, GetItem, UpdateItem, DeleteItem
@@ -139,10 +141,10 @@ func (t *table) collectionMetrics(key Item) itemCollectionMetrics {
 	pk := key[t.meta.Hash.Name]
 	size := 0
 	if start, end, err := partitionBounds(pk); err == nil {
-		t.items.Ascend(start, end, func(_ []byte, it Item) bool { size += itemsize.Item(it); return true })
+		t.items.Ascend(start, end, func(_ []byte, v storage.Value) bool { size += v.Size(); return true })
 		for _, ix := range t.indexes {
 			if ix.meta.Local {
-				ix.coll.Ascend(start, end, func(_ []byte, it Item) bool { size += itemsize.Item(it); return true })
+				ix.coll.Ascend(start, end, func(_ []byte, v storage.Value) bool { size += v.Size(); return true })
 			}
 		}
 	}
@@ -187,10 +189,11 @@ func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key
 	if err != nil {
 		return nil, nil, err
 	}
-	old, _, err = t.items.Get(key)
+	v, _, err := t.items.Get(key)
 	if err != nil {
 		return nil, nil, err
 	}
+	old = itemOf(v)
 	if ok, err := cond.Condition(old); err != nil {
 		return nil, nil, evalError(err)
 	} else if !ok {
@@ -467,17 +470,17 @@ func (s *Server) getItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	it, _, err := t.items.Get(key)
+	v, _, err := t.items.Get(key)
 	if err != nil {
 		return nil, err
 	}
 	r := newResp()
-	if it != nil {
-		if err := r.item("Item", ex.Project(it)); err != nil {
+	if !v.IsZero() {
+		if err := r.stored("Item", v, ex); err != nil {
 			return nil, err
 		}
 	}
-	mt := meter{mode: str(in.ReturnConsumedCapacity), table: readUnits(itemsize.Item(it), in.ConsistentRead != nil && *in.ConsistentRead)}
+	mt := meter{mode: str(in.ReturnConsumedCapacity), table: readUnits(v.Size(), in.ConsistentRead != nil && *in.ConsistentRead)}
 	if cc := mt.result(m); cc != nil {
 		if err := r.json("ConsumedCapacity", cc); err != nil {
 			return nil, err

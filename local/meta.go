@@ -8,13 +8,34 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/local/storage"
 	"github.com/dynamogo/dynamo/local/vector"
 )
 
 // Item is one item as the server handles it.
 type Item = map[string]types.AttributeValue
+
+// itemOf decodes a stored item (nil for the zero Value). The engine made or
+// checked every Value it holds, so an error is a bug: the request fails
+// (run turns the panic into an InternalServerError) rather than answer
+// from part of an item.
+func itemOf(v storage.Value) Item {
+	it, err := v.Item()
+	if err != nil {
+		panic(err)
+	}
+	return it
+}
+
+// attrsOf decodes the attributes names (sorted) of a stored item into dst,
+// as itemOf decodes all of them.
+func attrsOf(v storage.Value, dst Item, names []string) Item {
+	it, err := v.Attrs(dst, names)
+	if err != nil {
+		panic(err)
+	}
+	return it
+}
 
 // tableMeta is a table's definition and settings, persisted as JSON in the
 // engine's catalog under "table/<name>". Later features add their state as
@@ -182,9 +203,9 @@ func (s *Server) loadTables() error {
 		if err != nil {
 			return err
 		}
-		t.items.Ascend(nil, nil, func(_ []byte, it Item) bool { t.size += int64(itemsize.Item(it)); return true })
+		t.items.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { t.size += int64(v.Size()); return true })
 		for _, ix := range t.indexes {
-			ix.coll.Ascend(nil, nil, func(_ []byte, it Item) bool { ix.size += int64(itemsize.Item(it)); return true })
+			ix.coll.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { ix.size += int64(v.Size()); return true })
 		}
 		s.tables[m.Name] = t
 	}

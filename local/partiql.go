@@ -14,7 +14,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/expr"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/internal/numbers"
 	"github.com/dynamogo/dynamo/local/eval"
@@ -538,7 +537,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 
 // selectResult is one page of a SELECT.
 type selectResult struct {
-	items   []Item
+	items   []outItem
 	lastKey Item   // LastEvaluatedKey: the key the read stopped at, if inside a partition
 	next    string // NextToken, "" on the last page
 	mt      meter
@@ -547,9 +546,6 @@ type selectResult struct {
 
 func (r *selectResult) response() (any, error) {
 	out := newResp()
-	if r.items == nil {
-		r.items = []Item{}
-	}
 	if err := out.items("Items", r.items); err != nil {
 		return nil, err
 	}
@@ -717,8 +713,8 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 		size += p.size
 		var stop *pageToken
 		switch {
-		case p.lastItem != nil:
-			res.lastKey = src.lastKey(p.lastItem)
+		case !p.lastItem.IsZero():
+			res.lastKey = src.lastKey(itemOf(p.lastItem))
 			k, err := ddbjson.MarshalItem(res.lastKey)
 			if err != nil {
 				return nil, err
@@ -779,16 +775,17 @@ func (s *Server) selectByKey(t *table, st *partiql.Statement, consistent bool, m
 			return nil, true, err
 		}
 	}
-	it, _, err := t.items.Get(k)
+	v, _, err := t.items.Get(k)
 	if err != nil {
 		return nil, true, err
 	}
-	res := &selectResult{mt: meter{mode: mode, table: readUnits(itemsize.Item(it), consistent)}}
-	if it != nil {
-		if ex != nil {
-			it = ex.Project(it)
+	res := &selectResult{mt: meter{mode: mode, table: readUnits(v.Size(), consistent)}}
+	if !v.IsZero() {
+		out := outItem{v: v}
+		if ex != nil && ex.HasProjection() {
+			out = outItem{it: ex.Project(itemOf(v))}
 		}
-		res.items = []Item{it}
+		res.items = []outItem{out}
 	}
 	res.cc = res.mt.result(m)
 	return res, true, nil
@@ -1164,7 +1161,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 			}
 			responses[i].TableName = st.Table
 			if len(res.items) > 0 {
-				b, err := ddbjson.MarshalItem(res.items[0])
+				b, err := res.items[0].appendJSON(nil)
 				if err != nil {
 					return nil, err
 				}

@@ -8,12 +8,14 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/storage"
+
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 )
 
 // Query and Scan (API_Query.html, API_Scan.html). Both read one collection
@@ -168,24 +170,57 @@ func (src *source) checkProjected(ex *eval.Compiled, query bool) error {
 
 // page is the result of one read.
 type page struct {
-	items    []Item
+	items    []outItem
 	count    int
 	scanned  int
 	size     int
-	lastItem Item // the last item read when the read stopped early
+	lastItem storage.Value // the last item read when the read stopped early
 }
 
+// outItem is an item of a read's answer: a stored Value, written straight
+// from its encoding, or the item a projection made of one.
+type outItem struct {
+	v  storage.Value
+	it Item // not nil: written instead of v
+}
+
+func (o outItem) appendJSON(dst []byte) ([]byte, error) {
+	if o.it != nil {
+		return ddbjson.AppendItem(dst, o.it)
+	}
+	return o.v.AppendJSON(dst), nil
+}
+
+// pageItems recycles the item lists of pages (a 1 MB page of small items
+// lists thousands), which the answer releases once written.
+var pageItems = sync.Pool{New: func() any { return new([]outItem) }}
+
+// releaseItems returns a page's item list to pageItems.
+func releaseItems(items []outItem) {
+	clear(items)
+	items = items[:0]
+	pageItems.Put(&items)
+}
+
+// MarshalJSON writes the item inside encoding/json output (BatchGetItem).
+func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
+
 // walk reads [start, end) of the source in the given direction, applying
-// filter and projection, until limit items or 1 MB have been read.
+// filter and projection, until limit items or 1 MB have been read. Of an
+// item only what the filter and the projection read is decoded (all of an
+// LSI entry for its table fetch); the page keeps the Values it returns,
+// not decoded copies.
 func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
-	p := &page{}
+	p := &page{items: *pageItems.Get().(*[]outItem)}
 	var ferr error
-	fn := func(_ []byte, it Item) bool {
+	filterAttrs, projAttrs := ex.FilterAttributes(), ex.ProjectionAttributes()
+	var filtered Item // the filter's attributes of each item, one map reused
+	fn := func(_ []byte, v storage.Value) bool {
 		p.scanned++
-		p.size += itemsize.Item(it)
-		full := it
+		p.size += v.Size()
+		full := v
 		if src.fetch {
-			k, err := src.t.meta.appendItemKey(nil, it)
+			k, err := src.t.meta.appendItemKey(nil, itemOf(v))
 			if err != nil {
 				ferr = err
 				return false
@@ -194,19 +229,27 @@ func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Com
 				full = base
 			}
 		}
-		ok, err := ex.Filter(full)
-		if err != nil {
-			ferr = evalError(err)
-			return false
+		ok := true
+		if ex.HasFilter() {
+			filtered = attrsOf(full, filtered, filterAttrs)
+			var err error
+			if ok, err = ex.Filter(filtered); err != nil {
+				ferr = evalError(err)
+				return false
+			}
 		}
 		if ok {
 			p.count++
-			if !count {
-				p.items = append(p.items, ex.Project(full))
+			switch {
+			case count:
+			case ex.HasProjection():
+				p.items = append(p.items, outItem{it: ex.Project(attrsOf(full, nil, projAttrs))})
+			default:
+				p.items = append(p.items, outItem{v: full})
 			}
 		}
 		if (limit > 0 && p.scanned >= limit) || src.spent+p.size >= limits.MaxPageBytes {
-			p.lastItem = it
+			p.lastItem = v
 			return false
 		}
 		return true
@@ -284,17 +327,16 @@ func (src *source) startKey(esk Item) ([]byte, error) {
 func (s *Server) readResponse(src *source, p *page, count bool, mode string, consistent bool) (any, error) {
 	r := newResp()
 	if !count {
-		if p.items == nil {
-			p.items = []Item{}
-		}
-		if err := r.items("Items", p.items); err != nil {
+		err := r.items("Items", p.items)
+		releaseItems(p.items)
+		if err != nil {
 			return nil, err
 		}
 	}
 	r.int("Count", p.count)
 	r.int("ScannedCount", p.scanned)
-	if p.lastItem != nil {
-		if err := r.item("LastEvaluatedKey", src.lastKey(p.lastItem)); err != nil {
+	if !p.lastItem.IsZero() {
+		if err := r.item("LastEvaluatedKey", src.lastKey(itemOf(p.lastItem))); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/dynamogo/dynamo/expr/parse"
 	"github.com/dynamogo/dynamo/local/eval"
 	"github.com/dynamogo/dynamo/local/vector"
+
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Vector indexes and SearchVectors (spec/vector-search.md). The engine is
@@ -51,7 +53,7 @@ func (t *table) buildVector(d vector.Definition) (*vector.Index, error) {
 		return nil, vectorError(err)
 	}
 	ix.Backfill(func(yield func(string, vector.Item) bool) {
-		t.items.Ascend(nil, nil, func(k []byte, it Item) bool { return yield(string(k), it) })
+		t.items.Ascend(nil, nil, func(k []byte, v storage.Value) bool { return yield(string(k), itemOf(v)) })
 	})
 	return ix, nil
 }

@@ -237,11 +237,11 @@ func (st *stream) openShard(now time.Time, parent string) error {
 	if n := len(st.shards); n > 0 {
 		closed = *st.shards[n-1]
 		closed.End = seq.Add(1)
-		ops = append(ops, storage.Put(st.coll, streams.ShardKey(closed.Start), closed.Item()))
+		ops = append(ops, storage.Put(st.coll, streams.ShardKey(closed.Start), storage.MustEncode(closed.Item())))
 	}
 	start := seq.Add(1)
 	sh := &streams.Shard{ID: streams.ShardID(st.label, start, now), Parent: parent, Start: start, Opened: now}
-	ops = append(ops, storage.Put(st.coll, streams.ShardKey(start), sh.Item()))
+	ops = append(ops, storage.Put(st.coll, streams.ShardKey(start), storage.MustEncode(sh.Item())))
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
@@ -259,7 +259,7 @@ func (st *stream) disable(now time.Time) error {
 	if n := len(st.shards); n > 0 && st.shards[n-1].End == 0 {
 		closed := *st.shards[n-1]
 		closed.End = st.srv.streams.seq.Add(1)
-		if err := st.srv.engine.Apply([]storage.Op{storage.Put(st.coll, streams.ShardKey(closed.Start), closed.Item())}); err != nil {
+		if err := st.srv.engine.Apply([]storage.Op{storage.Put(st.coll, streams.ShardKey(closed.Start), storage.MustEncode(closed.Item()))}); err != nil {
 			return err
 		}
 		*st.shards[n-1] = closed
@@ -320,9 +320,9 @@ func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
 	if err != nil {
 		return err
 	}
-	b.ops = append(b.ops, storage.Put(st.coll, key, item))
+	b.ops = append(b.ops, storage.Put(st.coll, key, storage.MustEncode(item)))
 	if oldKey != nil {
-		b.ops = append(b.ops, storage.Put(st.coll, oldKey, r.Old))
+		b.ops = append(b.ops, storage.Put(st.coll, oldKey, storage.MustEncode(r.Old)))
 	}
 	b.records = append(b.records, pendingRecord{st: st, t: recTime{seq, now.UnixMilli()}})
 	return nil
@@ -369,7 +369,7 @@ func (st *stream) trim(now time.Time) error {
 	// the call.
 	var keys []byte
 	var ends []int
-	if err := st.coll.Ascend(streams.RecordKey(0), streams.RecordKey(through+1), func(k []byte, _ Item) bool {
+	if err := st.coll.Ascend(streams.RecordKey(0), streams.RecordKey(through+1), func(k []byte, _ storage.Value) bool {
 		keys = append(keys, k...)
 		ends = append(ends, len(keys))
 		return true
@@ -390,7 +390,7 @@ func (st *stream) trim(now time.Time) error {
 		ops = append(ops, storage.Delete(st.coll, streams.ShardKey(sh.Start)))
 		gone++
 	}
-	ops = append(ops, storage.Put(st.coll, streams.TrimmedKey, streams.Watermark(through)))
+	ops = append(ops, storage.Put(st.coll, streams.TrimmedKey, storage.MustEncode(streams.Watermark(through))))
 	if err := st.srv.engine.Apply(ops); err != nil {
 		return err
 	}
@@ -429,12 +429,12 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 			st.disabled = time.UnixMilli(c.Disabled)
 		}
 		var ferr error
-		coll.Ascend(nil, nil, func(key []byte, it Item) bool {
+		coll.Ascend(nil, nil, func(key []byte, v storage.Value) bool {
 			if streams.IsOldImageKey(key) {
 				return true // read with its record
 			}
 			if string(key) == string(streams.TrimmedKey) {
-				st.trimmed = streams.WatermarkOf(it)
+				st.trimmed = streams.WatermarkOf(itemOf(v))
 				return true
 			}
 			if seq, _, ms, ok := streams.KeyInfo(key); ok {
@@ -442,7 +442,7 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 				last = max(last, seq)
 				return true
 			}
-			sh, err := streams.ShardFromItem(it)
+			sh, err := streams.ShardFromItem(itemOf(v))
 			if err != nil {
 				ferr = err
 				return false
@@ -934,13 +934,13 @@ func (s *Server) getRecords(c *call) (any, error) {
 		n, size, pos = n+1, size+recordSize(rec), seq
 		return true
 	}
-	st.coll.Ascend(streams.RecordKey(it.After+1), end, func(k []byte, item Item) bool {
+	st.coll.Ascend(streams.RecordKey(it.After+1), end, func(k []byte, v storage.Value) bool {
 		if streams.IsOldImageKey(k) {
 			if pending == nil {
 				ferr = errors.New("streams: an old image without its record")
 				return false
 			}
-			pending.Old = item
+			pending.Old = itemOf(v)
 			rec := pending
 			pending = nil
 			return emit(pendingSeq, rec)
@@ -953,7 +953,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 			more = true
 			return false
 		}
-		seq, rec, err := streams.Decode(k, item, st.keys...)
+		seq, rec, err := streams.Decode(k, itemOf(v), st.keys...)
 		if err != nil {
 			ferr = err
 			return false

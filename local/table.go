@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/storage"
 )
@@ -1179,7 +1178,8 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 		ops, size = ops[:0], 0
 		return nil
 	}
-	t.items.Ascend(nil, nil, func(_ []byte, it Item) bool {
+	t.items.Ascend(nil, nil, func(_ []byte, v storage.Value) bool {
+		it := itemOf(v)
 		k, ok, err := m.appendIndexKey(nil, ix.meta, it)
 		if err != nil {
 			ferr = err
@@ -1188,9 +1188,14 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 		if !ok || !backfillable(ix.meta, it) {
 			return true
 		}
-		p := project(m, ix.meta, it)
-		ops = append(ops, storage.Put(ix.coll, k, p))
-		size += int64(itemsize.Item(p))
+		pv := v
+		if ix.meta.Projection != string(types.ProjectionTypeAll) {
+			if pv, ferr = storage.Encode(project(m, ix.meta, it)); ferr != nil {
+				return false
+			}
+		}
+		ops = append(ops, storage.Put(ix.coll, k, pv))
+		size += int64(pv.Size())
 		if len(ops) == batchSize {
 			ferr = flush()
 		}

@@ -423,10 +423,11 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 
 // evaluate checks an action's condition and computes the item it writes.
 func (w *txWrite) evaluate() cancellationReason {
-	old, _, err := w.t.items.Get(w.key)
+	v, _, err := w.t.items.Get(w.key)
 	if err != nil {
 		return cancellationReason{Code: "InternalError", Message: "Internal server error"}
 	}
+	old := itemOf(v)
 	w.old = old
 	ok, err := w.ex.Condition(old)
 	if err != nil {
@@ -502,11 +503,11 @@ func (s *Server) replayTransaction(writes []*txWrite, in *transactWriteInput) (a
 			mt = &meter{mode: str(in.ReturnConsumedCapacity)}
 			meters[name] = mt
 		}
-		it, _, err := w.t.items.Get(w.key)
+		v, _, err := w.t.items.Get(w.key)
 		if err != nil {
 			return nil, err
 		}
-		mt.table += 2 * readUnits(itemsize.Item(it), true)
+		mt.table += 2 * readUnits(v.Size(), true)
 	}
 	return transactResponse(writes, meters, nil, nil), nil
 }
@@ -709,7 +710,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 	responses := make([]map[string]any, len(names))
 	for i := range names {
 		t := tables[names[i]]
-		it, _, err := t.items.Get(keys[i])
+		v, _, err := t.items.Get(keys[i])
 		if err != nil {
 			return nil, err
 		}
@@ -718,10 +719,10 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 			mt = &meter{mode: mode}
 			meters[names[i]] = mt
 		}
-		mt.table += 2 * readUnits(itemsize.Item(it), true)
+		mt.table += 2 * readUnits(v.Size(), true)
 		responses[i] = map[string]any{}
-		if it != nil {
-			responses[i]["Item"] = itemJSONOut(exs[i].Project(it))
+		if !v.IsZero() {
+			responses[i]["Item"] = itemJSONOut(exs[i].Project(itemOf(v)))
 		}
 	}
 	out := map[string]any{"Responses": responses}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Time to live (API_UpdateTimeToLive.html, API_DescribeTimeToLive.html,
@@ -157,8 +157,10 @@ func (t *table) expiredKeys(now time.Time) (string, [][]byte) {
 		return "", nil
 	}
 	var keys [][]byte
-	t.items.Ascend(nil, nil, func(k []byte, it Item) bool {
-		if expired(it, ttl.Attribute, now) {
+	names := []string{ttl.Attribute}
+	var attrs Item // each item's TTL attribute only, one map reused
+	t.items.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
+		if attrs = attrsOf(v, attrs, names); expired(attrs, ttl.Attribute, now) {
 			keys = append(keys, append([]byte(nil), k...))
 		}
 		return true
@@ -184,11 +186,11 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 		b, staged = writeBatch{ttl: true}, 0
 	}
 	for _, k := range keys {
-		it, _, err := t.items.Get(k)
-		if err != nil || it == nil || !expired(it, attr, now) {
+		v, _, err := t.items.Get(k)
+		if err != nil || v.IsZero() || !expired(itemOf(v), attr, now) {
 			continue
 		}
-		if t.stage(&b, k, it, nil, itemsize.Item(it), 0, &meter{}) != nil {
+		if t.stage(&b, k, itemOf(v), nil, v.Size(), 0, &meter{}) != nil {
 			continue // stage left the batch as it was
 		}
 		if staged++; staged == ttlBatch {

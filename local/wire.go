@@ -4,10 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/dynamogo/dynamo/codec/ddbjson"
+
+	"github.com/dynamogo/dynamo/local/storage"
+
+	"github.com/dynamogo/dynamo/local/eval"
 )
 
 // itemJSON decodes an item, a key or ExpressionAttributeValues from
@@ -62,11 +67,36 @@ func newResp() *resp {
 	return r
 }
 
+// pagePool keeps the buffers of pages of items (Query, Scan: up to 1 MB of
+// items, about 1.5 MB of JSON), apart from respPool's small ones, so that
+// paging through a table does not allocate and clear megabytes a page.
+var pagePool sync.Pool
+
+const smallResp, largeResp = 64 << 10, 4 << 20
+
 func putRespBuf(b rawJSON) {
-	if cap(b) > 64<<10 {
-		return // keep the pool's buffers small
+	switch {
+	case cap(b) <= smallResp:
+		respPool.Put(&resp{b: b[:0]})
+	case cap(b) <= largeResp:
+		pagePool.Put(&resp{b: b[:0]})
 	}
-	respPool.Put(&resp{b: b[:0]})
+}
+
+// grow makes room for n more bytes, from pagePool for a large page.
+func (r *resp) grow(n int) {
+	if len(r.b)+n <= cap(r.b) {
+		return
+	}
+	if len(r.b)+n > smallResp {
+		if big, ok := pagePool.Get().(*resp); ok && cap(big.b) >= len(r.b)+n {
+			small := r.b
+			r.b = append(big.b[:0], small...)
+			respPool.Put(&resp{b: small[:0]})
+			return
+		}
+	}
+	r.b = slices.Grow(r.b, n)
 }
 
 func (r *resp) key(k string) {
@@ -86,7 +116,14 @@ func (r *resp) item(k string, it Item) error {
 	return err
 }
 
-func (r *resp) items(k string, its []Item) error {
+func (r *resp) items(k string, its []outItem) error {
+	// A page of stored items is up to 1 MB: size the buffer once (the JSON
+	// of an encoding is about half as long again) instead of doubling it.
+	n := 0
+	for _, it := range its {
+		n += len(it.v.Encoded())*3/2 + 16
+	}
+	r.grow(n + len(k) + 5)
 	r.key(k)
 	r.b = append(r.b, '[')
 	for i, it := range its {
@@ -94,11 +131,22 @@ func (r *resp) items(k string, its []Item) error {
 			r.b = append(r.b, ',')
 		}
 		var err error
-		if r.b, err = ddbjson.AppendItem(r.b, it); err != nil {
+		if r.b, err = it.appendJSON(r.b); err != nil {
 			return err
 		}
 	}
 	r.b = append(r.b, ']')
+	return nil
+}
+
+// stored appends a stored item under k, projected by ex: straight from
+// its encoding when ex projects nothing.
+func (r *resp) stored(k string, v storage.Value, ex *eval.Compiled) error {
+	if ex.HasProjection() {
+		return r.item(k, ex.Project(attrsOf(v, nil, ex.ProjectionAttributes())))
+	}
+	r.key(k)
+	r.b = v.AppendJSON(r.b)
 	return nil
 }
 

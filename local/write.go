@@ -117,7 +117,13 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	if b.ops == nil {
 		b.ops = make([]storage.Op, 0, 1+2*len(t.indexes))
 	}
-	b.ops = append(b.ops, storage.Op{Coll: t.items, Key: key, Item: nu})
+	var enc storage.Value // nu encoded, once for the table and every ALL index
+	if nu != nil {
+		if enc, err = storage.Encode(nu); err != nil {
+			return err
+		}
+	}
+	b.ops = append(b.ops, storage.Put(t.items, key, enc))
 	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
 	if t.stream != nil {
 		if err = t.stream.stageRecord(b, old, nu); err != nil {
@@ -161,7 +167,13 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 			mt.addIndex(ix.meta.Name, writeUnits(itemsize.Item(oldP)))
 		}
 		if newIn {
-			b.ops = append(b.ops, storage.Put(ix.coll, newKey, newP))
+			encP := enc
+			if ix.meta.Projection != string(types.ProjectionTypeAll) {
+				if encP, err = storage.Encode(newP); err != nil {
+					return err
+				}
+			}
+			b.ops = append(b.ops, storage.Put(ix.coll, newKey, encP))
 			delta += int64(itemsize.Item(newP))
 			size := itemsize.Item(newP)
 			if sameKey {

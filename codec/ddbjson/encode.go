@@ -241,6 +241,11 @@ func sortMembers(ms []member) {
 	}
 }
 
+// AppendString appends s as a JSON string escaped as every string of this
+// package's encodings is (see appendString): for writers of DynamoDB JSON
+// that do not start from an AttributeValue.
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 func appendStrings(dst []byte, ss []string) []byte {
 	dst = append(dst, '[')
 	for i, s := range ss {

@@ -1,6 +1,8 @@
 package storage
 
-// btree is an ordered map from string keys to items: a classic B-tree (after
+import "unsafe"
+
+// btree is an ordered map from string keys to Values: a classic B-tree (after
 // the algorithm of github.com/google/btree) specialised to one entry type so
 // lookups compare strings directly, without interfaces or callbacks.
 //
@@ -17,9 +19,28 @@ const (
 	btreeMinItems = btreeDegree - 1
 )
 
+// entry is one key and its Value in a single allocation (kv holds the key
+// then the encoding), so an item costs its bytes plus this 24-byte slot and
+// nothing the garbage collector must scan but one pointer.
 type entry struct {
-	key  string
-	item Item
+	kv   string
+	klen uint32
+	size uint32
+}
+
+func newEntry(key string, v Value) entry {
+	b := make([]byte, len(key)+len(v.enc))
+	copy(b[copy(b, key):], v.enc)
+	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
+}
+
+func (e entry) key() string { return e.kv[:e.klen] }
+
+func (e entry) value() Value {
+	if e.kv == "" {
+		return Value{}
+	}
+	return Value{enc: e.kv[e.klen:], size: int(e.size)}
 }
 
 type node struct {
@@ -33,13 +54,13 @@ func (n *node) find(key string) (int, bool) {
 	lo, hi := 0, len(n.items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if n.items[m].key < key {
+		if n.items[m].key() < key {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(n.items) && n.items[lo].key == key
+	return lo, lo < len(n.items) && n.items[lo].key() == key
 }
 
 func insertEntryAt(s []entry, i int, e entry) []entry {
@@ -91,34 +112,53 @@ func (n *node) split(i int) (entry, *node) {
 	return mid, next
 }
 
-func (n *node) maybeSplitChild(i int) bool {
-	if len(n.children[i].items) < btreeMaxItems {
+// maybeSplitChild splits child i if it is full, before key goes into it.
+// A leaf on the right edge about to take a key after all of its own (keys
+// written in order, a restart) keeps all but one of its entries, so that
+// appends leave leaves full rather than half empty. (A leaf may hold fewer
+// than btreeMinItems: removal only merges or steals from leaves, and
+// internal nodes, which it must be able to take an entry from, are split in
+// the middle.)
+func (n *node) maybeSplitChild(i int, key string) bool {
+	c := n.children[i]
+	if len(c.items) < btreeMaxItems {
 		return false
 	}
-	mid, second := n.children[i].split(btreeMaxItems / 2)
+	at := btreeMaxItems / 2
+	if i == len(n.items) && len(c.children) == 0 && c.items[len(c.items)-1].key() < key {
+		at = btreeMaxItems - 2
+	}
+	mid, second := c.split(at)
 	n.items = insertEntryAt(n.items, i, mid)
 	n.children = insertChildAt(n.children, i+1, second)
 	return true
 }
 
-func (n *node) insert(e entry) (Item, bool) {
-	i, found := n.find(e.key)
+func (n *node) insert(e entry) (Value, bool) {
+	key := e.key()
+	var i int
+	var found bool
+	if last := len(n.items) - 1; last >= 0 && n.items[last].key() < key {
+		i = last + 1 // an append (keys written in order, a restart): one comparison
+	} else {
+		i, found = n.find(key)
+	}
 	if found {
-		old := n.items[i].item
+		old := n.items[i].value()
 		n.items[i] = e
 		return old, true
 	}
 	if len(n.children) == 0 {
 		n.items = insertEntryAt(n.items, i, e)
-		return nil, false
+		return Value{}, false
 	}
-	if n.maybeSplitChild(i) {
-		switch mid := n.items[i].key; {
-		case e.key < mid:
-		case e.key > mid:
+	if n.maybeSplitChild(i, key) {
+		switch mid := n.items[i].key(); {
+		case key < mid:
+		case key > mid:
 			i++
 		default:
-			old := n.items[i].item
+			old := n.items[i].value()
 			n.items[i] = e
 			return old, true
 		}
@@ -126,27 +166,28 @@ func (n *node) insert(e entry) (Item, bool) {
 	return n.children[i].insert(e)
 }
 
-func (t *btree) get(key string) (Item, bool) {
+func (t *btree) get(key string) (Value, bool) {
 	for n := t.root; n != nil; {
 		i, found := n.find(key)
 		if found {
-			return n.items[i].item, true
+			return n.items[i].value(), true
 		}
 		if len(n.children) == 0 {
-			return nil, false
+			return Value{}, false
 		}
 		n = n.children[i]
 	}
-	return nil, false
+	return Value{}, false
 }
 
-func (t *btree) put(key string, item Item) (Item, bool) {
-	e := entry{key: key, item: item}
+// put stores a copy of key and v.
+func (t *btree) put(key string, v Value) (Value, bool) {
+	e := newEntry(key, v)
 	if t.root == nil {
 		t.root = &node{items: make([]entry, 0, btreeMaxItems)}
 		t.root.items = append(t.root.items, e)
 		t.length++
-		return nil, false
+		return Value{}, false
 	}
 	if len(t.root.items) >= btreeMaxItems {
 		mid, second := t.root.split(btreeMaxItems / 2)
@@ -162,9 +203,9 @@ func (t *btree) put(key string, item Item) (Item, bool) {
 	return old, replaced
 }
 
-func (t *btree) delete(key string) (Item, bool) {
+func (t *btree) delete(key string) (Value, bool) {
 	if t.root == nil || len(t.root.items) == 0 {
-		return nil, false
+		return Value{}, false
 	}
 	e, ok := t.root.remove(key, false)
 	if len(t.root.items) == 0 && len(t.root.children) > 0 {
@@ -173,7 +214,7 @@ func (t *btree) delete(key string) (Item, bool) {
 	if ok {
 		t.length--
 	}
-	return e.item, ok
+	return e.value(), ok
 }
 
 // remove deletes key from the subtree (or its maximum entry when max is set),
@@ -259,7 +300,7 @@ func (n *node) growChild(i int) {
 
 // ascend calls fn for entries with start <= key < end in ascending order
 // (empty start/end = unbounded when hasStart/hasEnd are false).
-func (n *node) ascend(start, end string, hasStart, hasEnd bool, fn func(string, Item) bool) bool {
+func (n *node) ascend(start, end string, hasStart, hasEnd bool, fn func(string, Value) bool) bool {
 	i := 0
 	if hasStart {
 		i, _ = n.find(start)
@@ -269,10 +310,11 @@ func (n *node) ascend(start, end string, hasStart, hasEnd bool, fn func(string, 
 			return false
 		}
 		e := n.items[i]
-		if hasEnd && e.key >= end {
+		k := e.key()
+		if hasEnd && k >= end {
 			return false
 		}
-		if !fn(e.key, e.item) {
+		if !fn(k, e.value()) {
 			return false
 		}
 	}
@@ -283,7 +325,7 @@ func (n *node) ascend(start, end string, hasStart, hasEnd bool, fn func(string, 
 }
 
 // descend calls fn for entries with start <= key < end in descending order.
-func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string, Item) bool) bool {
+func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string, Value) bool) bool {
 	j := len(n.items)
 	if hasEnd {
 		j, _ = n.find(end)
@@ -293,10 +335,11 @@ func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string,
 	}
 	for i := j - 1; i >= 0; i-- {
 		e := n.items[i]
-		if hasStart && e.key < start {
+		k := e.key()
+		if hasStart && k < start {
 			return false
 		}
-		if !fn(e.key, e.item) {
+		if !fn(k, e.value()) {
 			return false
 		}
 		if len(n.children) > 0 && !n.children[i].descend(start, end, hasStart, hasEnd, fn) {

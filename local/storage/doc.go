@@ -12,6 +12,13 @@
 // on a full or failing disk) implements HealthChecker; the server answers
 // GET / with 503 while Health reports an error.
 //
-// NewMemory is the in-memory engine (one B-tree per collection). Every engine
-// must pass the conformance suite in package storagetest.
+// Collections hold items as Values: an immutable, compact binary encoding
+// with the item's size computed once, when it is written. A reader decodes
+// only what it needs (Value.Item), and a read that answers with whole items
+// writes their DynamoDB JSON straight from the encoding (Value.AppendJSON),
+// so a Scan allocates no per-item maps and leaves nothing behind.
+//
+// NewMemory is the in-memory engine (one B-tree per collection, each item
+// one allocation holding its key and its encoding). Every engine must pass
+// the conformance suite in package storagetest.
 package storage

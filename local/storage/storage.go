@@ -10,8 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Item is one stored item. Engines and their callers treat stored items as
-// immutable: a write replaces the whole item, it never edits one in place.
+// Item is an item as an attribute map: what Encode takes and Value.Item
+// gives back.
 type Item = map[string]types.AttributeValue
 
 // ErrClosed is returned by every method of a closed engine and its collections.
@@ -51,34 +51,37 @@ type HealthChecker interface {
 	Health() error
 }
 
-// Op is one write of a batch (Engine.Apply): store Item under Key in Coll,
-// or delete Key if Item is nil (deleting an absent key is not an error).
+// Op is one write of a batch (Engine.Apply): store Value under Key in Coll,
+// or delete Key if Value is zero (deleting an absent key is not an error).
 type Op struct {
-	Coll Collection // a collection opened from the engine applying the batch
-	Key  []byte
-	Item Item // nil deletes
+	Coll  Collection // a collection opened from the engine applying the batch
+	Key   []byte
+	Value Value // zero deletes
 }
 
-// Put is the Op storing item under key in c.
-func Put(c Collection, key []byte, item Item) Op { return Op{Coll: c, Key: key, Item: item} }
+// Put is the Op storing v under key in c.
+func Put(c Collection, key []byte, v Value) Op { return Op{Coll: c, Key: key, Value: v} }
 
 // Delete is the Op deleting key from c.
 func Delete(c Collection, key []byte) Op { return Op{Coll: c, Key: key} }
 
 // Collection is an ordered map from encoded keys (see AppendKey and
-// AppendKeyPart) to items. Keys compare bytewise.
+// AppendKeyPart) to items, held as Values. Keys compare bytewise. Values
+// are immutable: a write replaces the whole item, and a Value read stays
+// valid after the item is replaced or deleted.
 type Collection interface {
-	Get(key []byte) (Item, bool, error)
-	// Put stores item under key and returns the item it replaced, if any.
-	Put(key []byte, item Item) (old Item, replaced bool, err error)
-	// Delete removes key and returns the item it held, if any.
-	Delete(key []byte) (old Item, deleted bool, err error)
+	Get(key []byte) (Value, bool, error)
+	// Put stores a copy of key and v (not zero) and returns the Value it
+	// replaced, if any.
+	Put(key []byte, v Value) (old Value, replaced bool, err error)
+	// Delete removes key and returns the Value it held, if any.
+	Delete(key []byte) (old Value, deleted bool, err error)
 	// Ascend calls fn for each key in [start, end) in ascending order until fn
 	// returns false; a nil start or end is unbounded. The key passed to fn is
 	// only valid during the call.
-	Ascend(start, end []byte, fn func(key []byte, item Item) bool) error
+	Ascend(start, end []byte, fn func(key []byte, v Value) bool) error
 	// Descend is Ascend in descending order, over the same [start, end) range.
-	Descend(start, end []byte, fn func(key []byte, item Item) bool) error
+	Descend(start, end []byte, fn func(key []byte, v Value) bool) error
 	// Len is the number of items.
 	Len() int
 }
@@ -173,10 +176,10 @@ func (e *memEngine) Apply(ops []Op) error {
 	}
 	for _, op := range ops {
 		c := op.Coll.(*memColl)
-		if op.Item == nil {
-			c.tree.delete(string(op.Key))
+		if op.Value.IsZero() {
+			c.tree.delete(unsafeString(op.Key))
 		} else {
-			c.tree.put(string(op.Key), op.Item)
+			c.tree.put(unsafeString(op.Key), op.Value)
 		}
 	}
 	return nil
@@ -210,52 +213,58 @@ func (c *memColl) check() error {
 	return nil
 }
 
-func (c *memColl) Get(key []byte) (Item, bool, error) {
+func (c *memColl) Get(key []byte) (Value, bool, error) {
 	if err := c.check(); err != nil {
-		return nil, false, err
+		return Value{}, false, err
 	}
-	it, ok := c.tree.get(string(key))
-	return it, ok, nil
+	v, ok := c.tree.get(unsafeString(key))
+	return v, ok, nil
 }
 
-func (c *memColl) Put(key []byte, item Item) (Item, bool, error) {
+func (c *memColl) Put(key []byte, v Value) (Value, bool, error) {
 	if err := c.check(); err != nil {
-		return nil, false, err
+		return Value{}, false, err
 	}
-	old, ok := c.tree.put(string(key), item)
+	if v.IsZero() {
+		return Value{}, false, errZeroValue
+	}
+	old, ok := c.tree.put(unsafeString(key), v)
 	return old, ok, nil
 }
 
-func (c *memColl) Delete(key []byte) (Item, bool, error) {
+// errZeroValue refuses to store no item: Delete removes one.
+var errZeroValue = errors.New("storage: put of the zero Value")
+
+func (c *memColl) Delete(key []byte) (Value, bool, error) {
 	if err := c.check(); err != nil {
-		return nil, false, err
+		return Value{}, false, err
 	}
-	old, ok := c.tree.delete(string(key))
+	old, ok := c.tree.delete(unsafeString(key))
 	return old, ok, nil
 }
 
-func (c *memColl) Ascend(start, end []byte, fn func([]byte, Item) bool) error {
+func (c *memColl) Ascend(start, end []byte, fn func([]byte, Value) bool) error {
 	if err := c.check(); err != nil {
 		return err
 	}
 	if c.tree.root == nil {
 		return nil
 	}
-	c.tree.root.ascend(string(start), string(end), start != nil, end != nil, func(k string, it Item) bool {
-		return fn(unsafeBytes(k), it)
+	c.tree.root.ascend(unsafeString(start), unsafeString(end), start != nil, end != nil, func(k string, v Value) bool {
+		return fn(unsafeBytes(k), v)
 	})
 	return nil
 }
 
-func (c *memColl) Descend(start, end []byte, fn func([]byte, Item) bool) error {
+func (c *memColl) Descend(start, end []byte, fn func([]byte, Value) bool) error {
 	if err := c.check(); err != nil {
 		return err
 	}
 	if c.tree.root == nil {
 		return nil
 	}
-	c.tree.root.descend(string(start), string(end), start != nil, end != nil, func(k string, it Item) bool {
-		return fn(unsafeBytes(k), it)
+	c.tree.root.descend(unsafeString(start), unsafeString(end), start != nil, end != nil, func(k string, v Value) bool {
+		return fn(unsafeBytes(k), v)
 	})
 	return nil
 }

@@ -23,14 +23,14 @@ import (
 //
 // writes/fsync is the group-commit factor.
 func BenchmarkPut(b *testing.B) {
-	it := storage.Item{
+	it := storage.MustEncode(storage.Item{
 		"pk":    &types.AttributeValueMemberS{Value: "USER#0000000042"},
 		"sk":    &types.AttributeValueMemberS{Value: "ORDER#2026-12-01T08:00:00Z"},
 		"total": &types.AttributeValueMemberN{Value: "129.95"},
 		"items": &types.AttributeValueMemberL{Value: []types.AttributeValue{
 			&types.AttributeValueMemberS{Value: "SKU-1"}, &types.AttributeValueMemberS{Value: "SKU-2"}}},
 		"note": &types.AttributeValueMemberS{Value: "leave at the door, ring twice, thank you"},
-	}
+	})
 	cases := []struct {
 		name     string
 		parallel bool
@@ -97,11 +97,11 @@ func BenchmarkCompact(b *testing.B) {
 	defer e.Close()
 	c := coll(b, e, "c")
 	for i := range 100000 {
-		c.Put(fmt.Appendf(nil, "k%06d", i), storage.Item{
+		c.Put(fmt.Appendf(nil, "k%06d", i), storage.MustEncode(storage.Item{
 			"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#%06d", i)},
 			"n":  &types.AttributeValueMemberN{Value: "12345"},
 			"s":  &types.AttributeValueMemberS{Value: "some text of a typical length here"},
-		})
+		}))
 	}
 	// A writer runs alongside: its slowest Put is the pause compaction
 	// imposes on writes.
@@ -150,11 +150,11 @@ func BenchmarkBatch(b *testing.B) {
 			for _, n := range []string{"t", "gsi1", "gsi2", "lsi"} {
 				cs = append(cs, coll(b, e, n))
 			}
-			it := storage.Item{
+			it := storage.MustEncode(storage.Item{
 				"pk":   &types.AttributeValueMemberS{Value: "USER#0000000042"},
 				"sk":   &types.AttributeValueMemberS{Value: "ORDER#2026-12-01T08:00:00Z"},
 				"note": &types.AttributeValueMemberS{Value: "leave at the door, ring twice, thank you, and more text here"},
-			}
+			})
 			ops := make([]storage.Op, len(cs))
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -179,8 +179,8 @@ func BenchmarkBatch(b *testing.B) {
 
 // benchItem is an item of ~170 encoded bytes, the size the restart
 // measurements used (1M items, 167 MB of files).
-func benchItem(i int) storage.Item {
-	return storage.Item{
+func benchItem(i int) storage.Value {
+	return storage.MustEncode(storage.Item{
 		"pk":     &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#%010d", i)},
 		"sk":     &types.AttributeValueMemberS{Value: "ORDER#2026-12-01T08:00:00Z"},
 		"total":  &types.AttributeValueMemberN{Value: "129.95"},
@@ -188,7 +188,7 @@ func benchItem(i int) storage.Item {
 		"items": &types.AttributeValueMemberL{Value: []types.AttributeValue{
 			&types.AttributeValueMemberS{Value: "SKU-1"}, &types.AttributeValueMemberS{Value: "SKU-2"}}},
 		"note": &types.AttributeValueMemberS{Value: "leave at the door, ring twice, thank you"},
-	}
+	})
 }
 
 // benchScale is the number of items of the large-scale benchmarks: 1M with
@@ -299,7 +299,7 @@ func BenchmarkPutParallel8(b *testing.B) {
 			defer e.Close()
 			c := coll(b, e, "c")
 			var mu sync.Mutex // the memory engine leaves locking to its caller
-			put := func(key []byte, it storage.Item) error {
+			put := func(key []byte, it storage.Value) error {
 				if _, ok := e.(*disk.Engine); !ok {
 					mu.Lock()
 					defer mu.Unlock()

@@ -545,7 +545,7 @@ func nextRecord(f file, from, size int64) (int64, error) {
 		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(b[i+4:]) {
 			continue
 		}
-		if _, err := decodeRecord(payload, nil); err == nil {
+		if _, err := decodeRecord(payload); err == nil {
 			return from + int64(i), nil
 		}
 	}
@@ -608,7 +608,7 @@ func (e *Engine) replay(r record) error {
 		for _, op := range r.ops {
 			c := e.collLocked(op.coll).mem
 			var err error
-			if op.item == nil {
+			if op.item.IsZero() {
 				_, _, err = c.Delete(op.key)
 			} else {
 				_, _, err = c.Put(op.key, op.item)
@@ -1062,7 +1062,7 @@ type snapColl struct {
 	name  string
 	keys  []byte
 	ends  []int // keys[ends[i-1]:ends[i]] is the key of items[i]
-	items []storage.Item
+	items []storage.Value
 }
 
 func (e *Engine) captureLocked() (*snapState, error) {
@@ -1073,8 +1073,8 @@ func (e *Engine) captureLocked() (*snapState, error) {
 	st := &snapState{meta: meta}
 	for _, name := range sortedKeys(e.colls) {
 		mc := e.colls[name].mem
-		sc := snapColl{name: name, ends: make([]int, 0, mc.Len()), items: make([]storage.Item, 0, mc.Len())}
-		err := mc.Ascend(nil, nil, func(k []byte, it storage.Item) bool {
+		sc := snapColl{name: name, ends: make([]int, 0, mc.Len()), items: make([]storage.Value, 0, mc.Len())}
+		err := mc.Ascend(nil, nil, func(k []byte, it storage.Value) bool {
 			sc.keys = append(sc.keys, k...)
 			sc.ends = append(sc.ends, len(sc.keys))
 			sc.items = append(sc.items, it)
@@ -1286,7 +1286,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 			}
 			if !changes {
 				_, present, _ := c.mem.Get(ops[i].Key)
-				changes = ops[i].Item != nil || present
+				changes = !ops[i].Value.IsZero() || present
 			}
 		}
 		if !changes {
@@ -1296,10 +1296,10 @@ func (e *Engine) Apply(ops []storage.Op) error {
 	}
 	return e.commit(rec, check, func() {
 		for i, c := range cs {
-			if ops[i].Item == nil {
+			if ops[i].Value.IsZero() {
 				c.mem.Delete(ops[i].Key)
 			} else {
-				c.mem.Put(ops[i].Key, ops[i].Item)
+				c.mem.Put(ops[i].Key, ops[i].Value)
 			}
 		}
 	})
@@ -1328,14 +1328,17 @@ func (c *collection) check() error {
 	return nil
 }
 
-func (c *collection) Get(key []byte) (storage.Item, bool, error) {
+func (c *collection) Get(key []byte) (storage.Value, bool, error) {
 	if err := c.e.readErr(); err != nil {
-		return nil, false, err
+		return storage.Value{}, false, err
 	}
 	return c.mem.Get(key)
 }
 
-func (c *collection) Put(key []byte, item storage.Item) (old storage.Item, replaced bool, err error) {
+func (c *collection) Put(key []byte, item storage.Value) (old storage.Value, replaced bool, err error) {
+	if item.IsZero() {
+		return storage.Value{}, false, fmt.Errorf("disk: put in %q of the zero Value", c.name)
+	}
 	bp := recPool.Get().(*[]byte)
 	defer func() {
 		if cap(*bp) <= 64<<10 {
@@ -1345,13 +1348,13 @@ func (c *collection) Put(key []byte, item storage.Item) (old storage.Item, repla
 	rec, err := appendPut((*bp)[:0], c.name, key, item)
 	*bp = rec
 	if err != nil {
-		return nil, false, fmt.Errorf("disk: put in %q: %w", c.name, err)
+		return storage.Value{}, false, fmt.Errorf("disk: put in %q: %w", c.name, err)
 	}
 	err = c.e.commit(rec, c.check, func() { old, replaced, _ = c.mem.Put(key, item) })
 	return old, replaced, err
 }
 
-func (c *collection) Delete(key []byte) (old storage.Item, deleted bool, err error) {
+func (c *collection) Delete(key []byte) (old storage.Value, deleted bool, err error) {
 	bp := recPool.Get().(*[]byte)
 	defer recPool.Put(bp)
 	rec := appendDelete((*bp)[:0], c.name, key)
@@ -1369,14 +1372,14 @@ func (c *collection) Delete(key []byte) (old storage.Item, deleted bool, err err
 	return old, deleted, err
 }
 
-func (c *collection) Ascend(start, end []byte, fn func([]byte, storage.Item) bool) error {
+func (c *collection) Ascend(start, end []byte, fn func([]byte, storage.Value) bool) error {
 	if err := c.e.readErr(); err != nil {
 		return err
 	}
 	return c.mem.Ascend(start, end, fn)
 }
 
-func (c *collection) Descend(start, end []byte, fn func([]byte, storage.Item) bool) error {
+func (c *collection) Descend(start, end []byte, fn func([]byte, storage.Value) bool) error {
 	if err := c.e.readErr(); err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@
 //	...
 //	srv.Close(); e.Close()
 //
-// Items live in memory (package storage's B-tree engine); a write is
+// Items live in memory (package storage's B-tree engine), in the encoding
+// the log and the snapshot use too (storage.Value), so a restart checks each
+// item's bytes and copies them into the tree without decoding them; a write is
 // appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
 // share one fsync (group commit). A batch (Engine.Apply: an item with its

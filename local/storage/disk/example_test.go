@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/local/storage"
 	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
@@ -15,13 +16,15 @@ func Example() {
 
 	e, _ := disk.Open(dir)
 	c, _ := e.Collection("t/users")
-	c.Put([]byte("alice"), map[string]types.AttributeValue{"name": &types.AttributeValueMemberS{Value: "Alice"}})
+	alice, _ := storage.Encode(storage.Item{"name": &types.AttributeValueMemberS{Value: "Alice"}})
+	c.Put([]byte("alice"), alice)
 	e.Close()
 
 	e, _ = disk.Open(dir)
 	defer e.Close()
 	c, _ = e.Collection("t/users")
-	it, ok, _ := c.Get([]byte("alice"))
+	v, ok, _ := c.Get([]byte("alice"))
+	it, _ := v.Item()
 	fmt.Println(ok, it["name"].(*types.AttributeValueMemberS).Value)
 	// Output: true Alice
 }

@@ -55,14 +55,11 @@ func finishRecord(dst []byte, start int) []byte {
 	return dst
 }
 
-func appendPut(dst []byte, coll string, key []byte, item storage.Item) ([]byte, error) {
+func appendPut(dst []byte, coll string, key []byte, v storage.Value) ([]byte, error) {
 	dst, start := beginRecord(dst, opPut)
 	dst = appendString(dst, coll)
 	dst = appendBytes(dst, key)
-	dst, err := appendItem(dst, item)
-	if err != nil {
-		return dst[:start], err
-	}
+	dst = append(dst, v.Encoded()...)
 	if len(dst)-start-frameHeader > maxPayload {
 		return dst[:start], fmt.Errorf("record of %d bytes is over the %d limit", len(dst)-start-frameHeader, maxPayload)
 	}
@@ -76,17 +73,14 @@ func appendBatch(dst []byte, names []string, ops []storage.Op) ([]byte, error) {
 	dst, start := beginRecord(dst, opBatch)
 	dst = binary.AppendUvarint(dst, uint64(len(ops)))
 	for i, op := range ops {
-		if op.Item == nil {
+		if op.Value.IsZero() {
 			dst = append(dst, opDelete)
 			dst = appendBytes(appendString(dst, names[i]), op.Key)
 			continue
 		}
 		dst = append(dst, opPut)
 		dst = appendBytes(appendString(dst, names[i]), op.Key)
-		var err error
-		if dst, err = appendItem(dst, op.Item); err != nil {
-			return dst[:start], fmt.Errorf("batch op %d: %w", i, err)
-		}
+		dst = append(dst, op.Value.Encoded()...)
 	}
 	if len(dst)-start-frameHeader > maxPayload {
 		return dst[:start], fmt.Errorf("batch record of %d bytes is over the %d limit", len(dst)-start-frameHeader, maxPayload)
@@ -121,34 +115,32 @@ func appendEnd(dst []byte, count, gen uint64) []byte {
 	return finishRecord(binary.AppendUvarint(dst, gen), start)
 }
 
-// record is a decoded record; key and value alias the read buffer.
+// record is a decoded record; key and item alias the read buffer.
 type record struct {
 	op    byte
 	coll  string
 	key   []byte
-	item  storage.Item
+	item  storage.Value
 	value []byte
 	count uint64
 	gen   uint64
 	ops   []batchOp // opBatch
 }
 
-// batchOp is one op of a decoded batch; key aliases the read buffer.
+// batchOp is one op of a decoded batch; key and item alias the read buffer.
 type batchOp struct {
 	coll string
 	key  []byte
-	item storage.Item // nil deletes
+	item storage.Value // zero deletes
 }
 
-// decodeRecord decodes one record's payload; sl (nil or shared by the
-// records of one file) supplies its values.
-func decodeRecord(payload []byte, sl *slabs) (record, error) {
+// decodeRecord decodes one record's payload (see decoder for what aliases it).
+func decodeRecord(payload []byte) (record, error) {
 	if len(payload) == 0 {
 		return record{}, errors.New("empty record")
 	}
 	r := record{op: payload[0]}
-	d := newDecoder(payload, sl)
-	d.off = 1
+	d := &decoder{b: payload, off: 1}
 	var err error
 	switch r.op {
 	case opPut:
@@ -158,7 +150,7 @@ func decodeRecord(payload []byte, sl *slabs) (record, error) {
 		if r.key, err = d.bytes(); err != nil {
 			break
 		}
-		r.item, err = d.item()
+		r.item, err = d.value()
 	case opDelete:
 		if r.coll, err = d.string(); err != nil {
 			break
@@ -213,7 +205,7 @@ func (d *decoder) batch() ([]batchOp, error) {
 			return nil, err
 		}
 		if op == opPut {
-			if ops[i].item, err = d.item(); err != nil {
+			if ops[i].item, err = d.value(); err != nil {
 				return nil, err
 			}
 		}
@@ -240,7 +232,6 @@ func (e *frameError) Error() string {
 func readRecords(r io.Reader, base, size int64, fn func(record) error) (int64, error) {
 	var hdr [frameHeader]byte
 	var buf []byte
-	var sl slabs
 	off := base
 	for off < size {
 		fail := func(torn bool, err error) (int64, error) {
@@ -271,7 +262,7 @@ func readRecords(r io.Reader, base, size int64, fn func(record) error) (int64, e
 		if crc != binary.LittleEndian.Uint32(hdr[4:]) {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		rec, err := decodeRecord(buf, &sl)
+		rec, err := decodeRecord(buf)
 		if err != nil {
 			return fail(false, err)
 		}

@@ -50,15 +50,21 @@ func Run(t *testing.T, newEngine func(t *testing.T) storage.Engine) {
 		}
 	})
 	t.Run("KeyOrder", testKeyOrder)
+	run("ValuesKept", testValuesKept)
+	run("ValuesOutliveWrites", testValuesOutliveWrites)
 }
 
-func item(v string) storage.Item {
-	return storage.Item{"v": &types.AttributeValueMemberS{Value: v}}
+func item(v string) storage.Value {
+	return storage.MustEncode(storage.Item{"v": &types.AttributeValueMemberS{Value: v}})
 }
 
-func val(it storage.Item) string {
-	if it == nil {
+func val(v storage.Value) string {
+	if v.IsZero() {
 		return "<nil>"
+	}
+	it, err := v.Item()
+	if err != nil {
+		return "<" + err.Error() + ">"
 	}
 	return it["v"].(*types.AttributeValueMemberS).Value
 }
@@ -126,7 +132,7 @@ func must2(t *testing.T, c storage.Collection, k []byte, v string) {
 func keys(t *testing.T, c storage.Collection, start, end []byte, desc bool, limit int) []string {
 	t.Helper()
 	var out []string
-	fn := func(k []byte, it storage.Item) bool {
+	fn := func(k []byte, it storage.Value) bool {
 		if val(it) != string(k) {
 			t.Fatalf("key %q holds item %q", k, val(it))
 		}
@@ -308,7 +314,7 @@ func testConcurrentReaders(t *testing.T, e storage.Engine) {
 					return
 				}
 				n := 0
-				c.Ascend(nil, nil, func([]byte, storage.Item) bool { n++; return true })
+				c.Ascend(nil, nil, func([]byte, storage.Value) bool { n++; return true })
 				if n != 500 {
 					t.Errorf("Ascend saw %d items", n)
 					return
@@ -345,8 +351,8 @@ func testClose(t *testing.T, e storage.Engine) {
 	closed("Collection.Put", err)
 	_, _, err = c.Delete([]byte("k"))
 	closed("Collection.Delete", err)
-	closed("Collection.Ascend", c.Ascend(nil, nil, func([]byte, storage.Item) bool { return true }))
-	closed("Collection.Descend", c.Descend(nil, nil, func([]byte, storage.Item) bool { return true }))
+	closed("Collection.Ascend", c.Ascend(nil, nil, func([]byte, storage.Value) bool { return true }))
+	closed("Collection.Descend", c.Descend(nil, nil, func([]byte, storage.Value) bool { return true }))
 	if err := e.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
@@ -494,5 +500,75 @@ func testKeyOrder(t *testing.T) {
 	y, _ := storage.AppendKey(nil, n("15E-1"))
 	if !bytes.Equal(x, y) {
 		t.Error("1.50 and 15E-1 encode differently")
+	}
+}
+
+// testValuesKept: a collection gives back the Value it was given, every
+// attribute type, with its size, and refuses the zero Value.
+func testValuesKept(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	it := storage.Item{
+		"s":  &types.AttributeValueMemberS{Value: "héllo\x00\"x\""},
+		"n":  &types.AttributeValueMemberN{Value: "-1.5E+10"},
+		"b":  &types.AttributeValueMemberB{Value: []byte{0, 255}},
+		"t":  &types.AttributeValueMemberBOOL{Value: true},
+		"f":  &types.AttributeValueMemberBOOL{Value: false},
+		"0":  &types.AttributeValueMemberNULL{Value: true},
+		"ss": &types.AttributeValueMemberSS{Value: []string{"b", "a"}},
+		"ns": &types.AttributeValueMemberNS{Value: []string{"2", "1"}},
+		"bs": &types.AttributeValueMemberBS{Value: [][]byte{{1}, {}}},
+		"l":  &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "x"}, &types.AttributeValueMemberL{}}},
+		"m":  &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"z": &types.AttributeValueMemberN{Value: "0"}, "a": &types.AttributeValueMemberM{}}},
+	}
+	v, err := storage.Encode(it)
+	must(t, err)
+	_, _, err = c.Put([]byte("k"), v)
+	must(t, err)
+	must(t, e.Apply([]storage.Op{storage.Put(c, []byte("batch"), v)}))
+	for _, k := range []string{"k", "batch"} {
+		got, ok, err := c.Get([]byte(k))
+		must(t, err)
+		if !ok || got.Encoded() != v.Encoded() || got.Size() != v.Size() {
+			t.Fatalf("%s: got %q (size %d), want %q (size %d)", k, got.Encoded(), got.Size(), v.Encoded(), v.Size())
+		}
+		dec, err := got.Item()
+		must(t, err)
+		if fmt.Sprint(dec) == "" || len(dec) != len(it) {
+			t.Fatalf("%s: decoded %d attributes, want %d", k, len(dec), len(it))
+		}
+	}
+	if _, _, err := c.Put([]byte("zero"), storage.Value{}); err == nil {
+		t.Fatal("Put of the zero Value succeeded")
+	}
+	if _, ok, _ := c.Get([]byte("zero")); ok {
+		t.Fatal("the zero Value was stored")
+	}
+}
+
+// testValuesOutliveWrites: a Value read stays valid after its item is
+// replaced or deleted, and the collection keeps its own copy of a key the
+// caller then reuses.
+func testValuesOutliveWrites(t *testing.T, e storage.Engine) {
+	c := coll(t, e, "t")
+	key := []byte("k1")
+	_, _, err := c.Put(key, item("first"))
+	must(t, err)
+	key[1] = '2'
+	_, _, err = c.Put(key, item("second"))
+	must(t, err)
+	if _, ok, _ := c.Get([]byte("k1")); !ok || c.Len() != 2 {
+		t.Fatal("the collection kept the caller's key buffer")
+	}
+	v, _, err := c.Get([]byte("k1"))
+	must(t, err)
+	_, _, err = c.Put([]byte("k1"), item("replaced"))
+	must(t, err)
+	must(t, e.Apply([]storage.Op{storage.Delete(c, []byte("k1"))}))
+	for range 100 { // reuse freed memory, if anything was freed
+		_, _, err = c.Put([]byte("k3"), item(strings.Repeat("x", 20)))
+		must(t, err)
+	}
+	if val(v) != "first" {
+		t.Fatalf("a Value read before the item was replaced and deleted now reads %q", val(v))
 	}
 }
