@@ -139,17 +139,17 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := map[string][]itemJSONOut{}
+	responses := make([][]Item, len(reads))
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
-	for _, rd := range reads {
+	for ri, rd := range reads {
 		t, err := s.readTable(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := []itemJSONOut{}
+		got := make([]Item, 0, len(rd.keys))
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
@@ -173,20 +173,39 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			if it != nil {
 				p := rd.ex.Project(it)
 				bytesOut += itemsize.Item(p)
-				got = append(got, itemJSONOut(p))
+				got = append(got, p)
 			}
 		}
-		responses[rd.name] = got
+		responses[ri] = got
 		if cc := mt.result(t.meta); cc != nil {
 			caps = append(caps, cc)
 		}
 		t.mu.RUnlock()
 	}
-	out := map[string]any{"Responses": responses, "UnprocessedKeys": marshalUnprocessedKeys(unproc)}
+	// The members in encoding/json's order (sorted), as the tables are.
+	r := newResp()
 	if caps != nil {
-		out["ConsumedCapacity"] = caps
+		if err := r.json("ConsumedCapacity", caps); err != nil {
+			return nil, err
+		}
 	}
-	return out, nil
+	r.key("Responses")
+	r.b = append(r.b, '{')
+	for ri, rd := range reads {
+		if ri > 0 {
+			r.b = append(r.b, ',')
+		}
+		r.b = appendJSONString(r.b, rd.name)
+		r.b = append(r.b, ':')
+		if err := r.itemList(responses[ri]); err != nil {
+			return nil, err
+		}
+	}
+	r.b = append(r.b, '}')
+	if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
+		return nil, err
+	}
+	return r.done(), nil
 }
 
 func marshalUnprocessedKeys(m map[string]*keysAndAttributes) map[string]any {

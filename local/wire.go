@@ -88,6 +88,11 @@ func (r *resp) item(k string, it Item) error {
 
 func (r *resp) items(k string, its []Item) error {
 	r.key(k)
+	return r.itemList(its)
+}
+
+// itemList appends a JSON array of items.
+func (r *resp) itemList(its []Item) error {
 	r.b = append(r.b, '[')
 	for i, it := range its {
 		if i > 0 {
