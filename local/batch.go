@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -281,7 +282,8 @@ type batchWriteOp struct {
 	table string
 	key   []byte
 	item  Item // nil: delete
-	keyAV Item
+	size  int  // the item's size
+	keyAV Item // the key's attributes (the item itself for a put)
 	req   *writeRequest
 }
 
@@ -323,11 +325,15 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 // order and then request order, and returns the writes; two requests for
 // one key are an error.
 func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table) ([]batchWriteOp, error) {
-	var ops []batchWriteOp
+	total := 0
+	for _, n := range names {
+		total += len(in.RequestItems[n])
+	}
+	ops := make([]batchWriteOp, 0, total)
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
-		seen := map[string]bool{}
+		first := len(ops) // this table's ops
 		for _, wr := range in.RequestItems[n] {
 			if wr == nil || (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
 				// Not documented; DynamoDB Local 3.3.1 answers with the
@@ -343,11 +349,12 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				if err := checkValues(it); err != nil {
 					return nil, err
 				}
-				if _, err := t.checkPut(it); err != nil {
+				size, err := t.checkPut(it)
+				if err != nil {
 					return nil, err
 				}
-				o.item = compactItem(it)
-				o.keyAV = keyOf(m, o.item)
+				o.item, o.size = compactItem(it), size
+				o.keyAV = o.item
 			} else {
 				k := Item(wr.DeleteRequest.Key)
 				if k == nil {
@@ -365,10 +372,10 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 			if err != nil {
 				return nil, err
 			}
-			if seen[string(b)] {
+			// At most 25 keys: comparing them costs less than a map.
+			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return bytes.Equal(p.key, b) }) {
 				return nil, validation(dupKeys)
 			}
-			seen[string(b)] = true
 			o.key = b
 			ops = append(ops, o)
 		}
@@ -394,7 +401,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 		if err != nil {
 			return nil, err
 		}
-		oldSize, newSize := itemsize.Item(old), itemsize.Item(o.item)
+		oldSize, newSize := itemsize.Item(old), o.size
 		if err := t.stage(&batch, o.key, old, o.item, oldSize, newSize, mt); err != nil {
 			return nil, err
 		}
