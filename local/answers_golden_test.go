@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/local"
 )
 
 // TestAnswerBytes pins the exact bytes of the data-plane answers whose
@@ -33,6 +34,29 @@ func TestAnswerBytes(t *testing.T) {
 		{"update old", "UpdateItem", `{"TableName":"aaa","Key":{"pk":{"S":"p"},"sk":{"N":"2"}},"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"UPDATED_OLD"}`, `{"Attributes":{"n":{"N":"6"}}}`},
 		{"put", "PutItem", `{"TableName":"aaa","Item":{"pk":{"S":"p"},"sk":{"N":"2"},"g":{"S":"z"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`, `{"Attributes":{"b":{"B":"AAE="},"n":{"N":"7"},"pk":{"S":"p"},"sk":{"N":"2"},"w":{"S":"<w>"}},"ConsumedCapacity":{"TableName":"aaa","CapacityUnits":2}}`},
 		{"delete", "DeleteItem", `{"TableName":"aaa","Key":{"pk":{"S":"p"},"sk":{"N":"2"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"INDEXES"}`, `{"Attributes":{"g":{"S":"z"},"pk":{"S":"p"},"sk":{"N":"2"}},"ConsumedCapacity":{"TableName":"aaa","CapacityUnits":2,"Table":{"CapacityUnits":1},"GlobalSecondaryIndexes":{"gix":{"CapacityUnits":1}}}}`},
+	} {
+		status, out := rawPost(t, srv, c.action, []byte(c.body))
+		if status != 200 || out != c.want {
+			t.Errorf("%s: %d\n got %s\nwant %s", c.name, status, out, c.want)
+		}
+	}
+}
+
+// TestAnswerBytesUnprocessed pins the batch answers with requests left
+// unprocessed.
+func TestAnswerBytesUnprocessed(t *testing.T) {
+	srv := dynamotest.NewServer(t, dynamotest.WithFaultFunc(func(action string) local.Fault {
+		if action == "BatchWriteItem" || action == "BatchGetItem" {
+			return local.Fault{Unprocessed: 2}
+		}
+		return local.Fault{}
+	}))
+	if status, out := rawPost(t, srv, "CreateTable", []byte(`{"TableName":"bbb","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)); status != 200 {
+		t.Fatal(out)
+	}
+	for _, c := range []struct{ name, action, body, want string }{
+		{"batch write", "BatchWriteItem", `{"RequestItems":{"bbb":[{"PutRequest":{"Item":{"id":{"S":"a"},"v":{"S":"<&>"}}}},{"PutRequest":{"Item":{"id":{"S":"b"},"n":{"N":"1"}}}},{"DeleteRequest":{"Key":{"id":{"S":"c"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`, `{"ConsumedCapacity":[{"TableName":"bbb","CapacityUnits":1}],"UnprocessedItems":{"bbb":[{"PutRequest":{"Item":{"id":{"S":"b"},"n":{"N":"1"}}}},{"DeleteRequest":{"Key":{"id":{"S":"c"}}}}]}}`},
+		{"batch get", "BatchGetItem", `{"RequestItems":{"bbb":{"Keys":[{"id":{"S":"a"}},{"id":{"S":"b"}},{"id":{"S":"c"}}],"ProjectionExpression":"#v","ExpressionAttributeNames":{"#v":"v"},"ConsistentRead":false}},"ReturnConsumedCapacity":"TOTAL"}`, `{"ConsumedCapacity":[{"TableName":"bbb","CapacityUnits":0.5}],"Responses":{"bbb":[{"v":{"S":"<&>"}}]},"UnprocessedKeys":{"bbb":{"ConsistentRead":false,"ExpressionAttributeNames":{"#v":"v"},"Keys":[{"id":{"S":"b"}},{"id":{"S":"c"}}],"ProjectionExpression":"#v"}}}`},
 	} {
 		status, out := rawPost(t, srv, c.action, []byte(c.body))
 		if status != 200 || out != c.want {

@@ -274,7 +274,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return batchWriteOutput(&in, tables, done, ops[len(done):], meters), nil
+	return batchWriteOutput(&in, tables, done, ops[len(done):], meters)
 }
 
 // batchWriteOp is one planned write of a BatchWriteItem.
@@ -415,7 +415,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 
 // batchWriteOutput is the response: the unprocessed requests as sent, and
 // the consumed capacity and item collection metrics when asked for.
-func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unprocessed []batchWriteOp, meters map[string]*meter) map[string]any {
+func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unprocessed []batchWriteOp, meters map[string]*meter) (rawJSON, error) {
 	outUnproc := map[string][]map[string]any{}
 	for _, o := range unprocessed {
 		wr := o.req
@@ -425,13 +425,16 @@ func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unpro
 			outUnproc[o.table] = append(outUnproc[o.table], map[string]any{"DeleteRequest": map[string]any{"Key": itemJSONOut(wr.DeleteRequest.Key)}})
 		}
 	}
-	out := map[string]any{"UnprocessedItems": outUnproc}
+	// The members in encoding/json's order (sorted).
+	r := newResp()
 	if str(in.ReturnConsumedCapacity) == "TOTAL" || str(in.ReturnConsumedCapacity) == "INDEXES" {
 		var caps []*consumedCapacity
 		for _, n := range sortedKeys(meters) {
 			caps = append(caps, meters[n].result(tables[n].meta))
 		}
-		out["ConsumedCapacity"] = caps
+		if err := r.json("ConsumedCapacity", caps); err != nil {
+			return nil, err
+		}
 	}
 	if str(in.ReturnItemCollectionMetrics) == "SIZE" {
 		metrics := map[string][]itemCollectionMetrics{}
@@ -440,7 +443,14 @@ func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unpro
 				metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
 			}
 		}
-		out["ItemCollectionMetrics"] = metrics
+		if err := r.json("ItemCollectionMetrics", metrics); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	if len(outUnproc) == 0 {
+		r.raw("UnprocessedItems", []byte("{}"))
+	} else if err := r.json("UnprocessedItems", outUnproc); err != nil {
+		return nil, err
+	}
+	return r.done(), nil
 }
