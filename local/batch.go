@@ -170,10 +170,14 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			}
 			// Each item is rounded up to 4 KB on its own, and a key with
 			// no item costs what GetItem of it does (API_BatchGetItem.html).
-			mt.table += readUnits(itemsize.Item(it), consistent)
+			size := itemsize.Item(it)
+			mt.table += readUnits(size, consistent)
 			if it != nil {
 				p := rd.ex.Project(it)
-				bytesOut += itemsize.Item(p)
+				if rd.ex.HasProjection() {
+					size = itemsize.Item(p)
+				}
+				bytesOut += size
 				got = append(got, p)
 			}
 		}
