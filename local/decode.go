@@ -638,16 +638,32 @@ func isValueEnd(c byte) bool {
 }
 
 // stringEnd returns the end of the well-formed JSON string whose text
-// starts at b[i:]: past the first quote that is not escaped.
+// starts at b[i:]: past the first quote that is not escaped. Short strings
+// (names, types) are walked byte by byte; past 16 bytes the quotes are
+// searched for (vectorised), and one is the end unless an odd number of
+// backslashes precedes it.
 func stringEnd(b []byte, i int) int {
-	for i < len(b) {
+	for n := min(len(b), i+16); i < n; i++ {
 		switch b[i] {
 		case '"':
 			return i + 1
 		case '\\':
 			i++
 		}
-		i++
+	}
+	for i < len(b) {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j + 1
+		n := 0
+		for b[i-2-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
 	}
 	return i
 }

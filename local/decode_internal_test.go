@@ -164,7 +164,9 @@ func BenchmarkDecodeBatch(b *testing.B) {
 // past escaped quotes and backslashes and brackets inside strings.
 func TestValueEnd(t *testing.T) {
 	for _, v := range []string{`"a"`, `"a\"b"`, `"\\"`, `"\\\""`, `"]}\u0022"`, `{}`, `[]`, `{"a":"}\"","b":[1,{"c":"\\"}]}`,
-		`[ "]" , [ ] ,{ } ]`, `1`, `-2.5e+3`, `true`, `false`, `null`} {
+		`[ "]" , [ ] ,{ } ]`, `1`, `-2.5e+3`, `true`, `false`, `null`,
+		// Longer than the bytes walked one by one: quotes searched for.
+		`"0123456789abcdef\"0123\\"`, `"0123456789abcdefgh\\\"x\\\\"`, `{"k":"0123456789abcdefghij\"}"}`} {
 		for _, after := range []string{"", ",", "}", "]", " ,"} {
 			if end := valueEnd([]byte(v+after), 0); end != len(v) {
 				t.Errorf("valueEnd(%s) = %d, want %d", v+after, end, len(v))
