@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -157,17 +158,17 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := map[string][]outItem{}
+	responses := make([][]outItem, len(reads))
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
-	for _, rd := range reads {
+	for ri, rd := range reads {
 		t, err := s.readTable(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := []outItem{}
+		got := make([]outItem, 0, len(rd.keys))
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
@@ -199,17 +200,36 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				got = append(got, outItem{v: v})
 			}
 		}
-		responses[rd.name] = got
+		responses[ri] = got
 		if cc := mt.result(t.meta); cc != nil {
 			caps = append(caps, cc)
 		}
 		t.mu.RUnlock()
 	}
-	out := map[string]any{"Responses": responses, "UnprocessedKeys": marshalUnprocessedKeys(unproc)}
+	// The members in encoding/json's order (sorted), as the tables are.
+	r := newResp()
 	if caps != nil {
-		out["ConsumedCapacity"] = caps
+		if err := r.json("ConsumedCapacity", caps); err != nil {
+			return nil, err
+		}
 	}
-	return out, nil
+	r.key("Responses")
+	r.b = append(r.b, '{')
+	for ri, rd := range reads {
+		if ri > 0 {
+			r.b = append(r.b, ',')
+		}
+		r.b = appendJSONString(r.b, rd.name)
+		r.b = append(r.b, ':')
+		if err := r.itemList(responses[ri]); err != nil {
+			return nil, err
+		}
+	}
+	r.b = append(r.b, '}')
+	if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
+		return nil, err
+	}
+	return r.done(), nil
 }
 
 func marshalUnprocessedKeys(m map[string]*keysAndAttributes) map[string]any {
@@ -277,7 +297,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return batchWriteOutput(&in, tables, done, ops[len(done):], meters), nil
+	return batchWriteOutput(&in, tables, done, ops[len(done):], meters)
 }
 
 // batchWriteOp is one planned write of a BatchWriteItem.
@@ -285,7 +305,8 @@ type batchWriteOp struct {
 	table string
 	key   []byte
 	item  Item // nil: delete
-	keyAV Item
+	size  int  // the item's size
+	keyAV Item // the key's attributes (the item itself for a put)
 	req   *writeRequest
 }
 
@@ -334,11 +355,15 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 // order and then request order, and returns the writes; two requests for
 // one key are an error.
 func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table) ([]batchWriteOp, error) {
-	var ops []batchWriteOp
+	total := 0
+	for _, n := range names {
+		total += len(in.RequestItems[n])
+	}
+	ops := make([]batchWriteOp, 0, total)
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
-		seen := map[string]bool{}
+		first := len(ops) // this table's ops
 		for _, wr := range in.RequestItems[n] {
 			if wr == nil || (wr.PutRequest == nil) == (wr.DeleteRequest == nil) {
 				// Not documented; DynamoDB Local 3.3.1 answers with the
@@ -354,11 +379,12 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				if err := checkValues(it); err != nil {
 					return nil, err
 				}
-				if _, err := t.checkPut(it); err != nil {
+				size, err := t.checkPut(it)
+				if err != nil {
 					return nil, err
 				}
-				o.item = compactItem(it)
-				o.keyAV = keyOf(m, o.item)
+				o.item, o.size = compactItem(it), size
+				o.keyAV = o.item
 			} else {
 				k := Item(wr.DeleteRequest.Key)
 				if k == nil {
@@ -376,10 +402,10 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 			if err != nil {
 				return nil, err
 			}
-			if seen[string(b)] {
+			// At most 25 keys: comparing them costs less than a map.
+			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return bytes.Equal(p.key, b) }) {
 				return nil, validation(dupKeys)
 			}
-			seen[string(b)] = true
 			o.key = b
 			ops = append(ops, o)
 		}
@@ -405,7 +431,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 		if err != nil {
 			return nil, err
 		}
-		oldSize, newSize := v.Size(), itemsize.Item(o.item)
+		oldSize, newSize := v.Size(), o.size
 		if err := t.stage(&batch, o.key, itemOf(v), o.item, oldSize, newSize, mt); err != nil {
 			return nil, err
 		}
@@ -419,7 +445,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 
 // batchWriteOutput is the response: the unprocessed requests as sent, and
 // the consumed capacity and item collection metrics when asked for.
-func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unprocessed []batchWriteOp, meters map[string]*meter) map[string]any {
+func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unprocessed []batchWriteOp, meters map[string]*meter) (rawJSON, error) {
 	outUnproc := map[string][]map[string]any{}
 	for _, o := range unprocessed {
 		wr := o.req
@@ -429,13 +455,16 @@ func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unpro
 			outUnproc[o.table] = append(outUnproc[o.table], map[string]any{"DeleteRequest": map[string]any{"Key": itemJSONOut(wr.DeleteRequest.Key)}})
 		}
 	}
-	out := map[string]any{"UnprocessedItems": outUnproc}
+	// The members in encoding/json's order (sorted).
+	r := newResp()
 	if str(in.ReturnConsumedCapacity) == "TOTAL" || str(in.ReturnConsumedCapacity) == "INDEXES" {
 		var caps []*consumedCapacity
 		for _, n := range sortedKeys(meters) {
 			caps = append(caps, meters[n].result(tables[n].meta))
 		}
-		out["ConsumedCapacity"] = caps
+		if err := r.json("ConsumedCapacity", caps); err != nil {
+			return nil, err
+		}
 	}
 	if str(in.ReturnItemCollectionMetrics) == "SIZE" {
 		metrics := map[string][]itemCollectionMetrics{}
@@ -444,7 +473,14 @@ func batchWriteOutput(in *batchWriteInput, tables map[string]*table, done, unpro
 				metrics[o.table] = append(metrics[o.table], t.collectionMetrics(o.keyAV))
 			}
 		}
-		out["ItemCollectionMetrics"] = metrics
+		if err := r.json("ItemCollectionMetrics", metrics); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	if len(outUnproc) == 0 {
+		r.raw("UnprocessedItems", []byte("{}"))
+	} else if err := r.json("UnprocessedItems", outUnproc); err != nil {
+		return nil, err
+	}
+	return r.done(), nil
 }

@@ -111,3 +111,20 @@ func BenchmarkUpdateItem(b *testing.B) {
 		c.call(b, "UpdateItem", bodies[i%len(bodies)])
 	}
 }
+
+// BenchmarkDeleteItem deletes items of 10,000 in turn (past 10,000
+// iterations the keys are gone, and the deletes find nothing).
+func BenchmarkDeleteItem(b *testing.B) {
+	_, c := benchServer(b)
+	bodies := make([]string, 10000)
+	for i := range bodies {
+		k := fmt.Sprintf("k%07d", i)
+		c.call(b, "PutItem", putBody(k, "s", i))
+		bodies[i] = `{"TableName":"bench","Key":{"pk":{"S":"` + k + `"},"sk":{"S":"s"}}}`
+	}
+	b.ReportAllocs()
+	cpuPerOp(b)
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "DeleteItem", bodies[i%len(bodies)])
+	}
+}

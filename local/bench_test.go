@@ -81,6 +81,7 @@ func putBody(pk, sk string, n int) string {
 func BenchmarkPutItem(b *testing.B) {
 	_, c := benchServer(b)
 	b.ReportAllocs()
+	cpuPerOp(b)
 	for i := 0; b.Loop(); i++ {
 		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i%10000), "s", i))
 	}
@@ -132,6 +133,7 @@ func BenchmarkGetItem(b *testing.B) {
 		c.call(b, "PutItem", putBody(fmt.Sprintf("k%07d", i), "s", i))
 	}
 	b.ReportAllocs()
+	cpuPerOp(b)
 	for i := 0; b.Loop(); i++ {
 		c.call(b, "GetItem", `{"TableName":"bench","Key":{"pk":{"S":"k`+fmt.Sprintf("%07d", i%10000)+`"},"sk":{"S":"s"}}}`)
 	}

@@ -34,14 +34,24 @@ func (d *objectDecoder) ws() {
 	}
 }
 
-// decodeMembers calls fn for each member of the top-level object.
+// decodeMembers calls fn for each member of the object b, a value of a
+// checked body (see walkMembers).
 func decodeMembers(b []byte, fn func(key string, raw []byte) error) error {
-	return eachMember(b, func(key, raw []byte) error { return fn(string(key), raw) })
+	return walkMembers(b, true, func(key, raw []byte) error { return fn(string(key), raw) })
 }
 
-// eachMember is decodeMembers without a string for each key: key is only
-// valid during the call (switch string(key) does not allocate).
+// eachMember calls fn for each member of the request body b, checking the
+// syntax of each value before fn sees it: key is only valid during the call
+// (switch string(key) does not allocate).
 func eachMember(b []byte, fn func(key, raw []byte) error) error {
+	return walkMembers(b, false, fn)
+}
+
+// walkMembers is eachMember; checked says b is a value inside a body whose
+// syntax was checked already (every raw value fn gets is), so only the end
+// of each value is looked for. Without it, a value nested n levels deep
+// would be checked n times over.
+func walkMembers(b []byte, checked bool, fn func(key, raw []byte) error) error {
 	d := objectDecoder{b: b}
 	d.ws()
 	if d.i >= len(b) || b[d.i] != '{' {
@@ -66,7 +76,9 @@ func eachMember(b []byte, fn func(key, raw []byte) error) error {
 		d.i++
 		d.ws()
 		start := d.i
-		if err := d.skip(0); err != nil {
+		if checked {
+			d.i = valueEnd(b, d.i)
+		} else if err := d.skip(0); err != nil {
 			return err
 		}
 		if err := fn(key, b[start:d.i]); err != nil {
@@ -546,13 +558,22 @@ func decodeFast[T any](c *call, in *T, fast func(*T, []byte) error) error {
 	return c.decode(in)
 }
 
+// topMembers is structMembers for a whole request body, whose syntax it
+// checks first.
+func topMembers(b []byte, names []string, fn func(k string, raw []byte) error) error {
+	if err := checkBody(b); err != nil {
+		return err
+	}
+	return structMembers(b, names, fn)
+}
+
 // structMembers is decodeMembers for a struct with the given member names:
 // fn gets each known member once; a repeated member (encoding/json would
 // merge it) or a name equal to a known one only under encoding/json's case
 // folding is errSlow; other members are skipped.
 func structMembers(b []byte, names []string, fn func(k string, raw []byte) error) error {
 	var seen uint64
-	return eachMember(b, func(key, raw []byte) error {
+	return walkMembers(b, true, func(key, raw []byte) error {
 		i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
 		if i < 0 {
 			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(string(key), n) }) {
@@ -568,7 +589,87 @@ func structMembers(b []byte, names []string, fn func(k string, raw []byte) error
 	})
 }
 
-// decodeElements calls fn for each element of the JSON array b.
+// checkBody checks the syntax of a whole body, for the decoders that walk it
+// as checked (topMembers).
+func checkBody(b []byte) error {
+	d := objectDecoder{b: b}
+	d.ws()
+	if err := d.skip(0); err != nil {
+		return err
+	}
+	return d.end()
+}
+
+// valueEnd returns the end of the JSON value at b[i:], which is known to be
+// well-formed: it only tracks strings and brackets.
+func valueEnd(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',', ':', ' ', '\t', '\n', '\r':
+		default:
+			if depth == 0 { // a number, true, false or null
+				for i < len(b) && !isValueEnd(b[i]) {
+					i++
+				}
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}
+
+func isValueEnd(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// stringEnd returns the end of the well-formed JSON string whose text
+// starts at b[i:]: past the first quote that is not escaped. Short strings
+// (names, types) are walked byte by byte; past 16 bytes the quotes are
+// searched for (vectorised), and one is the end unless an odd number of
+// backslashes precedes it.
+func stringEnd(b []byte, i int) int {
+	for n := min(len(b), i+16); i < n; i++ {
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++
+		}
+	}
+	for i < len(b) {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j + 1
+		n := 0
+		for b[i-2-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// decodeElements calls fn for each element of the JSON array b, a value of
+// a checked body (see walkMembers).
 func decodeElements(b []byte, fn func(raw []byte) error) error {
 	d := objectDecoder{b: b}
 	d.ws()
@@ -584,9 +685,7 @@ func decodeElements(b []byte, fn func(raw []byte) error) error {
 	for {
 		d.ws()
 		start := d.i
-		if err := d.skip(0); err != nil {
-			return err
-		}
+		d.i = valueEnd(b, d.i)
 		if err := fn(b[start:d.i]); err != nil {
 			return err
 		}
@@ -673,7 +772,7 @@ var scanMembers = []string{"TableName", "IndexName", "Select", "Limit", "Consist
 	"Segment", "TotalSegments", "ScanFilter"}
 
 func (in *scanInput) decode(b []byte) error {
-	return structMembers(b, scanMembers, func(k string, raw []byte) error {
+	return topMembers(b, scanMembers, func(k string, raw []byte) error {
 		switch k {
 		case "Segment":
 			return rawInt(raw, &in.Segment)
@@ -689,7 +788,7 @@ func (in *scanInput) decode(b []byte) error {
 var batchWriteMembers = []string{"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}
 
 func (in *batchWriteInput) decode(b []byte) error {
-	return structMembers(b, batchWriteMembers, func(k string, raw []byte) error {
+	return topMembers(b, batchWriteMembers, func(k string, raw []byte) error {
 		switch k {
 		case "RequestItems":
 			return rawMap(raw, &in.RequestItems, func(v []byte, reqs *[]*writeRequest) error {
@@ -726,7 +825,7 @@ func (r *writeRequest) decode(b []byte) error {
 var batchGetMembers = []string{"RequestItems", "ReturnConsumedCapacity"}
 
 func (in *batchGetInput) decode(b []byte) error {
-	return structMembers(b, batchGetMembers, func(k string, raw []byte) error {
+	return topMembers(b, batchGetMembers, func(k string, raw []byte) error {
 		if k == "RequestItems" {
 			return rawMap(raw, &in.RequestItems, func(v []byte, ka **keysAndAttributes) error {
 				return rawStruct(v, ka, (*keysAndAttributes).decode)
@@ -787,7 +886,7 @@ var (
 )
 
 func (in *transactWriteInput) decode(b []byte) error {
-	return structMembers(b, transactWriteMembers, func(k string, raw []byte) error {
+	return topMembers(b, transactWriteMembers, func(k string, raw []byte) error {
 		switch k {
 		case "TransactItems":
 			return rawList(raw, &in.TransactItems, func(v []byte, it **transactWriteItem) error {
@@ -822,7 +921,7 @@ var (
 )
 
 func (in *transactGetInput) decode(b []byte) error {
-	return structMembers(b, transactGetMembers, func(k string, raw []byte) error {
+	return topMembers(b, transactGetMembers, func(k string, raw []byte) error {
 		if k == "ReturnConsumedCapacity" {
 			return rawString(raw, &in.ReturnConsumedCapacity)
 		}

@@ -52,6 +52,11 @@ var decodeSeeds = []string{
 	`{"TransactItems":[{"ConditionCheck":{"TableName":"t","Key":{"pk":{"S":"a"}},"ConditionExpression":"attribute_exists(#p)","ExpressionAttributeNames":{"#p":"pk"},"ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},{"Put":{"TableName":"t","Item":{"pk":{"S":"b"}}}},{"Update":{"TableName":"t","Key":{"pk":{"S":"c"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"N":"1"}}}},{"Delete":{"TableName":"t","Key":{"pk":{"S":"d"}}}},null],"ClientRequestToken":"tok","ReturnConsumedCapacity":"TOTAL","ReturnItemCollectionMetrics":"SIZE"}`,
 	`{"TransactItems":[{"Get":{"TableName":"t","Key":{"pk":{"S":"a"}},"ProjectionExpression":"a"}},{"Get":null},null]}`,
 	`{"TransactItems":[{"Put":{"TableName":"t"},"put":{}}]}`,
+	// Escaped quotes and backslashes, and scalars, where the checked walk
+	// only looks for the end of a value.
+	`{"RequestItems":{"t\"]}\\":[{"PutRequest":{"Item":{"p\\":{"S":"a\\\"}]"}}, "x" : "\\" }} , null ]}}`,
+	`{"RequestItems":{"t":{"Keys":[ {"pk":{"S":"\\"}} ,{"pk":{"N":"1"}}],"ConsistentRead": true ,"x":[1 ,-2e3 ,false]}}}`,
+	`{"TransactItems":[{"Get":{"TableName":"\u0074\"","Key":{"pk":{"S":"]"}},"x":1.5e-3}}, 7 ]}`,
 }
 
 // FuzzDecodeEquivalence checks the Scan, batch and transaction decoders against
@@ -153,4 +158,19 @@ func BenchmarkDecodeBatch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestValueEnd: the checked walk finds the end of every kind of value,
+// past escaped quotes and backslashes and brackets inside strings.
+func TestValueEnd(t *testing.T) {
+	for _, v := range []string{`"a"`, `"a\"b"`, `"\\"`, `"\\\""`, `"]}\u0022"`, `{}`, `[]`, `{"a":"}\"","b":[1,{"c":"\\"}]}`,
+		`[ "]" , [ ] ,{ } ]`, `1`, `-2.5e+3`, `true`, `false`, `null`,
+		// Longer than the bytes walked one by one: quotes searched for.
+		`"0123456789abcdef\"0123\\"`, `"0123456789abcdefgh\\\"x\\\\"`, `{"k":"0123456789abcdefghij\"}"}`} {
+		for _, after := range []string{"", ",", "}", "]", " ,"} {
+			if end := valueEnd([]byte(v+after), 0); end != len(v) {
+				t.Errorf("valueEnd(%s) = %d, want %d", v+after, end, len(v))
+			}
+		}
+	}
 }

@@ -125,6 +125,11 @@ func (r *resp) items(k string, its []outItem) error {
 	}
 	r.grow(n + len(k) + 5)
 	r.key(k)
+	return r.itemList(its)
+}
+
+// itemList appends a JSON array of items.
+func (r *resp) itemList(its []outItem) error {
 	r.b = append(r.b, '[')
 	for i, it := range its {
 		if i > 0 {

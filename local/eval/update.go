@@ -39,7 +39,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 	var err error
 	r.begin("UpdateExpression")
 	// First the paths acted on, which may not overlap; then the values.
-	var all []expr.Path
+	all := make([]expr.Path, 0, len(ast.Set)+len(ast.Remove)+len(ast.Add)+len(ast.Delete))
 	for _, p := range ast.Set {
 		all = append(all, p.Path)
 	}
@@ -69,26 +69,25 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 	}
 	u.remove = paths[len(ast.Set) : len(ast.Set)+len(ast.Remove)]
 	rest := paths[len(ast.Set)+len(ast.Remove):]
-	for i, a := range append(slices.Clone(ast.Add), ast.Delete...) {
-		clause := "ADD"
-		if i >= len(ast.Add) {
-			clause = "DELETE"
-		}
-		v, err := r.value(a.Value)
+	if len(ast.Add) > 0 {
+		u.add = make([]pathValue, 0, len(ast.Add))
+	}
+	for i, a := range ast.Add {
+		v, err := r.setOperand("ADD", a)
 		if err != nil {
 			return nil, err
 		}
-		if t := avtype.Of(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
-			return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
-				", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
+		u.add = append(u.add, pathValue{rest[i], v})
+	}
+	for i, a := range ast.Delete {
+		v, err := r.setOperand("DELETE", a)
+		if err != nil {
+			return nil, err
 		}
-		if clause == "ADD" {
-			u.add = append(u.add, pathValue{rest[i], v})
-		} else {
-			u.delete = append(u.delete, pathValue{rest[i], v})
-		}
+		u.delete = append(u.delete, pathValue{rest[len(ast.Add)+i], v})
 	}
 	u.paths = &projNode{}
+	u.heads = make([]string, 0, len(paths))
 	for _, p := range paths {
 		if !slices.Contains(u.heads, p[0].name) {
 			u.heads = append(u.heads, p[0].name)
@@ -96,6 +95,20 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		u.paths.add(p)
 	}
 	return u, nil
+}
+
+// setOperand resolves the value of an ADD or DELETE action: a set, or a
+// number for ADD.
+func (r *resolver) setOperand(clause string, a expr.PathValue) (types.AttributeValue, error) {
+	v, err := r.value(a.Value)
+	if err != nil {
+		return nil, err
+	}
+	if t := avtype.Of(v); !isSetType(t) && (clause == "DELETE" || t != "N") {
+		return nil, r.fail("Incorrect operand type for operator or function; operator: " + clause +
+			", operand type: " + enumName(t) + ", typeSet: ALLOWED_FOR_" + clause + "_OPERAND")
+	}
+	return v, nil
 }
 
 // UpdatedAttributes returns what ReturnValues UPDATED_OLD (given the item
