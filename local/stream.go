@@ -277,11 +277,12 @@ type pendingRecord struct {
 	t  recTime
 }
 
-// stageRecord adds to b the stream record of one item change (old → nu).
+// stageRecord adds to b the stream record of one item change (old → nu;
+// enc is nu's encoding).
 // A write that changes nothing writes no record (Streams.html: a PutItem or
 // UpdateItem that does not change any data writes no stream record).
 // The caller holds the table's lock exclusively.
-func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
+func (st *stream) stageRecord(b *writeBatch, old, nu Item, enc storage.Value) error {
 	if old != nil && nu != nil && equalItems(old, nu) {
 		return nil
 	}
@@ -320,9 +321,20 @@ func (st *stream) stageRecord(b *writeBatch, old, nu Item) error {
 	if err != nil {
 		return err
 	}
-	b.ops = append(b.ops, storage.Put(st.coll, key, storage.MustEncode(item)))
+	// A record holding the new image stores the encoding the table's own
+	// write made (enc); only an old image or a keys-only record is encoded.
+	v := enc
+	if r.New == nil {
+		if v, err = storage.Encode(item); err != nil {
+			return err
+		}
+	}
+	b.ops = append(b.ops, storage.Put(st.coll, key, v))
 	if oldKey != nil {
-		b.ops = append(b.ops, storage.Put(st.coll, oldKey, storage.MustEncode(r.Old)))
+		if v, err = storage.Encode(r.Old); err != nil {
+			return err
+		}
+		b.ops = append(b.ops, storage.Put(st.coll, oldKey, v))
 	}
 	b.records = append(b.records, pendingRecord{st: st, t: recTime{seq, now.UnixMilli()}})
 	return nil

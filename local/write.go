@@ -126,7 +126,7 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	b.ops = append(b.ops, storage.Put(t.items, key, enc))
 	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
 	if t.stream != nil {
-		if err = t.stream.stageRecord(b, old, nu); err != nil {
+		if err = t.stream.stageRecord(b, old, nu, enc); err != nil {
 			return err
 		}
 	}
