@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -79,6 +80,10 @@ type Field struct {
 	o         opts
 	c         *codec
 	defaultAV types.AttributeValue
+	// direct: the field lies offset bytes into the outer struct, through
+	// no embedded pointer, so it is coded at its address.
+	direct bool
+	offset uintptr
 }
 
 var (
@@ -135,7 +140,7 @@ func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 		v = p
 	}
 	st := getState()
-	m, err := s.encode(v, omitNil, st)
+	m, err := s.encode(v, nil, omitNil, st)
 	putState(st)
 	if err != nil {
 		return nil, withinType(err, s.Type)
@@ -159,7 +164,7 @@ func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) e
 	if !v.CanSet() {
 		return errorf("cannot decode into an unaddressable %s", s.Type)
 	}
-	if err := s.decode(item, v); err != nil {
+	if err := s.decode(item, v, nil); err != nil {
 		return withinType(err, s.Type)
 	}
 	return nil
@@ -221,19 +226,36 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string]types.AttributeValue, error) {
+// encode encodes the struct in v, or at p when v is the zero Value. p is
+// the address of an addressable v; without one every field goes through
+// reflect.
+func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) (map[string]types.AttributeValue, error) {
+	if p == nil && v.CanAddr() {
+		p = v.Addr().UnsafePointer()
+	} else if !v.IsValid() {
+		v = reflect.NewAt(s.Type, p).Elem()
+	}
 	m := make(map[string]types.AttributeValue, len(s.Fields))
 	for _, f := range s.Fields {
-		fv := f.Value(v)
 		var av types.AttributeValue
+		var fv reflect.Value // read only where omitempty or required need it
 		switch {
-		case !fv.IsValid():
-		case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
-			continue
-		default:
+		case p != nil && f.direct && !f.OmitEmpty && !f.Required:
 			var err error
-			if av, err = f.c.enc(fv, st); err != nil {
+			if av, err = f.c.encodeAt(unsafe.Add(p, f.offset), st); err != nil {
 				return nil, within(err, f.Name)
+			}
+		default:
+			fv = f.Value(v)
+			switch {
+			case !fv.IsValid():
+			case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
+				continue
+			default:
+				var err error
+				if av, err = f.c.enc(fv, st); err != nil {
+					return nil, within(err, f.Name)
+				}
 			}
 		}
 		if av == nil && f.HasDefault {
@@ -262,7 +284,14 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 	return m, nil
 }
 
-func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) error {
+// decode fills the settable struct v, or the one at p when v is the zero
+// Value.
+func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) error {
+	if p == nil {
+		p = v.Addr().UnsafePointer()
+	} else if !v.IsValid() {
+		v = reflect.NewAt(s.Type, p).Elem()
+	}
 	for _, f := range s.Fields {
 		av := item[f.Name]
 		if av == nil {
@@ -270,6 +299,12 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) e
 				continue
 			}
 			av = f.defaultAV
+		}
+		if f.direct {
+			if err := f.c.decodeAt(av, unsafe.Add(p, f.offset)); err != nil {
+				return within(err, f.Name)
+			}
+			continue
 		}
 		fv, err := f.settable(v)
 		if err != nil {
@@ -652,6 +687,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 			return nil, within(err, f.Name)
 		}
 		f.Kind = f.c.kind
+		f.offset, f.direct = fieldOffset(t, f.Index)
 		if f.HasDefault {
 			if err := f.setDefault(); err != nil {
 				return nil, within(err, f.Name)
@@ -662,6 +698,21 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// fieldOffset returns the offset of the field at index in struct type t,
+// and whether the path to it runs through no embedded pointer.
+func fieldOffset(t reflect.Type, index []int) (uintptr, bool) {
+	var off uintptr
+	for _, x := range index {
+		if t.Kind() != reflect.Struct {
+			return 0, false
+		}
+		sf := t.Field(x)
+		off += sf.Offset
+		t = sf.Type
+	}
+	return off, true
 }
 
 // setUnknown declares c as the catch-all field of s.
