@@ -476,15 +476,15 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			return err
 		}
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			m, err := s.encode(v, nil, true, st)
-			if err != nil {
+			m := make(map[string]types.AttributeValue, len(s.Fields))
+			if err := s.encode(m, v, nil, true, st); err != nil {
 				return nil, err
 			}
 			return st.M(m), nil
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			m, err := s.encode(reflect.Value{}, p, true, st)
-			if err != nil {
+			m := make(map[string]types.AttributeValue, len(s.Fields))
+			if err := s.encode(m, reflect.Value{}, p, true, st); err != nil {
 				return nil, err
 			}
 			return st.M(m), nil

@@ -128,9 +128,21 @@ func (s *Struct) Field(attr string) *Field { return s.byName[attr] }
 // zero value included, is written as it is; a required field that is zero
 // and has no default is an error.
 func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
+	m := make(map[string]types.AttributeValue, len(s.Fields))
+	if err := s.EncodeInto(v, omitNil, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// EncodeInto is Encode writing the attributes into m, which a caller that
+// adds attributes of its own (a schema's generated keys) makes with room
+// for them, so that the map is not grown on the way. After an error m holds
+// part of the item.
+func (s *Struct) EncodeInto(v reflect.Value, omitNil bool, m map[string]types.AttributeValue) error {
 	v, err := s.structValue(v)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !v.CanAddr() {
 		// Work on an addressable copy so that field codecs read time.Time,
@@ -140,12 +152,12 @@ func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 		v = p
 	}
 	st := getState()
-	m, err := s.encode(v, nil, omitNil, st)
+	err = s.encode(m, v, nil, omitNil, st)
 	putState(st)
 	if err != nil {
-		return nil, withinType(err, s.Type)
+		return withinType(err, s.Type)
 	}
-	return m, nil
+	return nil
 }
 
 // Decode fills v (an addressable struct, or a pointer to one) from item.
@@ -226,16 +238,15 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-// encode encodes the struct in v, or at p when v is the zero Value. p is
-// the address of an addressable v; without one every field goes through
-// reflect.
-func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) (map[string]types.AttributeValue, error) {
+// encode encodes the struct in v, or at p when v is the zero Value, into
+// m. p is the address of an addressable v; without one every field goes
+// through reflect.
+func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) error {
 	if p == nil && v.CanAddr() {
 		p = v.Addr().UnsafePointer()
 	} else if !v.IsValid() {
 		v = reflect.NewAt(s.Type, p).Elem()
 	}
-	m := make(map[string]types.AttributeValue, len(s.Fields))
 	for _, f := range s.Fields {
 		var av types.AttributeValue
 		var fv reflect.Value // read only where omitempty or required need it
@@ -243,7 +254,7 @@ func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *enc
 		case p != nil && f.direct && !f.OmitEmpty && !f.Required:
 			var err error
 			if av, err = f.c.encodeAt(unsafe.Add(p, f.offset), st); err != nil {
-				return nil, within(err, f.Name)
+				return within(err, f.Name)
 			}
 		default:
 			fv = f.Value(v)
@@ -254,7 +265,7 @@ func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *enc
 			default:
 				var err error
 				if av, err = f.c.enc(fv, st); err != nil {
-					return nil, within(err, f.Name)
+					return within(err, f.Name)
 				}
 			}
 		}
@@ -263,11 +274,11 @@ func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *enc
 			// non-pointer field are values the caller set.
 			av = f.defaultAV
 		} else if f.Required && av != nil && f.c.isZero(fv) {
-			return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+			return &Error{Path: f.Name, Msg: "required field is not set"}
 		}
 		if av == nil {
 			if f.Required {
-				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+				return &Error{Path: f.Name, Msg: "required field is not set"}
 			}
 			if omitNil || f.OmitEmpty {
 				continue
@@ -278,10 +289,10 @@ func (s *Struct) encode(v reflect.Value, p unsafe.Pointer, omitNil bool, st *enc
 	}
 	if s.Unknown != nil {
 		if err := s.encodeUnknown(v, m); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // decode fills the settable struct v, or the one at p when v is the zero
