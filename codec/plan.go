@@ -408,7 +408,13 @@ func (f *Field) Encode(fv reflect.Value) (types.AttributeValue, error) {
 		return nil, &Error{Path: f.Name, Msg: "cannot encode " + fv.Type().String() + " as " + f.Type.String()}
 	}
 	st := getState()
-	av, err := f.c.enc(fv, st)
+	var av types.AttributeValue
+	var err error
+	if fv.CanAddr() {
+		av, err = f.c.encodeAt(fv.Addr().UnsafePointer(), st)
+	} else {
+		av, err = f.c.enc(fv, st)
+	}
 	putState(st)
 	if err != nil {
 		return nil, within(err, f.Name)
