@@ -281,3 +281,36 @@ func atoiFixed(s string) (int, bool) {
 	}
 	return n, true
 }
+
+// parseTimeUTC parses the form this package writes, "YYYY-MM-DDTHH:MM:SS"
+// with an optional fraction of 1 to 9 digits and "Z", as time.Parse with
+// RFC3339Nano would, without its generality; ok=false for anything else
+// (offsets, other forms, out-of-range parts), which time.Parse then reads
+// or rejects.
+func parseTimeUTC(s string) (time.Time, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[len(s)-1] != 'Z' {
+		return time.Time{}, false
+	}
+	y, ok1 := atoiFixed(s[0:4])
+	m, ok2 := atoiFixed(s[5:7])
+	d, ok3 := atoiFixed(s[8:10])
+	c, ok4 := parseClock(s[11 : len(s)-1]) // checks the clock's ranges
+	if !ok1 || !ok2 || !ok3 || !ok4 || m < 1 || m > 12 || d < 1 || d > daysIn(time.Month(m), y) {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(m), d, c.Hour, c.Minute, c.Second, c.Nanosecond, time.UTC), true
+}
+
+// daysIn is the number of days of month m in year y.
+func daysIn(m time.Month, y int) int {
+	switch m {
+	case time.February:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
+	}
+	return 31
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/avtype"
@@ -44,6 +45,12 @@ type codec struct {
 	isZero    func(v reflect.Value) bool // unset, for keys, defaults and required
 	isEmpty   func(v reflect.Value) bool // omitted by omitempty
 	wantsNull bool
+
+	// t is the Go type; encAt and decAt, when set, code the value at an
+	// address (see direct.go). decAt is never given NULL.
+	t     reflect.Type
+	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
+	decAt func(av types.AttributeValue, p unsafe.Pointer) error
 }
 
 func (c *codec) decode(av types.AttributeValue, v reflect.Value) error {
@@ -107,7 +114,7 @@ func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
 	if c, ok := b.codecs[k]; ok {
 		return c, nil // recursive type: complete once the outer build returns
 	}
-	c := &codec{}
+	c := &codec{t: t}
 	b.codecs[k] = c
 	if err := b.build(c, t, o); err != nil {
 		return nil, err
@@ -208,10 +215,10 @@ func (b *builder) build(c *codec, t reflect.Type, o opts) error {
 		}
 	}
 	if enc != nil {
-		c.enc = enc
+		c.enc, c.encAt = enc, nil
 	}
 	if dec != nil {
-		c.dec = dec
+		c.dec, c.decAt = dec, nil
 		pt := reflect.PointerTo(t)
 		c.wantsNull = pt.Implements(unmarshalerType) || pt.Implements(awsUnmarshalerType)
 	}
@@ -359,20 +366,27 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			return st.BOOL(v.Bool()), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return st.BOOL(*(*bool)(p)), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
-				v.SetBool(x.Value)
+				*(*bool)(p) = x.Value
 				return nil
 			}
 			return mismatch(av, t)
 		}
+		decodeByAddress(c)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		c.kind = KindN
-		bits := t.Bits()
+		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			return st.N(st.str(strconv.AppendInt(st.buf(), v.Int(), 10))), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return st.N(st.str(strconv.AppendInt(st.buf(), loadInt(p, k), 10))), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
 				return mismatch(av, t)
@@ -381,16 +395,20 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			if err != nil {
 				return err
 			}
-			v.SetInt(n)
+			storeInt(p, k, n)
 			return nil
 		}
+		decodeByAddress(c)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		c.kind = KindN
-		bits := t.Bits()
+		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			return st.N(st.str(strconv.AppendUint(st.buf(), v.Uint(), 10))), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return st.N(st.str(strconv.AppendUint(st.buf(), loadUint(p, k), 10))), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
 				return mismatch(av, t)
@@ -399,20 +417,23 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			if err != nil {
 				return err
 			}
-			v.SetUint(n)
+			storeUint(p, k, n)
 			return nil
 		}
+		decodeByAddress(c)
 	case reflect.Float32, reflect.Float64:
 		c.kind = KindN
-		bits := t.Bits()
-		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			b, err := appendFloat(st.buf(), v.Float(), bits)
+		bits, k := t.Bits(), t.Kind()
+		enc := func(f float64, st *encState) (types.AttributeValue, error) {
+			b, err := appendFloat(st.buf(), f, bits)
 			if err != nil {
 				return nil, err
 			}
 			return st.N(st.str(b)), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) { return enc(v.Float(), st) }
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) { return enc(loadFloat(p, k), st) }
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
 				return mismatch(av, t)
@@ -421,9 +442,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			if err != nil {
 				return err
 			}
-			v.SetFloat(f)
+			storeFloat(p, k, f)
 			return nil
 		}
+		decodeByAddress(c)
 	case reflect.String:
 		buildString(c, t, o)
 	case reflect.Slice:
@@ -454,19 +476,27 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			return err
 		}
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			m, err := s.encode(v, true, st)
-			if err != nil {
+			m := make(map[string]types.AttributeValue, len(s.Fields))
+			if err := s.encode(m, v, nil, true, st); err != nil {
 				return nil, err
 			}
 			return st.M(m), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			m := make(map[string]types.AttributeValue, len(s.Fields))
+			if err := s.encode(m, reflect.Value{}, p, true, st); err != nil {
+				return nil, err
+			}
+			return st.M(m), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			m, ok := av.(*types.AttributeValueMemberM)
 			if !ok {
 				return mismatch(av, t)
 			}
-			return s.decode(m.Value, v)
+			return s.decode(m.Value, reflect.Value{}, p)
 		}
+		decodeByAddress(c)
 	case reflect.Pointer:
 		elem, err := b.codec(t.Elem(), o)
 		if err != nil {
@@ -484,12 +514,26 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			defer st.leave()
 			return elem.enc(v.Elem(), st)
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
-			if v.IsNil() {
-				v.Set(reflect.New(et))
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			e := *(*unsafe.Pointer)(p)
+			if e == nil {
+				return nil, nil
 			}
-			return elem.decode(av, v.Elem())
+			if err := st.enter(); err != nil {
+				return nil, err
+			}
+			defer st.leave()
+			return elem.encodeAt(e, st)
 		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			e := *(*unsafe.Pointer)(p)
+			if e == nil {
+				e = reflect.New(et).UnsafePointer()
+				*(*unsafe.Pointer)(p) = e
+			}
+			return elem.decodeAt(av, e)
+		}
+		decodeByAddress(c)
 		c.isZero = reflect.Value.IsNil
 	case reflect.Interface:
 		buildInterface(c, t)
@@ -537,13 +581,17 @@ func buildString(c *codec, t reflect.Type, o opts) {
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 			return st.S(v.String()), nil
 		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return st.S(*(*string)(p)), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			if x, ok := av.(*types.AttributeValueMemberS); ok {
-				v.SetString(x.Value)
+				*(*string)(p) = x.Value
 				return nil
 			}
 			return mismatch(av, t)
 		}
+		decodeByAddress(c)
 	}
 }
 
@@ -617,15 +665,16 @@ func precisionName(p time.Duration) string {
 // the precision's digits, so that encoded times sort as strings.
 func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
 	t = t.UTC()
-	if y := t.Year(); y < 0 || y > 9999 {
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
 		return b, errorf("time is outside years 0000-9999")
 	}
-	if t.Nanosecond()%int(p) != 0 {
+	ns := t.Nanosecond()
+	if ns%int(p) != 0 {
 		return b, errorf("time is finer than precision=%s (refusing to truncate)", precisionName(p))
 	}
-	y, mo, d := t.Date()
 	h, mi, s := t.Clock()
-	b = DateTime{Date{y, mo, d}, TimeOfDay{h, mi, s, t.Nanosecond()}}.appendText(b, precisionDigits(p))
+	b = DateTime{Date{y, mo, d}, TimeOfDay{h, mi, s, ns}}.appendText(b, precisionDigits(p))
 	return append(b, 'Z'), nil
 }
 
@@ -637,47 +686,45 @@ func buildTime(c *codec, o opts) {
 	c.isZero = func(v reflect.Value) bool { return valueAs[time.Time](v).IsZero() }
 	if o.unixtime {
 		c.kind = KindN
-		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			t := valueAs[time.Time](v)
+		byValue(c, func(t time.Time, st *encState) (types.AttributeValue, error) {
 			if t.Nanosecond() != 0 {
 				return nil, errorf("time has fractional seconds; unixtime stores whole seconds (refusing to truncate)")
 			}
 			return st.N(st.str(strconv.AppendInt(st.buf(), t.Unix(), 10))), nil
-		}
-		c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		}, func(av types.AttributeValue) (time.Time, error) {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
-				return mismatch(av, timeType)
+				return time.Time{}, mismatch(av, timeType)
 			}
 			n, err := parseInt(x.Value, 64)
 			if err != nil {
-				return err
+				return time.Time{}, err
 			}
-			setAs(v, time.Unix(n, 0).UTC())
-			return nil
-		}
+			return time.Unix(n, 0).UTC(), nil
+		})
 		return
 	}
 	c.kind = KindS
-	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-		b, err := appendTime(st.buf(), valueAs[time.Time](v), p)
+	byValue(c, func(t time.Time, st *encState) (types.AttributeValue, error) {
+		b, err := appendTime(st.buf(), t, p)
 		if err != nil {
 			return nil, err
 		}
 		return st.S(st.str(b)), nil
-	}
-	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+	}, func(av types.AttributeValue) (time.Time, error) {
 		x, ok := av.(*types.AttributeValueMemberS)
 		if !ok {
-			return mismatch(av, timeType)
+			return time.Time{}, mismatch(av, timeType)
+		}
+		if t, ok := parseTimeUTC(x.Value); ok {
+			return t, nil
 		}
 		t, err := time.Parse(time.RFC3339Nano, x.Value)
 		if err != nil {
-			return errorf("cannot parse an RFC 3339 time")
+			return time.Time{}, errorf("cannot parse an RFC 3339 time")
 		}
-		setAs(v, t.UTC())
-		return nil
-	}
+		return t.UTC(), nil
+	})
 }
 
 func buildDate(c *codec) {
@@ -767,8 +814,7 @@ func buildClock(c *codec, t reflect.Type, o opts) {
 
 func buildDecimal(c *codec) {
 	c.kind = KindN
-	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-		d := valueAs[decimal.Decimal](v)
+	byValue(c, func(d decimal.Decimal, st *encState) (types.AttributeValue, error) {
 		if b, ok, err := appendDecimal(st.buf(), d); ok {
 			if err != nil {
 				return nil, err
@@ -789,23 +835,20 @@ func buildDecimal(c *codec) {
 		}
 		pd, _ := parseDec(text)
 		return st.N(pd.canonical()), nil
-	}
-	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+	}, func(av types.AttributeValue) (decimal.Decimal, error) {
 		x, ok := av.(*types.AttributeValueMemberN)
 		if !ok {
-			return mismatch(av, decimalType)
+			return decimal.Decimal{}, mismatch(av, decimalType)
 		}
 		if coef, exp, ok := parseSmallDec(x.Value); ok {
-			setAs(v, decimal.New(coef, exp))
-			return nil
+			return decimal.New(coef, exp), nil
 		}
 		d, err := decimal.NewFromString(x.Value)
 		if err != nil {
-			return errorf("not a number")
+			return decimal.Decimal{}, errorf("not a number")
 		}
-		setAs(v, d)
-		return nil
-	}
+		return d, nil
+	})
 	c.isZero = func(v reflect.Value) bool { return valueAs[decimal.Decimal](v).IsZero() }
 }
 
@@ -1053,6 +1096,16 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 	stringSet := t == reflect.TypeFor[Set[string]]() && ec.kind == KindSS
 	intSet := t == reflect.TypeFor[Set[int]]()
 	numeric := kt != numberType && !o.number && setElemOK(kt) && kt.Kind() != reflect.String
+	switch {
+	case stringSet:
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return encodeStringSet(*(*Set[string])(p), st), nil
+		}
+	case intSet:
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return encodeIntSet(*(*Set[int])(p), st), nil
+		}
+	}
 	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		n := v.Len()
 		if n == 0 {
@@ -1060,24 +1113,9 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		}
 		switch {
 		case stringSet:
-			elems := st.strings(n)
-			for k := range v.Interface().(Set[string]) {
-				elems = append(elems, k)
-			}
-			slices.Sort(elems)
-			return st.SS(elems), nil
+			return encodeStringSet(v.Interface().(Set[string]), st), nil
 		case intSet:
-			var buf [16]int
-			vals := buf[:0]
-			for k := range v.Interface().(Set[int]) {
-				vals = append(vals, k)
-			}
-			slices.Sort(vals)
-			elems := st.strings(len(vals))[:len(vals)]
-			for i, x := range vals {
-				elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
-			}
-			return st.NS(elems), nil
+			return encodeIntSet(v.Interface().(Set[int]), st), nil
 		case numeric:
 			return encodeNumericSet(v, kt, st)
 		}
@@ -1099,24 +1137,16 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		if err != nil {
 			return err
 		}
-		if stringSet {
-			s := make(Set[string], len(elems))
-			for _, e := range elems {
-				s[e] = struct{}{}
-			}
-			v.Set(reflect.ValueOf(s))
+		switch {
+		case stringSet:
+			setAs(v, decodeStringSet(elems))
 			return nil
-		}
-		if intSet {
-			s := make(Set[int], len(elems))
-			for _, e := range elems {
-				n, err := parseInt(e, strconv.IntSize)
-				if err != nil {
-					return err
-				}
-				s[int(n)] = struct{}{}
+		case intSet:
+			s, err := decodeIntSet(elems)
+			if err != nil {
+				return err
 			}
-			v.Set(reflect.ValueOf(s))
+			setAs(v, s)
 			return nil
 		}
 		m := reflect.MakeMapWithSize(t, len(elems))
@@ -1132,6 +1162,55 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 	}
 	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
+}
+
+func encodeStringSet(s Set[string], st *encState) types.AttributeValue {
+	if len(s) == 0 {
+		return nil
+	}
+	elems := st.strings(len(s))
+	for k := range s {
+		elems = append(elems, k)
+	}
+	slices.Sort(elems)
+	return st.SS(elems)
+}
+
+func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
+	if len(s) == 0 {
+		return nil
+	}
+	var buf [16]int
+	vals := buf[:0]
+	for k := range s {
+		vals = append(vals, k)
+	}
+	slices.Sort(vals)
+	elems := st.strings(len(vals))[:len(vals)]
+	for i, x := range vals {
+		elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
+	}
+	return st.NS(elems)
+}
+
+func decodeStringSet(elems []string) Set[string] {
+	s := make(Set[string], len(elems))
+	for _, e := range elems {
+		s[e] = struct{}{}
+	}
+	return s
+}
+
+func decodeIntSet(elems []string) (Set[int], error) {
+	s := make(Set[int], len(elems))
+	for _, e := range elems {
+		n, err := parseInt(e, strconv.IntSize)
+		if err != nil {
+			return nil, err
+		}
+		s[int(n)] = struct{}{}
+	}
+	return s, nil
 }
 
 // encodeNumericSet writes a set of Go numbers as NS in numeric order.
@@ -1261,28 +1340,56 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 		return err
 	}
 	et := t.Elem()
+	size := et.Size()
 	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
+		if v.CanAddr() {
+			return c.encAt(v.Addr().UnsafePointer(), st)
+		}
 		return encodeList(elem, v, st)
 	}
-	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+	c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+		h := (*sliceHeader)(p)
+		if h.data == nil {
+			return nil, nil
+		}
+		if err := st.enter(); err != nil {
+			return nil, err
+		}
+		defer st.leave()
+		l := st.values(h.len)
+		for i := range l {
+			av, err := elem.encodeAt(unsafe.Add(h.data, uintptr(i)*size), st)
+			if err != nil {
+				return nil, withinIndex(err, i)
+			}
+			if av == nil {
+				av = st.NULL()
+			}
+			l[i] = av
+		}
+		return st.L(l), nil
+	}
+	c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 		x, ok := av.(*types.AttributeValueMemberL)
 		if !ok {
-			return decodeSetIntoList(av, v, t, et, o)
+			return decodeSetIntoList(av, reflect.NewAt(t, p).Elem(), t, et, o)
 		}
-		newSlice(v, len(x.Value))
+		newSlice(reflect.NewAt(t, p).Elem(), len(x.Value))
+		data := (*sliceHeader)(p).data
 		for i, e := range x.Value {
 			if e == nil {
 				continue
 			}
-			if err := elem.decode(e, v.Index(i)); err != nil {
+			if err := elem.decodeAt(e, unsafe.Add(data, uintptr(i)*size)); err != nil {
 				return withinIndex(err, i)
 			}
 		}
 		return nil
 	}
+	decodeByAddress(c)
 	c.isZero = reflect.Value.IsNil
 	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
@@ -1501,12 +1608,7 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 			return encodeAnyMap(v.Interface().(map[string]any), st)
 		}
 		if stringMap {
-			sm := v.Interface().(map[string]string)
-			m := make(map[string]types.AttributeValue, len(sm))
-			for k, e := range sm {
-				m[k] = st.S(e)
-			}
-			return st.M(m), nil
+			return encodeStringMap(v.Interface().(map[string]string), st), nil
 		}
 		m := make(map[string]types.AttributeValue, v.Len())
 		it := v.MapRange()
@@ -1525,6 +1627,15 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 			m[k] = av
 		}
 		return st.M(m), nil
+	}
+	if stringMap {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			sm := *(*map[string]string)(p)
+			if sm == nil {
+				return nil, nil
+			}
+			return encodeStringMap(sm, st), nil
+		}
 	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberM)
@@ -1576,6 +1687,14 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 	c.isZero = reflect.Value.IsNil
 	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
+}
+
+func encodeStringMap(sm map[string]string, st *encState) types.AttributeValue {
+	m := make(map[string]types.AttributeValue, len(sm))
+	for k, e := range sm {
+		m[k] = st.S(e)
+	}
+	return st.M(m)
 }
 
 func buildInterface(c *codec, t reflect.Type) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -79,6 +80,10 @@ type Field struct {
 	o         opts
 	c         *codec
 	defaultAV types.AttributeValue
+	// direct: the field lies offset bytes into the outer struct, through
+	// no embedded pointer, so it is coded at its address.
+	direct bool
+	offset uintptr
 }
 
 var (
@@ -123,9 +128,21 @@ func (s *Struct) Field(attr string) *Field { return s.byName[attr] }
 // zero value included, is written as it is; a required field that is zero
 // and has no default is an error.
 func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.AttributeValue, error) {
+	m := make(map[string]types.AttributeValue, len(s.Fields))
+	if err := s.EncodeInto(v, omitNil, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// EncodeInto is Encode writing the attributes into m, which a caller that
+// adds attributes of its own (a schema's generated keys) makes with room
+// for them, so that the map is not grown on the way. After an error m holds
+// part of the item.
+func (s *Struct) EncodeInto(v reflect.Value, omitNil bool, m map[string]types.AttributeValue) error {
 	v, err := s.structValue(v)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !v.CanAddr() {
 		// Work on an addressable copy so that field codecs read time.Time,
@@ -135,12 +152,12 @@ func (s *Struct) Encode(v reflect.Value, omitNil bool) (map[string]types.Attribu
 		v = p
 	}
 	st := getState()
-	m, err := s.encode(v, omitNil, st)
+	err = s.encode(m, v, nil, omitNil, st)
 	putState(st)
 	if err != nil {
-		return nil, withinType(err, s.Type)
+		return withinType(err, s.Type)
 	}
-	return m, nil
+	return nil
 }
 
 // Decode fills v (an addressable struct, or a pointer to one) from item.
@@ -159,7 +176,7 @@ func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) e
 	if !v.CanSet() {
 		return errorf("cannot decode into an unaddressable %s", s.Type)
 	}
-	if err := s.decode(item, v); err != nil {
+	if err := s.decode(item, v, nil); err != nil {
 		return withinType(err, s.Type)
 	}
 	return nil
@@ -221,19 +238,35 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 	return v, nil
 }
 
-func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string]types.AttributeValue, error) {
-	m := make(map[string]types.AttributeValue, len(s.Fields))
+// encode encodes the struct in v, or at p when v is the zero Value, into
+// m. p is the address of an addressable v; without one every field goes
+// through reflect.
+func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) error {
+	if p == nil && v.CanAddr() {
+		p = v.Addr().UnsafePointer()
+	} else if !v.IsValid() {
+		v = reflect.NewAt(s.Type, p).Elem()
+	}
 	for _, f := range s.Fields {
-		fv := f.Value(v)
 		var av types.AttributeValue
+		var fv reflect.Value // read only where omitempty or required need it
 		switch {
-		case !fv.IsValid():
-		case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
-			continue
-		default:
+		case p != nil && f.direct && !f.OmitEmpty && !f.Required:
 			var err error
-			if av, err = f.c.enc(fv, st); err != nil {
-				return nil, within(err, f.Name)
+			if av, err = f.c.encodeAt(unsafe.Add(p, f.offset), st); err != nil {
+				return within(err, f.Name)
+			}
+		default:
+			fv = f.Value(v)
+			switch {
+			case !fv.IsValid():
+			case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
+				continue
+			default:
+				var err error
+				if av, err = f.c.enc(fv, st); err != nil {
+					return within(err, f.Name)
+				}
 			}
 		}
 		if av == nil && f.HasDefault {
@@ -241,11 +274,11 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 			// non-pointer field are values the caller set.
 			av = f.defaultAV
 		} else if f.Required && av != nil && f.c.isZero(fv) {
-			return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+			return &Error{Path: f.Name, Msg: "required field is not set"}
 		}
 		if av == nil {
 			if f.Required {
-				return nil, &Error{Path: f.Name, Msg: "required field is not set"}
+				return &Error{Path: f.Name, Msg: "required field is not set"}
 			}
 			if omitNil || f.OmitEmpty {
 				continue
@@ -256,13 +289,20 @@ func (s *Struct) encode(v reflect.Value, omitNil bool, st *encState) (map[string
 	}
 	if s.Unknown != nil {
 		if err := s.encodeUnknown(v, m); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return m, nil
+	return nil
 }
 
-func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) error {
+// decode fills the settable struct v, or the one at p when v is the zero
+// Value.
+func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) error {
+	if p == nil {
+		p = v.Addr().UnsafePointer()
+	} else if !v.IsValid() {
+		v = reflect.NewAt(s.Type, p).Elem()
+	}
 	for _, f := range s.Fields {
 		av := item[f.Name]
 		if av == nil {
@@ -270,6 +310,12 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value) e
 				continue
 			}
 			av = f.defaultAV
+		}
+		if f.direct {
+			if err := f.c.decodeAt(av, unsafe.Add(p, f.offset)); err != nil {
+				return within(err, f.Name)
+			}
+			continue
 		}
 		fv, err := f.settable(v)
 		if err != nil {
@@ -362,7 +408,13 @@ func (f *Field) Encode(fv reflect.Value) (types.AttributeValue, error) {
 		return nil, &Error{Path: f.Name, Msg: "cannot encode " + fv.Type().String() + " as " + f.Type.String()}
 	}
 	st := getState()
-	av, err := f.c.enc(fv, st)
+	var av types.AttributeValue
+	var err error
+	if fv.CanAddr() {
+		av, err = f.c.encodeAt(fv.Addr().UnsafePointer(), st)
+	} else {
+		av, err = f.c.enc(fv, st)
+	}
 	putState(st)
 	if err != nil {
 		return nil, within(err, f.Name)
@@ -652,6 +704,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 			return nil, within(err, f.Name)
 		}
 		f.Kind = f.c.kind
+		f.offset, f.direct = fieldOffset(t, f.Index)
 		if f.HasDefault {
 			if err := f.setDefault(); err != nil {
 				return nil, within(err, f.Name)
@@ -662,6 +715,21 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// fieldOffset returns the offset of the field at index in struct type t,
+// and whether the path to it runs through no embedded pointer.
+func fieldOffset(t reflect.Type, index []int) (uintptr, bool) {
+	var off uintptr
+	for _, x := range index {
+		if t.Kind() != reflect.Struct {
+			return 0, false
+		}
+		sf := t.Field(x)
+		off += sf.Offset
+		t = sf.Type
+	}
+	return off, true
 }
 
 // setUnknown declares c as the catch-all field of s.

@@ -144,8 +144,10 @@ func (s *Schema[T]) encode(rv reflect.Value) (map[string]types.AttributeValue, e
 			return nil, s.errf(f.Name, "required field is unset")
 		}
 	}
-	item, err := s.st.Encode(rv, s.omitNil)
-	if err != nil {
+	// Room for the generated keys and the entity attribute that Dump adds:
+	// a map grown past its first eight slots is rebuilt.
+	item := make(map[string]types.AttributeValue, len(s.st.Fields)+3)
+	if err := s.st.EncodeInto(rv, s.omitNil, item); err != nil {
 		return nil, err
 	}
 	s.keyFieldDefaults(rv, item)

@@ -1,0 +1,144 @@
+package codec
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Direct coding: the common types (strings, numbers, bools, times,
+// decimals, the usual sets and maps, structs, lists and pointers of them)
+// also code straight from and into memory, through encAt and decAt, so
+// that struct fields, list elements and pointed-to values are read and
+// written without a reflect.Value each. A codec without them is reached
+// through reflect.NewAt, so every codec works at an address.
+
+// encodeAt encodes the value of c's type stored at p.
+func (c *codec) encodeAt(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+	if c.encAt != nil {
+		return c.encAt(p, st)
+	}
+	return c.enc(reflect.NewAt(c.t, p).Elem(), st)
+}
+
+// decodeAt decodes av into the value of c's type stored at p. NULL takes
+// the reflect path, which zeroes the value (or hands NULL to a codec that
+// wants it).
+func (c *codec) decodeAt(av types.AttributeValue, p unsafe.Pointer) error {
+	if c.decAt != nil {
+		if _, null := av.(*types.AttributeValueMemberNULL); !null {
+			return c.decAt(av, p)
+		}
+	}
+	return c.decode(av, reflect.NewAt(c.t, p).Elem())
+}
+
+// byValue installs the coders of a type T coded as a whole value (time,
+// decimal, civil types): enc and dec on values, adapted to reflect.Values
+// and to addresses. A failed decode leaves the target as it was.
+func byValue[T any](c *codec, enc func(x T, st *encState) (types.AttributeValue, error), dec func(av types.AttributeValue) (T, error)) {
+	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) { return enc(valueAs[T](v), st) }
+	c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) { return enc(*(*T)(p), st) }
+	c.dec = func(av types.AttributeValue, v reflect.Value) error {
+		x, err := dec(av)
+		if err == nil {
+			setAs(v, x)
+		}
+		return err
+	}
+	c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+		x, err := dec(av)
+		if err == nil {
+			*(*T)(p) = x
+		}
+		return err
+	}
+}
+
+// decodeByAddress derives a codec's reflect decoder from its decAt: the
+// value given to dec is always settable, hence addressable.
+func decodeByAddress(c *codec) {
+	decAt := c.decAt
+	c.dec = func(av types.AttributeValue, v reflect.Value) error { return decAt(av, v.Addr().UnsafePointer()) }
+}
+
+// sliceHeader is the layout of a slice value.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+func loadInt(p unsafe.Pointer, k reflect.Kind) int64 {
+	switch k {
+	case reflect.Int8:
+		return int64(*(*int8)(p))
+	case reflect.Int16:
+		return int64(*(*int16)(p))
+	case reflect.Int32:
+		return int64(*(*int32)(p))
+	case reflect.Int64:
+		return *(*int64)(p)
+	}
+	return int64(*(*int)(p))
+}
+
+// storeInt stores n, which fits the kind (parseInt checked its bits).
+func storeInt(p unsafe.Pointer, k reflect.Kind, n int64) {
+	switch k {
+	case reflect.Int8:
+		*(*int8)(p) = int8(n)
+	case reflect.Int16:
+		*(*int16)(p) = int16(n)
+	case reflect.Int32:
+		*(*int32)(p) = int32(n)
+	case reflect.Int64:
+		*(*int64)(p) = n
+	default:
+		*(*int)(p) = int(n)
+	}
+}
+
+func loadUint(p unsafe.Pointer, k reflect.Kind) uint64 {
+	switch k {
+	case reflect.Uint8:
+		return uint64(*(*uint8)(p))
+	case reflect.Uint16:
+		return uint64(*(*uint16)(p))
+	case reflect.Uint32:
+		return uint64(*(*uint32)(p))
+	case reflect.Uint64:
+		return *(*uint64)(p)
+	}
+	return uint64(*(*uint)(p))
+}
+
+func storeUint(p unsafe.Pointer, k reflect.Kind, n uint64) {
+	switch k {
+	case reflect.Uint8:
+		*(*uint8)(p) = uint8(n)
+	case reflect.Uint16:
+		*(*uint16)(p) = uint16(n)
+	case reflect.Uint32:
+		*(*uint32)(p) = uint32(n)
+	case reflect.Uint64:
+		*(*uint64)(p) = n
+	default:
+		*(*uint)(p) = uint(n)
+	}
+}
+
+func loadFloat(p unsafe.Pointer, k reflect.Kind) float64 {
+	if k == reflect.Float32 {
+		return float64(*(*float32)(p))
+	}
+	return *(*float64)(p)
+}
+
+func storeFloat(p unsafe.Pointer, k reflect.Kind, f float64) {
+	if k == reflect.Float32 {
+		*(*float32)(p) = float32(f)
+		return
+	}
+	*(*float64)(p) = f
+}
