@@ -30,4 +30,5 @@ require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/shopspring/decimal v1.6.0 // indirect
+	golang.org/x/sys v0.26.0 // indirect
 )
