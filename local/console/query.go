@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -319,7 +320,7 @@ func goSnippet(action string, req *request) string {
 	str("ProjectionExpression", req.ProjectionExpression)
 	if len(req.ExpressionAttributeNames) > 0 {
 		b.WriteString("\tExpressionAttributeNames: map[string]string{\n")
-		for _, k := range sortedKeys(req.ExpressionAttributeNames) {
+		for _, k := range slices.Sorted(maps.Keys(req.ExpressionAttributeNames)) {
 			fmt.Fprintf(&b, "\t\t%s: %s,\n", strconv.Quote(k), strconv.Quote(req.ExpressionAttributeNames[k]))
 		}
 		b.WriteString("\t},\n")
@@ -340,21 +341,12 @@ func goSnippet(action string, req *request) string {
 	return b.String()
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // goItem is DynamoDB JSON attributes as a map[string]types.AttributeValue
 // literal.
 func goItem(m map[string]json.RawMessage, indent string) string {
 	var b strings.Builder
 	b.WriteString("map[string]types.AttributeValue{\n")
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		av, err := ddbjson.Unmarshal(m[k])
 		v := "nil /* not DynamoDB JSON */"
 		if err == nil {
