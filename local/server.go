@@ -311,10 +311,10 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // of the body; the Go SDK verifies it).
 //
 // The front door comes first, in this order: the Host header names this
-// server, the console's paths go to the console (WithConsole), CORS headers (and preflights) for allowed origins, the server is
-// open, only POST / is an API call, the body is bounded, the caller is
-// authenticated (when keys are configured), and the body is decompressed
-// and UTF-8.
+// server, the console's paths go to the console (WithConsole), CORS
+// headers (and preflights) for allowed origins, the server is open, only
+// POST / is an API call, the body is bounded, the caller is authenticated
+// (when keys are configured), and the body is decompressed and UTF-8.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.recorded(w, r) { // WithConsole: the call is served and noted (console.go)
 		return
