@@ -383,7 +383,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				if err != nil {
 					return nil, err
 				}
-				o.item, o.size = compactItem(it), size
+				o.item, o.size = it, size
 				o.keyAV = o.item
 			} else {
 				k := Item(wr.DeleteRequest.Key)

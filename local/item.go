@@ -253,7 +253,6 @@ func (s *Server) putItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	item = compactItem(item)
 	oldSize := itemsize.Item(old)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
 	if err := t.applySized(key, old, item, oldSize, size, mt); err != nil {
@@ -398,9 +397,6 @@ func (s *Server) updateItem(c *call) (any, error) {
 		// UpdateItem's own wording (API_UpdateItem.html's error list).
 		return nil, validation(errUpdateTooLarge)
 	}
-	// Rewriting shared values in place is safe: their content is unchanged
-	// and no reader runs while the table is locked for writing.
-	nu = compactItem(nu)
 	oldSize := itemsize.Item(old)
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
 	if err := t.applySized(key, old, nu, oldSize, size, mt); err != nil {

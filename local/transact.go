@@ -446,7 +446,7 @@ func (w *txWrite) evaluate() cancellationReason {
 	m := w.t.meta
 	switch w.kind {
 	case "Put":
-		w.nu = compactItem(Item(w.op.Item))
+		w.nu = Item(w.op.Item)
 	case "Delete":
 		w.nu = nil
 	case "Update":
