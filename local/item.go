@@ -185,7 +185,9 @@ func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error)
 // its size, and the write's condition evaluated on it
 // (ConditionalCheckFailed if false).
 func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key []byte, old Item, oldSize int, err error) {
-	key, err = t.meta.appendItemKey(nil, keyItem)
+	// The engine copies the key it stores: room to spare lives only as
+	// long as the write, and saves growing the key part by part.
+	key, err = t.meta.appendItemKey(make([]byte, 0, 64), keyItem)
 	if err != nil {
 		return nil, nil, 0, err
 	}
