@@ -703,7 +703,12 @@ func (t *table) fill(items []snapshotItem) error {
 		n := min(batchSize, len(items))
 		b := &writeBatch{}
 		for _, it := range items[:n] {
-			if err := t.stage(b, it.key, nil, itemOf(it.value), 0, it.value.Size(), &mt); err != nil {
+			nu := itemOf(it.value)
+			enc, err := encodeItem(nu)
+			if err != nil {
+				return err
+			}
+			if err := t.stage(b, it.key, nil, 0, nu, enc, &mt); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
+	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // BatchGetItem and BatchWriteItem (API_BatchGetItem.html,
@@ -304,9 +305,9 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 type batchWriteOp struct {
 	table string
 	key   []byte
-	item  Item // nil: delete
-	size  int  // the item's size
-	keyAV Item // the key's attributes (the item itself for a put)
+	item  Item          // nil: delete
+	enc   storage.Value // the item's encoding
+	keyAV Item          // the key's attributes (the item itself for a put)
 	req   *writeRequest
 }
 
@@ -379,11 +380,11 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				if err := checkValues(it); err != nil {
 					return nil, err
 				}
-				size, err := t.checkPut(it)
+				enc, err := t.checkPut(it)
 				if err != nil {
 					return nil, err
 				}
-				o.item, o.size = compactItem(it), size
+				o.item, o.enc = it, enc
 				o.keyAV = o.item
 			} else {
 				k := Item(wr.DeleteRequest.Key)
@@ -431,8 +432,8 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 		if err != nil {
 			return nil, err
 		}
-		oldSize, newSize := v.Size(), o.size
-		if err := t.stage(&batch, o.key, itemOf(v), o.item, oldSize, newSize, mt); err != nil {
+		oldSize, newSize := v.Size(), o.enc.Size()
+		if err := t.stage(&batch, o.key, itemOf(v), oldSize, o.item, o.enc, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))

@@ -9,10 +9,11 @@ import (
 // compactItem copies the strings of an item decoded from a request (names
 // and S, N, SS, NS values, at any depth) into one exactly sized buffer and
 // returns the item with them. The decoder packs the strings of a request
-// into shared chunks of at least 512 bytes, so without this a stored small
-// item would keep its request's whole chunk alive. It rewrites the decoded
-// values in place (with the same content): call it with the table locked
-// for writing.
+// into shared chunks of at least 512 bytes, so an attribute map kept after
+// its request (a vector index's view of an item) would keep its request's
+// whole chunk alive. Tables store items encoded (storage.Encode copies
+// them), so only such maps need it. It rewrites the decoded values in place
+// (with the same content): call it with the table locked for writing.
 func compactItem(it Item) Item {
 	n := 0
 	for k, v := range it {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
 
@@ -182,24 +181,27 @@ func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error)
 }
 
 // current is the start every single-item write shares once its input is
-// checked: the item's storage key, the item stored there (nil if none), and
-// the write's condition evaluated on it (ConditionalCheckFailed if false).
-func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key []byte, old Item, err error) {
-	key, err = t.meta.appendItemKey(nil, keyItem)
+// checked: the item's storage key, the item stored there (nil if none) and
+// its size, and the write's condition evaluated on it
+// (ConditionalCheckFailed if false).
+func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key []byte, old Item, oldSize int, err error) {
+	// The engine copies the key it stores: room to spare lives only as
+	// long as the write, and saves growing the key part by part.
+	key, err = t.meta.appendItemKey(make([]byte, 0, 64), keyItem)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	v, _, err := t.items.Get(key)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	old = itemOf(v)
 	if ok, err := cond.Condition(old); err != nil {
-		return nil, nil, evalError(err)
+		return nil, nil, 0, evalError(err)
 	} else if !ok {
-		return nil, nil, conditionFailed(old, o.ReturnValuesOnConditionCheckFailure)
+		return nil, nil, 0, conditionFailed(old, o.ReturnValuesOnConditionCheckFailure)
 	}
-	return key, old, nil
+	return key, old, v.Size(), nil
 }
 
 // --- PutItem ---
@@ -207,22 +209,25 @@ func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key
 // checkPut validates an item about to be stored whole, in the one order
 // PutItem, BatchWriteItem and TransactWriteItems share: the table's key,
 // the index keys, the vector attributes, then the item size. It returns
-// the item's size.
-func (t *table) checkPut(item Item) (int, error) {
+// the item's encoding (encodeItem), which knows the size.
+func (t *table) checkPut(item Item) (storage.Value, error) {
 	if err := t.meta.checkKey(item, keyOfItem); err != nil {
-		return 0, err
+		return storage.Value{}, err
 	}
 	if err := t.meta.checkIndexKeys(item); err != nil {
-		return 0, err
+		return storage.Value{}, err
 	}
 	if err := t.checkVectors(item); err != nil {
-		return 0, err
+		return storage.Value{}, err
 	}
-	size := itemsize.Item(item)
-	if size > limits.MaxItemBytes {
-		return 0, validation("Item size has exceeded the maximum allowed size")
+	enc, err := encodeItem(item)
+	if err != nil {
+		return storage.Value{}, err
 	}
-	return size, nil
+	if enc.Size() > limits.MaxItemBytes {
+		return storage.Value{}, validation("Item size has exceeded the maximum allowed size")
+	}
+	return enc, nil
 }
 
 type putItemInput struct {
@@ -245,18 +250,16 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.Unlock()
-	size, err := t.checkPut(item)
+	enc, err := t.checkPut(item)
 	if err != nil {
 		return nil, err
 	}
-	key, old, err := in.writeOptions.current(t, item, cond)
+	key, old, oldSize, err := in.writeOptions.current(t, item, cond)
 	if err != nil {
 		return nil, err
 	}
-	item = compactItem(item)
-	oldSize := itemsize.Item(old)
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
-	if err := t.applySized(key, old, item, oldSize, size, mt); err != nil {
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
+	if err := t.apply(key, old, oldSize, item, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
@@ -291,15 +294,15 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, old, err := in.writeOptions.current(t, Item(in.Key), cond)
+	key, old, oldSize, err := in.writeOptions.current(t, Item(in.Key), cond)
 	if err != nil {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(key, old, nil, mt); err != nil {
+	if err := t.apply(key, old, oldSize, nil, storage.Value{}, mt); err != nil {
 		return nil, err
 	}
-	mt.table = writeUnits(itemsize.Item(old))
+	mt.table = writeUnits(oldSize)
 	var attrs Item
 	if str(in.ReturnValues) == "ALL_OLD" {
 		attrs = old
@@ -365,7 +368,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := m.checkKey(keyItem, keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, old, err := in.writeOptions.current(t, keyItem, ex)
+	key, old, oldSize, err := in.writeOptions.current(t, keyItem, ex)
 	if err != nil {
 		return nil, err
 	}
@@ -393,17 +396,16 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := t.checkVectorUpdate(nu, updated); err != nil {
 		return nil, err
 	}
-	size := itemsize.Item(nu)
-	if size > limits.MaxItemBytes {
+	enc, err := encodeItem(nu)
+	if err != nil {
+		return nil, err
+	}
+	if enc.Size() > limits.MaxItemBytes {
 		// UpdateItem's own wording (API_UpdateItem.html's error list).
 		return nil, validation(errUpdateTooLarge)
 	}
-	// Rewriting shared values in place is safe: their content is unchanged
-	// and no reader runs while the table is locked for writing.
-	nu = compactItem(nu)
-	oldSize := itemsize.Item(old)
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(size, oldSize))}
-	if err := t.applySized(key, old, nu, oldSize, size, mt); err != nil {
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
+	if err := t.apply(key, old, oldSize, nu, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item

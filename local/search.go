@@ -89,7 +89,9 @@ func (t *table) syncVectors(key []byte, old, nu Item, mt *meter) {
 	if nu == nil {
 		t.vectors.Delete(string(key))
 	} else {
-		t.vectors.Upsert(string(key), nu)
+		// The indexes keep a view of the item: a compact copy, so that it
+		// does not hold on to its request's decoding buffers.
+		t.vectors.Upsert(string(key), compactItem(nu))
 	}
 }
 

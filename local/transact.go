@@ -398,8 +398,12 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 			continue
 		}
 		om := &meter{mode: mode, write: true}
-		oldSize, newSize := itemsize.Item(w.old), itemsize.Item(w.nu)
-		if err := w.t.stage(&batch, w.key, w.old, w.nu, oldSize, newSize, om); err != nil {
+		enc, err := encodeItem(w.nu)
+		if err != nil {
+			return nil, err
+		}
+		oldSize, newSize := itemsize.Item(w.old), enc.Size()
+		if err := w.t.stage(&batch, w.key, w.old, oldSize, w.nu, enc, om); err != nil {
 			return nil, err
 		}
 		mt.table += 2 * writeUnits(max(newSize, oldSize))
@@ -446,7 +450,7 @@ func (w *txWrite) evaluate() cancellationReason {
 	m := w.t.meta
 	switch w.kind {
 	case "Put":
-		w.nu = compactItem(Item(w.op.Item))
+		w.nu = Item(w.op.Item)
 	case "Delete":
 		w.nu = nil
 	case "Update":

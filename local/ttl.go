@@ -190,7 +190,7 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 		if err != nil || v.IsZero() || !expired(itemOf(v), attr, now) {
 			continue
 		}
-		if t.stage(&b, k, itemOf(v), nil, v.Size(), 0, &meter{}) != nil {
+		if t.stage(&b, k, itemOf(v), v.Size(), nil, storage.Value{}, &meter{}) != nil {
 			continue // stage left the batch as it was
 		}
 		if staged++; staged == ttlBatch {

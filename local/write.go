@@ -19,21 +19,29 @@ import (
 // its table; the size counters, vector indexes and stream positions change
 // only once the batch is applied.
 
-// apply replaces the item stored under key (old, nil if absent) with nu (nil
-// deletes), maintaining every index, and charges the index writes to mt (the
-// caller charges the table's own write).
-func (t *table) apply(key []byte, old, nu Item, mt *meter) error {
-	return t.applySized(key, old, nu, itemsize.Item(old), itemsize.Item(nu), mt)
-}
-
-// applySized is apply with the item sizes already known.
-func (t *table) applySized(key []byte, old, nu Item, oldSize, newSize int, mt *meter) error {
+// apply replaces the item stored under key (old, of oldSize bytes; nil if
+// absent) with nu (nil deletes), whose encoding enc the caller made once
+// (encodeItem; its Size is the new size), maintaining every index, and
+// charges the index writes to mt (the caller charges the table's own
+// write).
+func (t *table) apply(key []byte, old Item, oldSize int, nu Item, enc storage.Value, mt *meter) error {
 	b := batchPool.Get().(*writeBatch)
 	defer b.release()
-	if err := t.stage(b, key, old, nu, oldSize, newSize, mt); err != nil {
+	if err := t.stage(b, key, old, oldSize, nu, enc, mt); err != nil {
 		return err
 	}
 	return b.commit(t.engine)
+}
+
+// encodeItem is the encoding of an item about to be written, made once
+// per write: the table and its ALL indexes store it, a stream record of
+// the new image too, and its Size is the item's size. A nil item (a
+// delete) is the zero Value.
+func encodeItem(nu Item) (storage.Value, error) {
+	if nu == nil {
+		return storage.Value{}, nil
+	}
+	return storage.Encode(nu)
 }
 
 // batchPool keeps single-item writes from allocating a batch each.
@@ -99,11 +107,12 @@ func (b *writeBatch) commit(e storage.Engine) error {
 	return nil
 }
 
-// stage adds to b the writes that replace the item under key (old, nil if
-// absent) with nu (nil deletes): the item and each index entry that
-// changes. It charges the index writes to mt; nothing changes until commit.
-// On error b is left as it was.
-func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize int, mt *meter) (err error) {
+// stage adds to b the writes that replace the item under key (old, of
+// oldSize bytes; nil if absent) with nu (nil deletes), encoded as enc
+// (encodeItem): the item and each index entry that changes. It charges the
+// index writes to mt; nothing changes until commit. On error b is left as
+// it was.
+func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item, enc storage.Value, mt *meter) (err error) {
 	if nu == nil && old == nil {
 		return nil
 	}
@@ -117,14 +126,8 @@ func (t *table) stage(b *writeBatch, key []byte, old, nu Item, oldSize, newSize 
 	if b.ops == nil {
 		b.ops = make([]storage.Op, 0, 1+2*len(t.indexes))
 	}
-	var enc storage.Value // nu encoded, once for the table and every ALL index
-	if nu != nil {
-		if enc, err = storage.Encode(nu); err != nil {
-			return err
-		}
-	}
 	b.ops = append(b.ops, storage.Put(t.items, key, enc))
-	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(newSize - oldSize), mt: mt})
+	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(enc.Size() - oldSize), mt: mt})
 	if t.stream != nil {
 		if err = t.stream.stageRecord(b, old, nu, enc); err != nil {
 			return err

@@ -1,0 +1,39 @@
+package local_test
+
+import (
+	"testing"
+
+	"github.com/dynamogo/dynamo/local"
+)
+
+// TestWriteAllocations guards the allocations of a PutItem and an
+// UpdateItem through the handler (the same requests as BenchmarkPutItem and
+// BenchmarkUpdateItem): a write decodes its request, encodes its item once
+// (which also gives its size), takes the old item's size from the stored
+// encoding and builds its key in one allocation. A copy of the item or a
+// second walk for its size shows up here first.
+func TestWriteAllocations(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under the race detector and coverage")
+	}
+	srv, err := local.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newCaller(srv)
+	c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	put := putBody("k0000001", "s", 1)
+	update := `{"TableName":"bench","Key":{"pk":{"S":"k0000001"},"sk":{"S":"s"}},"UpdateExpression":"ADD n :one SET v = :v","ExpressionAttributeValues":{":one":{"N":"1"},":v":{"S":"x"}}}`
+	for _, tt := range []struct {
+		action, body string
+		max          float64
+	}{
+		{"PutItem", put, 25},
+		{"UpdateItem", update, 50},
+	} {
+		if got := testing.AllocsPerRun(200, func() { c.call(t, tt.action, tt.body) }); got > tt.max {
+			t.Errorf("%s: %.1f allocs, want at most %.0f", tt.action, got, tt.max)
+		}
+	}
+}
