@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,6 +174,35 @@ func TestParseCacheConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
+// Requests sharing one update text with different names at once each get
+// their own names' paths, while they replace the kept resolution (run
+// with -race).
+func TestDocPathsConcurrent(t *testing.T) {
+	resetParseCache()
+	text := "SET #a = :v"
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			attr := "a" + strconv.Itoa(w)
+			for range 300 {
+				c, err := Compile(Input{Update: &text, Names: names{"#a": attr}, Values: vals{":v": sv("x")}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				nu, updated, err := c.Update(Item{"pk": sv("1")}, []string{"pk"})
+				if err != nil || nu[attr] == nil || len(updated) != 1 || updated[0] != attr {
+					t.Errorf("worker %d: %v %v %v", w, nu, updated, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // The node counts of a parse size the slab exactly: resolving the tree
 // takes every node it reserved and none beyond.
 func TestNodeCountsExact(t *testing.T) {
@@ -247,4 +277,80 @@ func FuzzParseCache(f *testing.F) {
 			t.Fatalf("cold %v/%v, warm %v/%v", r1, f1, r2, f2)
 		}
 	})
+}
+
+// The resolved paths of an update or projection are kept with the parse,
+// but a request whose names resolve its placeholders differently, or lack
+// one, or send one more, is answered from its own names: the same text
+// alternates between answers and errors.
+func TestDocPathsFollowNames(t *testing.T) {
+	resetParseCache()
+	upd, proj := "SET #a = :v, #b = :w", "#a, #b.c"
+	item := Item{"pk": sv("1"), "x": sv("0"), "y": mv(map[string]types.AttributeValue{"c": sv("c"), "d": sv("d")})}
+	const overlap = "Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x]"
+	for range 2 {
+		for _, tc := range []struct {
+			names names
+			want  string // the update's new x and y, or the error
+		}{
+			{names{"#a": "x", "#b": "y"}, "x=1 y=2"},
+			{names{"#a": "y", "#b": "x"}, "x=2 y=1"},
+			{names{"#a": "x", "#b": "x"}, overlap},
+			{names{"#a": "x"}, "Invalid UpdateExpression: An expression attribute name used in the document path is not defined; attribute name: #b"},
+			{names{"#a": "x", "#b": "y", "#c": "z"}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#c}"},
+			{names{"#a": "x", "#b": "y"}, "x=1 y=2"},
+		} {
+			c, err := Compile(Input{Update: &upd, Names: tc.names, Values: vals{":v": sv("1"), ":w": sv("2")}})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				nu, _, err := c.Update(item, []string{"pk"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = "x=" + nu["x"].(*types.AttributeValueMemberS).Value + " y=" + nu["y"].(*types.AttributeValueMemberS).Value
+			}
+			if got != tc.want {
+				t.Errorf("update with %v: %s, want %s", tc.names, got, tc.want)
+			}
+		}
+		for _, tc := range []struct {
+			names names
+			want  []string // attributes projected, or the error
+		}{
+			{names{"#a": "x", "#b": "y"}, []string{"x", "y"}},
+			{names{"#a": "pk", "#b": "y"}, []string{"pk", "y"}},
+			{names{"#a": "y", "#b": "y"}, []string{"Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [y], path two: [y, c]"}},
+			{names{"#b": "y"}, []string{"Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"}},
+		} {
+			c, err := Compile(Input{Projection: &proj, Names: tc.names})
+			var got []string
+			if err != nil {
+				got = []string{err.Error()}
+			} else {
+				for k := range c.Project(item) {
+					got = append(got, k)
+				}
+				slices.Sort(got)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("projection with %v: %q, want %q", tc.names, got, tc.want)
+			}
+		}
+	}
+}
+
+// A warm Compile of a typical UpdateItem resolves only its values: its
+// paths, their tree and their heads come from the parse's last resolution.
+func TestCompileUpdateAllocs(t *testing.T) {
+	u, c := "SET #s = :s, #t = #t + :d ADD tags :tag REMOVE note", "attribute_exists(pk)"
+	in := Input{Update: &u, Condition: &c, Names: names{"#s": "status", "#t": "total"},
+		Values: vals{":s": sv("delivered"), ":d": nv("0.44"), ":tag": ssv("late")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { Compile(in) }); n > 10 {
+		t.Errorf("Compile: %v allocations, want at most 10", n)
+	}
 }
