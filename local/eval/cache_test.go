@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,4 +354,45 @@ func TestCompileUpdateAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Compile(in) }); n > 10 {
 		t.Errorf("Compile: %v allocations, want at most 10", n)
 	}
+}
+
+// FuzzDocPaths: an update or projection compiled with the resolution its
+// text's previous request kept answers as it does from a cold cache, with
+// the same names and with every name standing for another attribute.
+func FuzzDocPaths(f *testing.F) {
+	f.Add("SET #a = :v, #b = :w REMOVE l[0]", "n, m.k, l[1]")
+	f.Add("SET #a = :v, #b = :w", "#a, #b")
+	f.Add("SET #a = :v REMOVE #b[1], m.k", "l[0], #c")
+	f.Fuzz(func(t *testing.T, upd, proj string) {
+		ns, vs := inputFor(upd, proj)
+		moved := names{}
+		for k, v := range ns {
+			moved[k] = v + "x"
+		}
+		if len(moved) == 0 {
+			moved = nil
+		}
+		compile := func(ns names) (string, Item, Item) {
+			c, err := Compile(Input{Update: &upd, Projection: &proj, Names: ns, Values: vs})
+			if err != nil {
+				return err.Error(), nil, nil
+			}
+			item := sampleItem()
+			nu, updated, err := c.Update(item, nil)
+			if err != nil {
+				return err.Error() + strings.Join(updated, ","), nil, nil
+			}
+			return strings.Join(updated, ","), c.Project(nu), c.UpdatedAttributes(nu)
+		}
+		for _, order := range [][]names{{ns, ns}, {ns, moved}, {moved, ns}} {
+			resetParseCache()
+			compile(order[0])
+			warm, wp, wu := compile(order[1])
+			resetParseCache()
+			cold, cp, cu := compile(order[1])
+			if warm != cold || !reflect.DeepEqual(wp, cp) || !reflect.DeepEqual(wu, cu) {
+				t.Fatalf("names %v after %v: warm %q %v %v, cold %q %v %v", order[1], order[0], warm, wp, wu, cold, cp, cu)
+			}
+		}
+	})
 }
