@@ -117,6 +117,28 @@ func TestParseCacheCopiesText(t *testing.T) {
 	}
 }
 
+// The kept paths of an update have their own copy of what the names stood
+// for: a caller may reuse the memory of the names it passed, while an
+// earlier request's Compiled is still in use.
+func TestDocPathsCopyNames(t *testing.T) {
+	resetParseCache()
+	text := "SET #n = :v"
+	buf := []byte("status")
+	in := Input{Update: &text, Names: names{"#n": unsafe.String(&buf[0], len(buf))}, Values: vals{":v": sv("x")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compile(Input{Update: &text, Names: names{"#n": "status"}, Values: vals{":v": sv("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "stolen")
+	got, updated, err := c.Update(Item{"pk": sv("1")}, []string{"pk"})
+	if err != nil || got["status"] == nil || len(updated) != 1 || updated[0] != "status" {
+		t.Errorf("Update = %v, %v, %v", got, updated, err)
+	}
+}
+
 // The cache stays within its bounds however many distinct texts it sees.
 func TestParseCacheBounded(t *testing.T) {
 	resetParseCache()

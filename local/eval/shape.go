@@ -79,11 +79,20 @@ func (r *resolver) docPaths(p *parsed) (*docPaths, error) {
 		if err := r.overlap(d.paths[:i], d.paths[i]); err != nil {
 			return nil, err
 		}
-		for _, e := range q {
-			if !e.IsIndex && strings.HasPrefix(e.Name, "#") && !slices.Contains(d.names, e.Name) {
-				d.names = append(d.names, e.Name)
-				d.reals = append(d.reals, r.names[e.Name])
+		// What the names stand for may alias memory the caller reuses (a
+		// request buffer): the kept paths get a copy. The placeholders are
+		// the cached parse's own.
+		for j, e := range q {
+			if e.IsIndex || !strings.HasPrefix(e.Name, "#") {
+				continue
 			}
+			k := slices.Index(d.names, e.Name)
+			if k < 0 {
+				k = len(d.names)
+				d.names = append(d.names, e.Name)
+				d.reals = append(d.reals, strings.Clone(r.names[e.Name]))
+			}
+			d.paths[i][j].name = d.reals[k]
 		}
 	}
 	for _, q := range d.paths {
