@@ -1,9 +1,9 @@
 package eval
 
 import (
-	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamogo/dynamo/expr"
 	"github.com/dynamogo/dynamo/expr/parse"
@@ -11,9 +11,10 @@ import (
 
 // Parsing an expression is pure — its syntax tree and its syntax errors
 // depend on the text alone — and clients send the same few expressions over
-// and over, so Compile keeps the parse of recent texts. Resolving the
-// placeholders against each request's names and values, and every check
-// that depends on them, still runs on every request. The syntax trees are
+// and over, so Compile keeps the parse of recent texts, and with it the
+// last resolution of an update's or projection's document paths (see
+// docPaths). Resolving the values, and every other check that depends on
+// the placeholders, still runs on every request. The syntax trees are
 // shared and never modified (the resolver only reads them).
 
 // exprKind is which grammar, and which name in messages, a text is parsed
@@ -28,14 +29,15 @@ const (
 	kindProjection
 )
 
-// parsed is one parse: the tree of its kind, or the error, and how many
-// nodes resolving the tree makes.
+// parsed is one parse: the tree of its kind, or the error, how many nodes
+// resolving the tree makes, and the last resolution of its document paths.
 type parsed struct {
-	cond   expr.Cond
-	update *expr.UpdateAST
-	proj   []expr.Path
-	err    error
-	nodes  nodeCounts
+	cond     expr.Cond
+	update   *expr.UpdateAST
+	proj     []expr.Path
+	err      error
+	nodes    nodeCounts
+	docPaths atomic.Pointer[docPaths]
 }
 
 type parseKey struct {
@@ -133,19 +135,10 @@ func parseNow(kind exprKind, text string) *parsed {
 	if p.err == nil {
 		p.nodes.ofCond(p.cond)
 		if u := p.update; u != nil {
+			// The paths acted on are resolved into docPaths, not the slab.
 			for _, a := range u.Set {
-				p.nodes.steps += len(a.Path)
 				p.nodes.ofOperand(a.Value)
 			}
-			for _, r := range u.Remove {
-				p.nodes.steps += len(r)
-			}
-			for _, a := range append(slices.Clone(u.Add), u.Delete...) {
-				p.nodes.steps += len(a.Path)
-			}
-		}
-		for _, path := range p.proj {
-			p.nodes.steps += len(path)
 		}
 	}
 	return p

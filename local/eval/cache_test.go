@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,6 +117,28 @@ func TestParseCacheCopiesText(t *testing.T) {
 	}
 }
 
+// The kept paths of an update have their own copy of what the names stood
+// for: a caller may reuse the memory of the names it passed, while an
+// earlier request's Compiled is still in use.
+func TestDocPathsCopyNames(t *testing.T) {
+	resetParseCache()
+	text := "SET #n = :v"
+	buf := []byte("status")
+	in := Input{Update: &text, Names: names{"#n": unsafe.String(&buf[0], len(buf))}, Values: vals{":v": sv("x")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compile(Input{Update: &text, Names: names{"#n": "status"}, Values: vals{":v": sv("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "stolen")
+	got, updated, err := c.Update(Item{"pk": sv("1")}, []string{"pk"})
+	if err != nil || got["status"] == nil || len(updated) != 1 || updated[0] != "status" {
+		t.Errorf("Update = %v, %v, %v", got, updated, err)
+	}
+}
+
 // The cache stays within its bounds however many distinct texts it sees.
 func TestParseCacheBounded(t *testing.T) {
 	resetParseCache()
@@ -165,6 +189,35 @@ func TestParseCacheConcurrent(t *testing.T) {
 				c, err := Compile(Input{KeyCondition: &text, Values: vals{":p": sv("p"), ":a": sv("a"), ":b": sv("b")}})
 				if err != nil || !c.HasKeyCondition() {
 					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// Requests sharing one update text with different names at once each get
+// their own names' paths, while they replace the kept resolution (run
+// with -race).
+func TestDocPathsConcurrent(t *testing.T) {
+	resetParseCache()
+	text := "SET #a = :v"
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			attr := "a" + strconv.Itoa(w)
+			for range 300 {
+				c, err := Compile(Input{Update: &text, Names: names{"#a": attr}, Values: vals{":v": sv("x")}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				nu, updated, err := c.Update(Item{"pk": sv("1")}, []string{"pk"})
+				if err != nil || nu[attr] == nil || len(updated) != 1 || updated[0] != attr {
+					t.Errorf("worker %d: %v %v %v", w, nu, updated, err)
 					return
 				}
 			}
@@ -245,6 +298,123 @@ func FuzzParseCache(f *testing.F) {
 		f2, _ := c2.Filter(item)
 		if r1 != r2 || f1 != f2 || r1 != f1 {
 			t.Fatalf("cold %v/%v, warm %v/%v", r1, f1, r2, f2)
+		}
+	})
+}
+
+// The resolved paths of an update or projection are kept with the parse,
+// but a request whose names resolve its placeholders differently, or lack
+// one, or send one more, is answered from its own names: the same text
+// alternates between answers and errors.
+func TestDocPathsFollowNames(t *testing.T) {
+	resetParseCache()
+	upd, proj := "SET #a = :v, #b = :w", "#a, #b.c"
+	item := Item{"pk": sv("1"), "x": sv("0"), "y": mv(map[string]types.AttributeValue{"c": sv("c"), "d": sv("d")})}
+	const overlap = "Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x]"
+	for range 2 {
+		for _, tc := range []struct {
+			names names
+			want  string // the update's new x and y, or the error
+		}{
+			{names{"#a": "x", "#b": "y"}, "x=1 y=2"},
+			{names{"#a": "y", "#b": "x"}, "x=2 y=1"},
+			{names{"#a": "x", "#b": "x"}, overlap},
+			{names{"#a": "x"}, "Invalid UpdateExpression: An expression attribute name used in the document path is not defined; attribute name: #b"},
+			{names{"#a": "x", "#b": "y", "#c": "z"}, "Value provided in ExpressionAttributeNames unused in expressions: keys: {#c}"},
+			{names{"#a": "x", "#b": "y"}, "x=1 y=2"},
+		} {
+			c, err := Compile(Input{Update: &upd, Names: tc.names, Values: vals{":v": sv("1"), ":w": sv("2")}})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				nu, _, err := c.Update(item, []string{"pk"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = "x=" + nu["x"].(*types.AttributeValueMemberS).Value + " y=" + nu["y"].(*types.AttributeValueMemberS).Value
+			}
+			if got != tc.want {
+				t.Errorf("update with %v: %s, want %s", tc.names, got, tc.want)
+			}
+		}
+		for _, tc := range []struct {
+			names names
+			want  []string // attributes projected, or the error
+		}{
+			{names{"#a": "x", "#b": "y"}, []string{"x", "y"}},
+			{names{"#a": "pk", "#b": "y"}, []string{"pk", "y"}},
+			{names{"#a": "y", "#b": "y"}, []string{"Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [y], path two: [y, c]"}},
+			{names{"#b": "y"}, []string{"Invalid ProjectionExpression: An expression attribute name used in the document path is not defined; attribute name: #a"}},
+		} {
+			c, err := Compile(Input{Projection: &proj, Names: tc.names})
+			var got []string
+			if err != nil {
+				got = []string{err.Error()}
+			} else {
+				for k := range c.Project(item) {
+					got = append(got, k)
+				}
+				slices.Sort(got)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("projection with %v: %q, want %q", tc.names, got, tc.want)
+			}
+		}
+	}
+}
+
+// A warm Compile of a typical UpdateItem resolves only its values: its
+// paths, their tree and their heads come from the parse's last resolution.
+func TestCompileUpdateAllocs(t *testing.T) {
+	u, c := "SET #s = :s, #t = #t + :d ADD tags :tag REMOVE note", "attribute_exists(pk)"
+	in := Input{Update: &u, Condition: &c, Names: names{"#s": "status", "#t": "total"},
+		Values: vals{":s": sv("delivered"), ":d": nv("0.44"), ":tag": ssv("late")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { Compile(in) }); n > 10 {
+		t.Errorf("Compile: %v allocations, want at most 10", n)
+	}
+}
+
+// FuzzDocPaths: an update or projection compiled with the resolution its
+// text's previous request kept answers as it does from a cold cache, with
+// the same names and with every name standing for another attribute.
+func FuzzDocPaths(f *testing.F) {
+	f.Add("SET #a = :v, #b = :w REMOVE l[0]", "n, m.k, l[1]")
+	f.Add("SET #a = :v, #b = :w", "#a, #b")
+	f.Add("SET #a = :v REMOVE #b[1], m.k", "l[0], #c")
+	f.Fuzz(func(t *testing.T, upd, proj string) {
+		ns, vs := inputFor(upd, proj)
+		moved := names{}
+		for k, v := range ns {
+			moved[k] = v + "x"
+		}
+		if len(moved) == 0 {
+			moved = nil
+		}
+		compile := func(ns names) (string, Item, Item) {
+			c, err := Compile(Input{Update: &upd, Projection: &proj, Names: ns, Values: vs})
+			if err != nil {
+				return err.Error(), nil, nil
+			}
+			item := sampleItem()
+			nu, updated, err := c.Update(item, nil)
+			if err != nil {
+				return err.Error() + strings.Join(updated, ","), nil, nil
+			}
+			return strings.Join(updated, ","), c.Project(nu), c.UpdatedAttributes(nu)
+		}
+		for _, order := range [][]names{{ns, ns}, {ns, moved}, {moved, ns}} {
+			resetParseCache()
+			compile(order[0])
+			warm, wp, wu := compile(order[1])
+			resetParseCache()
+			cold, cp, cu := compile(order[1])
+			if warm != cold || !reflect.DeepEqual(wp, cp) || !reflect.DeepEqual(wu, cu) {
+				t.Fatalf("names %v after %v: warm %q %v %v, cold %q %v %v", order[1], order[0], warm, wp, wu, cold, cp, cu)
+			}
 		}
 	})
 }

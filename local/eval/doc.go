@@ -28,7 +28,10 @@
 // Compile keeps the parse of recently seen expression texts (a bounded,
 // concurrency-safe cache: parsing depends on the text alone), so a client
 // repeating its expressions pays for resolving its names and values only;
-// every check against them still runs on every request.
+// every check against them still runs on every request. The paths of an
+// update or projection, which depend on the text and the names alone, are
+// kept with the parse and reused while the names stand for the same
+// attributes.
 //
 // Errors are *Error with Type "ValidationException" and DynamoDB's message.
 package eval

@@ -339,7 +339,10 @@ func (c *Compiled) collectNested() {
 		for _, p := range u.remove {
 			note(&c.nestedSet, p)
 		}
-		for _, a := range append(slices.Clone(u.add), u.delete...) {
+		for _, a := range u.add {
+			note(&c.nestedSet, a.path)
+		}
+		for _, a := range u.delete {
 			note(&c.nestedSet, a.path)
 		}
 	}

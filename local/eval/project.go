@@ -19,23 +19,12 @@ func (r *resolver) projectionExpr(parsed *parsed) (*projNode, error) {
 	if parsed.err != nil {
 		return nil, exprErr(parsed.err)
 	}
-	ast := parsed.proj
-	var err error
 	r.begin("ProjectionExpression")
-	paths := make([]path, len(ast))
-	for i, p := range ast {
-		if paths[i], err = r.path(p); err != nil {
-			return nil, err
-		}
-		if err := r.overlap(paths[:i], paths[i]); err != nil {
-			return nil, err
-		}
+	d, err := r.docPaths(parsed)
+	if err != nil {
+		return nil, err
 	}
-	root := &projNode{}
-	for _, p := range paths {
-		root.add(p)
-	}
-	return root, nil
+	return d.tree, nil
 }
 
 // add marks path p as taken whole.

@@ -36,29 +36,13 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		return nil, exprErr(parsed.err)
 	}
 	ast := parsed.update
-	var err error
 	r.begin("UpdateExpression")
 	// First the paths acted on, which may not overlap; then the values.
-	all := make([]expr.Path, 0, len(ast.Set)+len(ast.Remove)+len(ast.Add)+len(ast.Delete))
-	for _, p := range ast.Set {
-		all = append(all, p.Path)
+	d, err := r.docPaths(parsed)
+	if err != nil {
+		return nil, err
 	}
-	all = append(all, ast.Remove...)
-	for _, a := range ast.Add {
-		all = append(all, a.Path)
-	}
-	for _, a := range ast.Delete {
-		all = append(all, a.Path)
-	}
-	paths := make([]path, len(all))
-	for i, p := range all {
-		if paths[i], err = r.path(p); err != nil {
-			return nil, err
-		}
-		if err := r.overlap(paths[:i], paths[i]); err != nil {
-			return nil, err
-		}
-	}
+	paths := d.paths
 	u := &update{set: make([]setAction, 0, len(ast.Set))}
 	for i, a := range ast.Set {
 		v, err := r.operand(a.Value)
@@ -67,7 +51,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		}
 		u.set = append(u.set, setAction{paths[i], v})
 	}
-	u.remove = paths[len(ast.Set) : len(ast.Set)+len(ast.Remove)]
+	u.remove = paths[len(ast.Set) : len(ast.Set)+len(ast.Remove) : len(ast.Set)+len(ast.Remove)]
 	rest := paths[len(ast.Set)+len(ast.Remove):]
 	if len(ast.Add) > 0 {
 		u.add = make([]pathValue, 0, len(ast.Add))
@@ -86,14 +70,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		}
 		u.delete = append(u.delete, pathValue{rest[len(ast.Add)+i], v})
 	}
-	u.paths = &projNode{}
-	u.heads = make([]string, 0, len(paths))
-	for _, p := range paths {
-		if !slices.Contains(u.heads, p[0].name) {
-			u.heads = append(u.heads, p[0].name)
-		}
-		u.paths.add(p)
-	}
+	u.heads, u.paths = d.heads, d.tree
 	return u, nil
 }
 
