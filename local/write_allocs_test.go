@@ -30,8 +30,10 @@ func TestWriteAllocations(t *testing.T) {
 		action, body string
 		max          float64
 	}{
-		{"PutItem", put, 25},
-		{"UpdateItem", update, 42},
+		// Today 25 and 42; one or two to spare for the runtime's own
+		// variation (a full CI run once read one more than a lone run).
+		{"PutItem", put, 26},
+		{"UpdateItem", update, 44},
 	} {
 		// AllocsPerRun counts the whole process's allocations, so goroutines
 		// other tests left behind (sweepers, idle connections) can only add
