@@ -589,20 +589,26 @@ func TestStreamBadInput(t *testing.T) {
 	}
 }
 
-// On a disk engine, streams come back after a restart with their records,
-// shards, labels and states, an iterator taken before the restart goes on
-// where it was, and new records follow the old ones.
-func TestStreamDurableRestart(t *testing.T) {
+// durableServer returns serve, which opens a disk engine in one directory
+// and serves it at clock's time: each call after the first is a restart.
+func durableServer(t *testing.T, clock *testClock) (serve func() (*dynamotest.Server, *disk.Engine)) {
 	dir := t.TempDir()
 	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
-	clock := newTestClock()
-	serve := func() (*dynamotest.Server, *disk.Engine) {
+	return func() (*dynamotest.Server, *disk.Engine) {
 		e, err := disk.Open(dir, quiet)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e), local.WithClock(clock.now))), e
 	}
+}
+
+// On a disk engine, streams come back after a restart with their records,
+// shards, labels and states, an iterator taken before the restart goes on
+// where it was, and new records follow the old ones.
+func TestStreamDurableRestart(t *testing.T) {
+	clock := newTestClock()
+	serve := durableServer(t, clock)
 	srv, eng := serve()
 	c := srv.Client()
 	sc := streamsClient(t, srv)
@@ -780,16 +786,8 @@ func TestStreamRecordCap(t *testing.T) {
 // Trimmed records stay trimmed across a restart: asking for one of them is
 // TrimmedDataAccessException, not a read of whatever follows.
 func TestStreamTrimSurvivesRestart(t *testing.T) {
-	dir := t.TempDir()
-	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
 	clock := newTestClock()
-	serve := func() (*dynamotest.Server, *disk.Engine) {
-		e, err := disk.Open(dir, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e), local.WithClock(clock.now))), e
-	}
+	serve := durableServer(t, clock)
 	srv, eng := serve()
 	c := srv.Client()
 	arn := streamTable(t, srv, "trimdur", types.StreamViewTypeKeysOnly)
@@ -861,16 +859,8 @@ func TestStreamOrderUnderConcurrentWrites(t *testing.T) {
 // (stream.go): GetRecords returns each record whole whatever its Limit
 // cuts, a restart reads them back, and trimming deletes both entries.
 func TestStreamBothImagesStoredApart(t *testing.T) {
-	dir := t.TempDir()
-	quiet := disk.WithLogger(slog.New(slog.DiscardHandler))
 	clock := newTestClock()
-	serve := func() (*dynamotest.Server, *disk.Engine) {
-		e, err := disk.Open(dir, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e), local.WithClock(clock.now))), e
-	}
+	serve := durableServer(t, clock)
 	srv, eng := serve()
 	c := srv.Client()
 	arn := streamTable(t, srv, "both", types.StreamViewTypeNewAndOldImages)
