@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -80,11 +79,7 @@ func (s *Server) Invoke(action string, body []byte) ([]byte, error) {
 	}
 	out, err := s.run(h, &call{action: action, body: body, now: s.now()})
 	if err != nil {
-		var ae *Error
-		if !errors.As(err, &ae) {
-			ae = internalError()
-		}
-		return nil, ae
+		return nil, apiError(err)
 	}
 	switch v := out.(type) {
 	case rawJSON:

@@ -398,11 +398,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := srv.run(h, c)
 	if err != nil {
-		var ae *Error
-		if !errors.As(err, &ae) {
-			ae = internalError()
-		}
-		s.writeError(w, id, ae)
+		s.writeError(w, id, apiError(err))
 		return
 	}
 	var resp []byte
@@ -420,6 +416,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if raw, ok := out.(rawJSON); ok {
 		putRespBuf(raw)
 	}
+}
+
+// apiError is a handler's error as the API answers it: its *Error, or an
+// InternalServerError for anything else (never its text).
+func apiError(err error) *Error {
+	var ae *Error
+	if !errors.As(err, &ae) {
+		ae = internalError()
+	}
+	return ae
 }
 
 // run calls h, turning a panic into an InternalServerError: a bug must not
