@@ -764,8 +764,9 @@ func BenchmarkPartiQLUpdate(b *testing.B) {
 	}
 }
 
-// BenchmarkKeyLookup runs GetItem and the same read as a SELECT by full
-// primary key against one server, so the two can be compared in one run.
+// BenchmarkKeyLookup runs GetItem, the equivalent Query and the same read
+// as a SELECT by full primary key against one server, so the three can be
+// compared in one run.
 // cpu-ns/op is the process's CPU time per request (GC included), steadier
 // than wall time on a shared machine.
 func BenchmarkKeyLookup(b *testing.B) {
@@ -792,6 +793,9 @@ func BenchmarkKeyLookup(b *testing.B) {
 	}
 	b.Run("GetItem", run("GetItem", bodies(func(k string) string {
 		return `{"TableName":"bench","Key":{"pk":{"S":"` + k + `"},"sk":{"S":"s"}}}`
+	})))
+	b.Run("Query", run("Query", bodies(func(k string) string {
+		return `{"TableName":"bench","KeyConditionExpression":"pk = :p AND sk = :s","ExpressionAttributeValues":{":p":{"S":"` + k + `"},":s":{"S":"s"}}}`
 	})))
 	b.Run("SelectByKey", run("ExecuteStatement", bodies(func(k string) string {
 		return `{"Statement":"SELECT * FROM bench WHERE pk = ? AND sk = 's'","Parameters":[{"S":"` + k + `"}]}`
