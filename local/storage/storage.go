@@ -86,6 +86,18 @@ type Collection interface {
 	Len() int
 }
 
+// SharedPutter is implemented by the memory engine's collections. A
+// durable engine restoring items at Open keeps them in the buffers it read
+// its files into rather than copying each into its own allocation.
+type SharedPutter interface {
+	// PutShared is Put, except that when v's encoding follows key in
+	// memory, the collection keeps both where they are instead of copying
+	// them: the caller must never modify that memory again. The buffer stays
+	// allocated while any item in it is stored, or any Value read from it
+	// is held.
+	PutShared(key []byte, v Value) (old Value, replaced bool, err error)
+}
+
 // NewMemory returns an in-memory engine: one B-tree per collection.
 func NewMemory() Engine {
 	return &memEngine{colls: map[string]*memColl{}, meta: map[string][]byte{}}
@@ -230,6 +242,22 @@ func (c *memColl) Put(key []byte, v Value) (Value, bool, error) {
 	}
 	old, ok := c.tree.put(unsafeString(key), v)
 	return old, ok, nil
+}
+
+// PutShared implements SharedPutter.
+func (c *memColl) PutShared(key []byte, v Value) (Value, bool, error) {
+	if err := c.check(); err != nil {
+		return Value{}, false, err
+	}
+	if v.IsZero() {
+		return Value{}, false, errZeroValue
+	}
+	e, ok := sharedEntry(key, v)
+	if !ok {
+		e = newEntry(unsafeString(key), v)
+	}
+	old, replaced := c.tree.putEntry(e)
+	return old, replaced, nil
 }
 
 // errZeroValue refuses to store no item: Delete removes one.
