@@ -3,14 +3,15 @@ package disk
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Records carry items in storage.Value's encoding, the form the memory
-// engine holds them in: writing one appends its bytes, and a restart checks
-// them and copies them into the tree, without decoding an attribute.
+// engine holds them in, with their size: writing one appends its bytes, and
+// a restart keeps them where it read them, without decoding an attribute.
 
 var errShort = errors.New("truncated data")
 
@@ -25,11 +26,14 @@ func appendString(dst []byte, s string) []byte {
 }
 
 // decoder reads the fields of a record payload. Collection names and meta
-// keys are copied; keys and items alias b, which the caller keeps unchanged
-// until it has stored them (the memory engine copies what it keeps).
+// keys are copied (collection names once per name in names, if not nil);
+// keys and items alias b, which the caller never changes (the memory engine
+// keeps them there, see storage.SharedPutter).
 type decoder struct {
-	b   []byte
-	off int
+	b      []byte
+	off    int
+	format format
+	names  map[string]string
 }
 
 func (d *decoder) uvarint() (uint64, error) {
@@ -69,7 +73,57 @@ func (d *decoder) string() (string, error) {
 	return string(b), err
 }
 
-// value reads an item encoding in place (see decoder).
+// name reads a collection name.
+func (d *decoder) name() (string, error) {
+	b, err := d.bytes()
+	if err != nil {
+		return "", err
+	}
+	if s, ok := d.names[string(b)]; ok {
+		return s, nil
+	}
+	s := string(b)
+	if d.names != nil {
+		d.names[s] = s
+	}
+	return s, nil
+}
+
+// put reads the fields of a put (see appendPutFields): the item follows
+// the key in b.
+func (d *decoder) put() (coll string, key []byte, item storage.Value, err error) {
+	if coll, err = d.name(); err != nil {
+		return
+	}
+	if d.format == format1 {
+		if key, err = d.bytes(); err == nil {
+			item, err = d.value()
+		}
+		return
+	}
+	size, err := d.uvarint()
+	if err != nil {
+		return
+	}
+	n, err := d.uvarint()
+	if err != nil {
+		return
+	}
+	if key, err = d.bytes(); err != nil {
+		return
+	}
+	if n == 0 || size > maxPayload {
+		return "", nil, storage.Value{}, fmt.Errorf("item of %d bytes and size %d", n, size)
+	}
+	if n > uint64(len(d.b)-d.off) {
+		return "", nil, storage.Value{}, errShort
+	}
+	enc := d.b[d.off : d.off+int(n)]
+	d.off += int(n)
+	return coll, key, storage.TrustedValue(unsafe.String(unsafe.SliceData(enc), len(enc)), int(size)), nil
+}
+
+// value reads a format1 item encoding in place, checking it (see decoder).
 func (d *decoder) value() (storage.Value, error) {
 	rest := d.b[d.off:]
 	v, n, err := storage.ReadValue(unsafe.String(unsafe.SliceData(rest), len(rest)))
