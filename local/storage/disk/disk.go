@@ -148,6 +148,10 @@ type Engine struct {
 
 	mu    sync.Mutex
 	cond  sync.Cond // signals the end of a flush (busy cleared)
+	// more signals gatherLocked that a record was added: only the
+	// goroutine about to fsync waits on it, so the writers waiting on cond
+	// for their fsync are not woken for nothing.
+	more sync.Cond
 	colls map[string]*collection
 	file  file   // the current log, opened O_APPEND
 	gen   uint64 // the current log's generation
@@ -222,6 +226,7 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 		stop:      make(chan struct{}),
 	}
 	e.cond.L = &e.mu
+	e.more.L = &e.mu
 	if err := e.load(); err != nil {
 		if e.file != nil {
 			e.file.Close()
@@ -812,7 +817,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 		e.pending = append(e.pending, rec...)
 		e.pendingN++
 		if e.pendingN == e.expect {
-			e.cond.Broadcast() // the fsync waiting for this record can start
+			e.more.Signal() // the fsync waiting for this record can start
 		}
 		apply()
 		if err := e.waitLocked(e.lastSeq); err != nil {
@@ -866,11 +871,11 @@ func (e *Engine) gatherLocked() {
 	deadline := time.Now().Add(window)
 	t := time.AfterFunc(window, func() {
 		e.mu.Lock()
-		e.cond.Broadcast()
+		e.more.Signal()
 		e.mu.Unlock()
 	})
 	for e.pendingN < e.expect && time.Now().Before(deadline) {
-		e.cond.Wait()
+		e.more.Wait()
 	}
 	t.Stop()
 	e.busy = false
