@@ -26,14 +26,40 @@ func appendString(dst []byte, s string) []byte {
 }
 
 // decoder reads the fields of a record payload. Collection names and meta
-// keys are copied (collection names once per name in names, if not nil);
-// keys and items alias b, which the caller never changes (the memory engine
+// keys are copied (collection names once per name, through names); keys
+// and items alias b, which the caller never changes (the memory engine
 // keeps them there, see storage.SharedPutter).
 type decoder struct {
 	b      []byte
 	off    int
 	format format
-	names  map[string]string
+	names  *interner
+}
+
+// interner hands out one string per collection name, so that reading a
+// file does not allocate one per record. A nil interner copies each.
+type interner struct {
+	last string
+	m    map[string]string
+}
+
+func (in *interner) intern(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if string(b) == in.last {
+		return in.last
+	}
+	s, ok := in.m[string(b)]
+	if !ok {
+		s = string(b)
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		in.m[s] = s
+	}
+	in.last = s
+	return s
 }
 
 func (d *decoder) uvarint() (uint64, error) {
@@ -79,14 +105,7 @@ func (d *decoder) name() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if s, ok := d.names[string(b)]; ok {
-		return s, nil
-	}
-	s := string(b)
-	if d.names != nil {
-		d.names[s] = s
-	}
-	return s, nil
+	return d.names.intern(b), nil
 }
 
 // put reads the fields of a put (see appendPutFields): the item follows

@@ -146,16 +146,18 @@ type Engine struct {
 	// broke the engine (a failed write or fsync). Writes check it under mu.
 	failure atomic.Pointer[error]
 
-	mu    sync.Mutex
-	cond  sync.Cond // signals the end of a flush (busy cleared)
+	mu   sync.Mutex
+	cond sync.Cond // signals the end of a flush (busy cleared)
 	// more signals gatherLocked that a record was added: only the
 	// goroutine about to fsync waits on it, so the writers waiting on cond
 	// for their fsync are not woken for nothing.
-	more sync.Cond
+	more  sync.Cond
 	colls map[string]*collection
-	file  file   // the current log, opened O_APPEND
-	gen   uint64 // the current log's generation
-	err   error  // sticky: once the log cannot be trusted, nothing is written
+	// lastColl is the collection collLocked returned last.
+	lastColl *collection
+	file     file   // the current log, opened O_APPEND
+	gen      uint64 // the current log's generation
+	err      error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
 	// busy is set while one goroutine writes or fsyncs the log with mu
@@ -729,6 +731,9 @@ func writeAll(f file, b []byte) error {
 
 // collLocked returns the collection handle for name, creating it.
 func (e *Engine) collLocked(name string) *collection {
+	if c := e.lastColl; c != nil && c.name == name && !c.dropped {
+		return c // the common case of a restart: records of one collection in a row
+	}
 	c := e.colls[name]
 	if c == nil {
 		mc, _ := e.mem.Collection(name) // the memory engine is open while e is
@@ -736,6 +741,7 @@ func (e *Engine) collLocked(name string) *collection {
 		c.shared, _ = mc.(storage.SharedPutter)
 		e.colls[name] = c
 	}
+	e.lastColl = c
 	return c
 }
 

@@ -160,8 +160,8 @@ type batchOp struct {
 }
 
 // decodeRecord decodes one record's payload in the given file format (see
-// decoder for what aliases it; names may be nil).
-func decodeRecord(payload []byte, f format, names map[string]string) (record, error) {
+// decoder for what aliases it).
+func decodeRecord(payload []byte, f format, names *interner) (record, error) {
 	if len(payload) == 0 {
 		return record{}, errors.New("empty record")
 	}
@@ -252,7 +252,7 @@ func (e *frameError) Error() string {
 // reused (see blocks).
 func readRecords(r io.Reader, base, size int64, f format, fn func(record) error) (int64, error) {
 	src := blocks{r: r}
-	names := map[string]string{}
+	var names interner
 	off := base
 	for off < size {
 		fail := func(torn bool, err error) (int64, error) {
@@ -281,7 +281,7 @@ func readRecords(r io.Reader, base, size int64, f format, fn func(record) error)
 		if crc32.Update(crc, castagnoli, payload) != want {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		rec, err := decodeRecord(payload, f, names)
+		rec, err := decodeRecord(payload, f, &names)
 		if err != nil {
 			return fail(false, err)
 		}
