@@ -32,10 +32,13 @@ func (c *cpuClock) resume() {
 	c.start, c.paused = cpuTime(), false
 }
 
-func (c *cpuClock) report(b *testing.B) {
+// report reports the CPU time per op, and returns it.
+func (c *cpuClock) report(b *testing.B) float64 {
 	spent := c.spent
 	if !c.paused {
 		spent += cpuTime() - c.start
 	}
-	b.ReportMetric(float64(spent)/float64(b.N), "cpu-ns/op")
+	perOp := float64(spent) / float64(b.N)
+	b.ReportMetric(perOp, "cpu-ns/op")
+	return perOp
 }
