@@ -122,8 +122,13 @@ func WithTruncateDamagedLog() Option { return func(o *options) { o.truncate = tr
 
 // Stats are counters since Open.
 type Stats struct {
-	Writes            uint64 // records committed (puts, deletes, batches, drops, catalog changes)
-	Syncs             uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
+	Writes uint64 // records committed (puts, deletes, batches, drops, catalog changes)
+	Syncs  uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
+	// SyncTime is the time the Syncs took, with the writes before them:
+	// SyncTime/Syncs is the disk's synchronous-write latency under this
+	// load, and Writes/Syncs writes per that time the best group commit
+	// can do.
+	SyncTime          time.Duration
 	Compactions       uint64 // snapshots written
 	FailedCompactions uint64 // compactions that failed (a full disk); the logs are kept and it is retried later
 	LogBytes          int64  // size of the log, including records not yet written out
@@ -808,6 +813,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 	e.logSize += int64(len(rec))
 	e.lastSeq++
 	if e.opts.noGroup {
+		start := time.Now()
 		err := writeAll(e.file, rec)
 		if err == nil {
 			err = e.file.Sync()
@@ -817,6 +823,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 			return e.err
 		}
 		e.stats.Syncs++
+		e.stats.SyncTime += time.Since(start)
 		e.writtenSeq = e.lastSeq
 		apply()
 	} else {
@@ -919,6 +926,7 @@ func (e *Engine) flushLocked(sync bool) {
 		e.writtenSeq = upto
 		if sync {
 			e.stats.Syncs++
+			e.stats.SyncTime += took
 			e.dirty = false
 		} else if len(buf) > 0 {
 			e.dirty = true
@@ -1032,6 +1040,7 @@ func (e *Engine) compact() (err error) {
 	}
 	if len(e.pending) > 0 || e.dirty {
 		// The retiring log must be complete and durable.
+		start := time.Now()
 		err := writeAll(e.file, e.pending)
 		if err == nil {
 			err = e.file.Sync()
@@ -1043,6 +1052,7 @@ func (e *Engine) compact() (err error) {
 		}
 		e.pending, e.pendingN, e.writtenSeq, e.dirty = e.pending[:0], 0, e.lastSeq, false
 		e.stats.Syncs++
+		e.stats.SyncTime += time.Since(start)
 		e.cond.Broadcast()
 	}
 	covered := e.gen
