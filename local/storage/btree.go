@@ -38,13 +38,13 @@ func newEntry(key string, v Value) entry {
 	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
 }
 
-// sharedEntry is the entry of key and v without a copy, if v's encoding
-// follows key in memory (see SharedPutter).
-func sharedEntry(key []byte, v Value) (entry, bool) {
-	if len(key) == 0 || unsafe.Add(unsafe.Pointer(unsafe.SliceData(key)), len(key)) != unsafe.Pointer(unsafe.StringData(v.enc)) {
+// sharedEntry is the entry of kv[:klen] and v without a copy, if v's
+// encoding is kv[klen:] (see SharedPutter).
+func sharedEntry(kv []byte, klen int, v Value) (entry, bool) {
+	if klen < 0 || klen >= len(kv) || len(kv)-klen != len(v.enc) || unsafe.StringData(v.enc) != &kv[klen] {
 		return entry{}, false
 	}
-	return entry{kv: unsafe.String(unsafe.SliceData(key), len(key)+len(v.enc)), klen: uint32(len(key)), size: uint32(v.size)}, true
+	return entry{kv: unsafe.String(&kv[0], len(kv)), klen: uint32(klen), size: uint32(v.size)}, true
 }
 
 func (e entry) key() string { return e.kv[:e.klen] }

@@ -161,8 +161,9 @@ func TestBtreeAppendsAtTheRightEdge(t *testing.T) {
 	}
 }
 
-// PutShared keeps a key and item that are adjacent in memory where they
-// are, and copies them otherwise; either way the collection holds them.
+// PutShared keeps a key and item where they are when the item's encoding
+// follows the key in the buffer given, and copies them otherwise; either
+// way the collection holds them.
 func TestPutShared(t *testing.T) {
 	c, err := NewMemory().Collection("c")
 	if err != nil {
@@ -171,22 +172,26 @@ func TestPutShared(t *testing.T) {
 	sp := c.(SharedPutter)
 	v := MustEncode(Item{"a": &types.AttributeValueMemberS{Value: "x"}})
 	buf := append([]byte("key"), v.Encoded()...)
-	adjacent := TrustedValue(unsafeString(buf[3:]), v.Size())
-	if _, _, err := sp.PutShared(buf[:3], adjacent); err != nil {
+	inBuf := TrustedValue(unsafeString(buf[3:]), v.Size())
+	if _, _, err := sp.PutShared(buf, 3, inBuf); err != nil {
 		t.Fatal(err)
 	}
 	got, ok, _ := c.Get([]byte("key"))
-	if !ok || got != adjacent || unsafe.StringData(got.Encoded()) != &buf[3] {
-		t.Fatal("an adjacent key and item were copied")
+	if !ok || got != inBuf || unsafe.StringData(got.Encoded()) != &buf[3] {
+		t.Fatal("a key and item in one buffer were copied")
 	}
-	if _, _, err := sp.PutShared([]byte("other"), v); err != nil {
+	other := append([]byte("other"), v.Encoded()...)
+	if _, _, err := sp.PutShared(other, 5, v); err != nil { // v is not in other
 		t.Fatal(err)
 	}
 	got, ok, _ = c.Get([]byte("other"))
-	if !ok || got.Encoded() != v.Encoded() || unsafe.StringData(got.Encoded()) == unsafe.StringData(v.Encoded()) {
-		t.Fatal("a key and item apart were not copied")
+	if !ok || got.Encoded() != v.Encoded() || unsafe.StringData(got.Encoded()) == unsafe.StringData(v.Encoded()) || unsafe.StringData(got.Encoded()) == &other[5] {
+		t.Fatal("an item not in the buffer was not copied")
 	}
-	if _, _, err := sp.PutShared([]byte("zero"), Value{}); err == nil {
+	if _, _, err := sp.PutShared(buf, 3, Value{}); err == nil {
 		t.Fatal("PutShared of the zero Value succeeded")
+	}
+	if _, _, err := sp.PutShared(buf, len(buf)+1, inBuf); err == nil {
+		t.Fatal("PutShared of a key longer than its buffer succeeded")
 	}
 }

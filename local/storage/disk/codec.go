@@ -108,38 +108,56 @@ func (d *decoder) name() (string, error) {
 	return d.names.intern(b), nil
 }
 
-// put reads the fields of a put (see appendPutFields): the item follows
-// the key in b.
-func (d *decoder) put() (coll string, key []byte, item storage.Value, err error) {
-	if coll, err = d.name(); err != nil {
-		return
+// put reads the fields of a put (see appendPutFields). kv is the key and
+// the item's encoding as they lie in b, the item right after the key
+// (unless a format1 item was rewritten on reading, see storage.ReadValue).
+func (d *decoder) put() (p putFields, err error) {
+	if p.coll, err = d.name(); err != nil {
+		return p, err
 	}
 	if d.format == format1 {
-		if key, err = d.bytes(); err == nil {
-			item, err = d.value()
+		if p.key, err = d.bytes(); err != nil {
+			return p, err
 		}
-		return
+		keyAt := d.off - len(p.key)
+		if p.item, err = d.value(); err != nil {
+			return p, err
+		}
+		p.kv = d.b[keyAt:d.off:d.off]
+		return p, nil
 	}
 	size, err := d.uvarint()
 	if err != nil {
-		return
+		return p, err
 	}
 	n, err := d.uvarint()
 	if err != nil {
-		return
+		return p, err
 	}
-	if key, err = d.bytes(); err != nil {
-		return
+	if p.key, err = d.bytes(); err != nil {
+		return p, err
 	}
 	if n == 0 || size > maxPayload {
-		return "", nil, storage.Value{}, fmt.Errorf("item of %d bytes and size %d", n, size)
+		return p, fmt.Errorf("item of %d bytes and size %d", n, size)
 	}
 	if n > uint64(len(d.b)-d.off) {
-		return "", nil, storage.Value{}, errShort
+		return p, errShort
 	}
+	keyAt := d.off - len(p.key)
 	enc := d.b[d.off : d.off+int(n)]
 	d.off += int(n)
-	return coll, key, storage.TrustedValue(unsafe.String(unsafe.SliceData(enc), len(enc)), int(size)), nil
+	p.kv = d.b[keyAt:d.off:d.off]
+	p.item = storage.TrustedValue(unsafe.String(unsafe.SliceData(enc), len(enc)), int(size))
+	return p, nil
+}
+
+// putFields are the fields of a decoded put; key, kv and item alias the
+// read buffer.
+type putFields struct {
+	coll string
+	key  []byte
+	kv   []byte // the key and then, normally, the item's encoding
+	item storage.Value
 }
 
 // value reads a format1 item encoding in place, checking it (see decoder).

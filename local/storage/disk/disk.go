@@ -631,7 +631,7 @@ func (e *Engine) copyRange(f file, from, to int64, path string) error {
 func (e *Engine) replay(r record) error {
 	switch r.op {
 	case opPut:
-		return e.collLocked(r.coll).load(r.key, r.item)
+		return e.collLocked(r.coll).load(r.kv, len(r.key), r.item)
 	case opDelete:
 		_, _, err := e.collLocked(r.coll).mem.Delete(r.key)
 		return err
@@ -649,7 +649,7 @@ func (e *Engine) replay(r record) error {
 			if op.item.IsZero() {
 				_, _, err = c.mem.Delete(op.key)
 			} else {
-				err = c.load(op.key, op.item)
+				err = c.load(op.kv, len(op.key), op.item)
 			}
 			if err != nil {
 				return err
@@ -1371,14 +1371,15 @@ type collection struct {
 	dropped bool                 // guarded by e.mu
 }
 
-// load stores an item that Open read from a file, where it was read if mem
-// allows: the file's blocks are never reused (see blocks).
-func (c *collection) load(key []byte, item storage.Value) error {
+// load stores an item that Open read from a file: the key kv[:keyLen] and
+// the item, whose encoding normally follows it in kv. They stay where they
+// were read if mem allows: the file's blocks are never reused (see blocks).
+func (c *collection) load(kv []byte, keyLen int, item storage.Value) error {
 	var err error
 	if c.shared != nil {
-		_, _, err = c.shared.PutShared(key, item)
+		_, _, err = c.shared.PutShared(kv, keyLen, item)
 	} else {
-		_, _, err = c.mem.Put(key, item)
+		_, _, err = c.mem.Put(kv[:keyLen], item)
 	}
 	return err
 }

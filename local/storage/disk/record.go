@@ -145,6 +145,7 @@ type record struct {
 	op    byte
 	coll  string
 	key   []byte
+	kv    []byte // opPut: see putFields
 	item  storage.Value
 	value []byte
 	count uint64
@@ -152,10 +153,12 @@ type record struct {
 	ops   []batchOp // opBatch
 }
 
-// batchOp is one op of a decoded batch; key and item alias the read buffer.
+// batchOp is one op of a decoded batch; key, kv and item alias the read
+// buffer.
 type batchOp struct {
 	coll string
 	key  []byte
+	kv   []byte        // a put's: see putFields
 	item storage.Value // zero deletes
 }
 
@@ -170,7 +173,9 @@ func decodeRecord(payload []byte, f format, names *interner) (record, error) {
 	var err error
 	switch r.op {
 	case opPut:
-		r.coll, r.key, r.item, err = d.put()
+		var p putFields
+		p, err = d.put()
+		r.coll, r.key, r.kv, r.item = p.coll, p.key, p.kv, p.item
 	case opDelete:
 		if r.coll, err = d.name(); err != nil {
 			break
@@ -217,7 +222,9 @@ func (d *decoder) batch() ([]batchOp, error) {
 		d.off++
 		switch op {
 		case opPut:
-			ops[i].coll, ops[i].key, ops[i].item, err = d.put()
+			var p putFields
+			p, err = d.put()
+			ops[i] = batchOp{coll: p.coll, key: p.key, kv: p.kv, item: p.item}
 		case opDelete:
 			if ops[i].coll, err = d.name(); err == nil {
 				ops[i].key, err = d.bytes()

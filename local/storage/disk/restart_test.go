@@ -145,3 +145,32 @@ func TestRestartMemoryBounded(t *testing.T) {
 		t.Errorf("with an item kept in every block, the engine holds %d bytes, more than the %d of the files read and the new items", held, files)
 	}
 }
+
+// A restart allocates per block of the files, not per item: the items
+// stay where they were read.
+func TestRestartAllocatesPerBlock(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir, disk.WithSyncMode(disk.SyncPeriodic))
+	c := coll(t, e, "c")
+	const n = 20000
+	for i := range n {
+		if i == n/2 {
+			must(t, e.Compact())
+		}
+		_, _, err := c.Put(fmt.Appendf(nil, "k%06d", i), item(fmt.Sprint(i)))
+		must(t, err)
+	}
+	must(t, e.Close())
+	allocs := testing.AllocsPerRun(3, func() {
+		e := open(t, dir)
+		if c := coll(t, e, "c"); c.Len() != n {
+			t.Fatalf("%d items, want %d", c.Len(), n)
+		}
+		must(t, e.Close())
+	})
+	// The tree's nodes (one per ~60 items) and the blocks, and little else.
+	if allocs > n/20 {
+		t.Fatalf("a restart of %d items made %.0f allocations", n, allocs)
+	}
+	t.Logf("a restart of %d items: %.0f allocations", n, allocs)
+}
