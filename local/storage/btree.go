@@ -11,6 +11,10 @@ import "unsafe"
 type btree struct {
 	root   *node
 	length int
+	// last is the rightmost leaf, where a key after every other goes: keys
+	// written in order (a restart) are appended there without a descent.
+	// Every write that goes through the root sets it again.
+	last *node
 }
 
 const (
@@ -32,6 +36,15 @@ func newEntry(key string, v Value) entry {
 	b := make([]byte, len(key)+len(v.enc))
 	copy(b[copy(b, key):], v.enc)
 	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
+}
+
+// sharedEntry is the entry of kv[:klen] and v without a copy, if v's
+// encoding is kv[klen:] (see SharedPutter).
+func sharedEntry(kv []byte, klen int, v Value) (entry, bool) {
+	if klen < 0 || klen >= len(kv) || len(kv)-klen != len(v.enc) || unsafe.StringData(v.enc) != &kv[klen] {
+		return entry{}, false
+	}
+	return entry{kv: unsafe.String(&kv[0], len(kv)), klen: uint32(klen), size: uint32(v.size)}, true
 }
 
 func (e entry) key() string { return e.kv[:e.klen] }
@@ -182,7 +195,16 @@ func (t *btree) get(key string) (Value, bool) {
 
 // put stores a copy of key and v.
 func (t *btree) put(key string, v Value) (Value, bool) {
-	e := newEntry(key, v)
+	return t.putEntry(newEntry(key, v))
+}
+
+func (t *btree) putEntry(e entry) (Value, bool) {
+	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].key() < e.key() {
+		l.items = append(l.items, e)
+		t.length++
+		return Value{}, false
+	}
+	defer t.findLast()
 	if t.root == nil {
 		t.root = &node{items: make([]entry, 0, btreeMaxItems)}
 		t.root.items = append(t.root.items, e)
@@ -203,10 +225,20 @@ func (t *btree) put(key string, v Value) (Value, bool) {
 	return old, replaced
 }
 
+// findLast sets last after a write that may have changed the tree's shape.
+func (t *btree) findLast() {
+	n := t.root
+	for n != nil && len(n.children) > 0 {
+		n = n.children[len(n.children)-1]
+	}
+	t.last = n
+}
+
 func (t *btree) delete(key string) (Value, bool) {
 	if t.root == nil || len(t.root.items) == 0 {
 		return Value{}, false
 	}
+	defer t.findLast()
 	e, ok := t.root.remove(key, false)
 	if len(t.root.items) == 0 && len(t.root.children) > 0 {
 		t.root = t.root.children[0]

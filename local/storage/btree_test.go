@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // check verifies the tree's order and shape: keys ascending, internal
@@ -44,6 +47,13 @@ func (t *btree) check(tb testing.TB) []string {
 	}
 	if !slices.IsSorted(keys) || len(keys) != t.length {
 		tb.Fatalf("%d keys, length %d, sorted %v", len(keys), t.length, slices.IsSorted(keys))
+	}
+	right := t.root
+	for right != nil && len(right.children) > 0 {
+		right = right.children[len(right.children)-1]
+	}
+	if t.last != right {
+		tb.Fatal("last is not the rightmost leaf")
 	}
 	return keys
 }
@@ -110,4 +120,78 @@ func TestBtreeAppendsThenChurn(t *testing.T) {
 		keys = keys[1:]
 	}
 	tr.check(t)
+}
+
+// Keys in order interleaved with deletes at the right edge and writes in
+// the gaps: the appends that skip the descent land where a descent would.
+func TestBtreeAppendsAtTheRightEdge(t *testing.T) {
+	var tr btree
+	v := MustEncode(Item{})
+	r := rand.New(rand.NewPCG(9, 10))
+	model := map[string]bool{}
+	next := 0
+	for i := range 30000 {
+		switch x := r.IntN(10); {
+		case x < 7:
+			k := fmt.Sprintf("k%06d", next)
+			next++
+			tr.put(k, v)
+			model[k] = true
+		case x < 9 && len(model) > 0:
+			k := fmt.Sprintf("k%06d", next-1-r.IntN(min(next, 100)))
+			tr.delete(k)
+			delete(model, k)
+		default:
+			k := fmt.Sprintf("k%06d", r.IntN(next+1))
+			tr.put(k, v)
+			model[k] = true
+		}
+		if i%500 == 0 {
+			tr.check(t)
+		}
+	}
+	keys := tr.check(t)
+	if len(keys) != len(model) {
+		t.Fatalf("%d keys, want %d", len(keys), len(model))
+	}
+	for _, k := range keys {
+		if !model[k] {
+			t.Fatalf("key %s should not be there", k)
+		}
+	}
+}
+
+// PutShared keeps a key and item where they are when the item's encoding
+// follows the key in the buffer given, and copies them otherwise; either
+// way the collection holds them.
+func TestPutShared(t *testing.T) {
+	c, err := NewMemory().Collection("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := c.(SharedPutter)
+	v := MustEncode(Item{"a": &types.AttributeValueMemberS{Value: "x"}})
+	buf := append([]byte("key"), v.Encoded()...)
+	inBuf := TrustedValue(unsafeString(buf[3:]), v.Size())
+	if _, _, err := sp.PutShared(buf, 3, inBuf); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, _ := c.Get([]byte("key"))
+	if !ok || got != inBuf || unsafe.StringData(got.Encoded()) != &buf[3] {
+		t.Fatal("a key and item in one buffer were copied")
+	}
+	other := append([]byte("other"), v.Encoded()...)
+	if _, _, err := sp.PutShared(other, 5, v); err != nil { // v is not in other
+		t.Fatal(err)
+	}
+	got, ok, _ = c.Get([]byte("other"))
+	if !ok || got.Encoded() != v.Encoded() || unsafe.StringData(got.Encoded()) == unsafe.StringData(v.Encoded()) || unsafe.StringData(got.Encoded()) == &other[5] {
+		t.Fatal("an item not in the buffer was not copied")
+	}
+	if _, _, err := sp.PutShared(buf, 3, Value{}); err == nil {
+		t.Fatal("PutShared of the zero Value succeeded")
+	}
+	if _, _, err := sp.PutShared(buf, len(buf)+1, inBuf); err == nil {
+		t.Fatal("PutShared of a key longer than its buffer succeeded")
+	}
 }

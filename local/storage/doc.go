@@ -19,6 +19,8 @@
 // so a Scan allocates no per-item maps and leaves nothing behind.
 //
 // NewMemory is the in-memory engine (one B-tree per collection, each item
-// one allocation holding its key and its encoding). Every engine must pass
-// the conformance suite in package storagetest.
+// one allocation holding its key and its encoding, or, restored by a
+// durable engine through SharedPutter, a place in the block that engine
+// read its files into). Every engine must pass the conformance suite in
+// package storagetest.
 package storage

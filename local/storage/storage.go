@@ -86,6 +86,19 @@ type Collection interface {
 	Len() int
 }
 
+// SharedPutter is implemented by the memory engine's collections. A
+// durable engine restoring items at Open keeps them in the buffers it read
+// its files into rather than copying each into its own allocation.
+type SharedPutter interface {
+	// PutShared is Put of the key kv[:keyLen] and v, whose encoding is
+	// kv[keyLen:] in memory: the collection keeps both where they are
+	// instead of copying them, and the caller must never modify kv again.
+	// The buffer stays allocated while any item in it is stored, or any
+	// Value read from it is held. If v's encoding is elsewhere (one
+	// rewritten when it was read), key and v are copied, as by Put.
+	PutShared(kv []byte, keyLen int, v Value) (old Value, replaced bool, err error)
+}
+
 // NewMemory returns an in-memory engine: one B-tree per collection.
 func NewMemory() Engine {
 	return &memEngine{colls: map[string]*memColl{}, meta: map[string][]byte{}}
@@ -230,6 +243,25 @@ func (c *memColl) Put(key []byte, v Value) (Value, bool, error) {
 	}
 	old, ok := c.tree.put(unsafeString(key), v)
 	return old, ok, nil
+}
+
+// PutShared implements SharedPutter.
+func (c *memColl) PutShared(kv []byte, keyLen int, v Value) (Value, bool, error) {
+	if err := c.check(); err != nil {
+		return Value{}, false, err
+	}
+	if v.IsZero() {
+		return Value{}, false, errZeroValue
+	}
+	if keyLen < 0 || keyLen > len(kv) {
+		return Value{}, false, fmt.Errorf("storage: key of %d bytes in a buffer of %d", keyLen, len(kv))
+	}
+	e, ok := sharedEntry(kv, keyLen, v)
+	if !ok {
+		e = newEntry(unsafeString(kv[:keyLen]), v)
+	}
+	old, replaced := c.tree.putEntry(e)
+	return old, replaced, nil
 }
 
 // errZeroValue refuses to store no item: Delete removes one.

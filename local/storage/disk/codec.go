@@ -3,14 +3,15 @@ package disk
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"github.com/dynamogo/dynamo/local/storage"
 )
 
 // Records carry items in storage.Value's encoding, the form the memory
-// engine holds them in: writing one appends its bytes, and a restart checks
-// them and copies them into the tree, without decoding an attribute.
+// engine holds them in, with their size: writing one appends its bytes, and
+// a restart keeps them where it read them, without decoding an attribute.
 
 var errShort = errors.New("truncated data")
 
@@ -25,11 +26,40 @@ func appendString(dst []byte, s string) []byte {
 }
 
 // decoder reads the fields of a record payload. Collection names and meta
-// keys are copied; keys and items alias b, which the caller keeps unchanged
-// until it has stored them (the memory engine copies what it keeps).
+// keys are copied (collection names once per name, through names); keys
+// and items alias b, which the caller never changes (the memory engine
+// keeps them there, see storage.SharedPutter).
 type decoder struct {
-	b   []byte
-	off int
+	b      []byte
+	off    int
+	format format
+	names  *interner
+}
+
+// interner hands out one string per collection name, so that reading a
+// file does not allocate one per record. A nil interner copies each.
+type interner struct {
+	last string
+	m    map[string]string
+}
+
+func (in *interner) intern(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if string(b) == in.last {
+		return in.last
+	}
+	s, ok := in.m[string(b)]
+	if !ok {
+		s = string(b)
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		in.m[s] = s
+	}
+	in.last = s
+	return s
 }
 
 func (d *decoder) uvarint() (uint64, error) {
@@ -69,7 +99,68 @@ func (d *decoder) string() (string, error) {
 	return string(b), err
 }
 
-// value reads an item encoding in place (see decoder).
+// name reads a collection name.
+func (d *decoder) name() (string, error) {
+	b, err := d.bytes()
+	if err != nil {
+		return "", err
+	}
+	return d.names.intern(b), nil
+}
+
+// put reads the fields of a put (see appendPutFields). kv is the key and
+// the item's encoding as they lie in b, the item right after the key
+// (unless a format1 item was rewritten on reading, see storage.ReadValue).
+func (d *decoder) put() (p putFields, err error) {
+	if p.coll, err = d.name(); err != nil {
+		return p, err
+	}
+	if d.format == format1 {
+		if p.key, err = d.bytes(); err != nil {
+			return p, err
+		}
+		keyAt := d.off - len(p.key)
+		if p.item, err = d.value(); err != nil {
+			return p, err
+		}
+		p.kv = d.b[keyAt:d.off:d.off]
+		return p, nil
+	}
+	size, err := d.uvarint()
+	if err != nil {
+		return p, err
+	}
+	n, err := d.uvarint()
+	if err != nil {
+		return p, err
+	}
+	if p.key, err = d.bytes(); err != nil {
+		return p, err
+	}
+	if n == 0 || size > maxPayload {
+		return p, fmt.Errorf("item of %d bytes and size %d", n, size)
+	}
+	if n > uint64(len(d.b)-d.off) {
+		return p, errShort
+	}
+	keyAt := d.off - len(p.key)
+	enc := d.b[d.off : d.off+int(n)]
+	d.off += int(n)
+	p.kv = d.b[keyAt:d.off:d.off]
+	p.item = storage.TrustedValue(unsafe.String(unsafe.SliceData(enc), len(enc)), int(size))
+	return p, nil
+}
+
+// putFields are the fields of a decoded put; key, kv and item alias the
+// read buffer.
+type putFields struct {
+	coll string
+	key  []byte
+	kv   []byte // the key and then, normally, the item's encoding
+	item storage.Value
+}
+
+// value reads a format1 item encoding in place, checking it (see decoder).
 func (d *decoder) value() (storage.Value, error) {
 	rest := d.b[d.off:]
 	v, n, err := storage.ReadValue(unsafe.String(unsafe.SliceData(rest), len(rest)))

@@ -6,6 +6,8 @@ import "testing"
 
 type cpuClock struct{}
 
-func startCPU() cpuClock { return cpuClock{} }
+func startCPU() *cpuClock { return &cpuClock{} }
 
-func (cpuClock) report(*testing.B) {}
+func (*cpuClock) pause()                    {}
+func (*cpuClock) resume()                   {}
+func (*cpuClock) report(*testing.B) float64 { return 0 }

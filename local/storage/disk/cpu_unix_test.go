@@ -9,8 +9,11 @@ import (
 )
 
 // cpuClock measures the process's CPU time (user and system) over a
-// benchmark, reported per op as cpu-ns/op.
-type cpuClock struct{ start time.Duration }
+// benchmark, except while paused, reported per op as cpu-ns/op.
+type cpuClock struct {
+	start, spent time.Duration
+	paused       bool
+}
 
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -18,8 +21,24 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func startCPU() cpuClock { return cpuClock{cpuTime()} }
+func startCPU() *cpuClock { return &cpuClock{start: cpuTime()} }
 
-func (c cpuClock) report(b *testing.B) {
-	b.ReportMetric(float64(cpuTime()-c.start)/float64(b.N), "cpu-ns/op")
+func (c *cpuClock) pause() {
+	c.spent += cpuTime() - c.start
+	c.paused = true
+}
+
+func (c *cpuClock) resume() {
+	c.start, c.paused = cpuTime(), false
+}
+
+// report reports the CPU time per op, and returns it.
+func (c *cpuClock) report(b *testing.B) float64 {
+	spent := c.spent
+	if !c.paused {
+		spent += cpuTime() - c.start
+	}
+	perOp := float64(spent) / float64(b.N)
+	b.ReportMetric(perOp, "cpu-ns/op")
+	return perOp
 }

@@ -29,11 +29,29 @@ const (
 	snapshotTmp  = "snapshot.tmp"
 )
 
-// Each file starts with a magic string naming its format and version.
+// Each file starts with a magic string naming its kind and, in its last
+// byte, its record format (see format): the engine writes the current one
+// and reads format1 too.
 var (
-	logMagic      = []byte("dynwal01")
-	snapshotMagic = []byte("dynsnp01")
+	logMagic      = []byte("dynwal02")
+	snapshotMagic = []byte("dynsnp02")
 )
+
+// formatOf returns the record format of a file whose header is head, for
+// magic, the current header of files of its kind.
+func formatOf(head, magic []byte) (format, error) {
+	n := len(magic) - 1
+	if len(head) != len(magic) || !bytes.Equal(head[:n], magic[:n]) {
+		return 0, fmt.Errorf("bad magic %q", head)
+	}
+	switch head[n] {
+	case '1':
+		return format1, nil
+	case '2':
+		return format2, nil
+	}
+	return 0, fmt.Errorf("record format %c, which this version does not read (written by a newer version?)", head[n])
+}
 
 // ErrLocked is returned by Open when another Engine (in this process or
 // another) has the directory open.
@@ -104,8 +122,13 @@ func WithTruncateDamagedLog() Option { return func(o *options) { o.truncate = tr
 
 // Stats are counters since Open.
 type Stats struct {
-	Writes            uint64 // records committed (puts, deletes, batches, drops, catalog changes)
-	Syncs             uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
+	Writes uint64 // records committed (puts, deletes, batches, drops, catalog changes)
+	Syncs  uint64 // fsyncs of the log; Writes/Syncs is the group-commit factor
+	// SyncTime is the time the Syncs took, with the writes before them:
+	// SyncTime/Syncs is the disk's synchronous-write latency under this
+	// load, and Writes/Syncs writes per that time the best group commit
+	// can do.
+	SyncTime          time.Duration
 	Compactions       uint64 // snapshots written
 	FailedCompactions uint64 // compactions that failed (a full disk); the logs are kept and it is retried later
 	LogBytes          int64  // size of the log, including records not yet written out
@@ -128,12 +151,18 @@ type Engine struct {
 	// broke the engine (a failed write or fsync). Writes check it under mu.
 	failure atomic.Pointer[error]
 
-	mu    sync.Mutex
-	cond  sync.Cond // signals the end of a flush (busy cleared)
+	mu   sync.Mutex
+	cond sync.Cond // signals the end of a flush (busy cleared)
+	// more signals gatherLocked that a record was added: only the
+	// goroutine about to fsync waits on it, so the writers waiting on cond
+	// for their fsync are not woken for nothing.
+	more  sync.Cond
 	colls map[string]*collection
-	file  file   // the current log, opened O_APPEND
-	gen   uint64 // the current log's generation
-	err   error  // sticky: once the log cannot be trusted, nothing is written
+	// lastColl is the collection collLocked returned last.
+	lastColl *collection
+	file     file   // the current log, opened O_APPEND
+	gen      uint64 // the current log's generation
+	err      error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
 	// busy is set while one goroutine writes or fsyncs the log with mu
@@ -204,6 +233,7 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 		stop:      make(chan struct{}),
 	}
 	e.cond.L = &e.mu
+	e.more.L = &e.mu
 	if err := e.load(); err != nil {
 		if e.file != nil {
 			e.file.Close()
@@ -330,7 +360,7 @@ func (e *Engine) load() error {
 		return e.missing(filepath.Base(logPath(e.dir, g)), hint)
 	}
 	for i := 0; i < len(live); i++ {
-		f, end, cut, err := e.replayLog(logPath(e.dir, live[i]), i == len(live)-1)
+		f, end, cut, form, err := e.replayLog(logPath(e.dir, live[i]), i == len(live)-1)
 		if err != nil {
 			return err
 		}
@@ -351,6 +381,15 @@ func (e *Engine) load() error {
 			continue
 		}
 		e.file, e.gen, e.logSize = f, live[i], end
+		if form != format2 {
+			// New records go to a new log in the current format; this one
+			// is replayed in its own until a compaction covers it.
+			f.Close()
+			if e.file, err = e.createLog(e.gen + 1); err != nil {
+				return err
+			}
+			e.gen, e.logSize = e.gen+1, int64(len(logMagic))
+		}
 	}
 	e.snapGen = covered
 	if want := (manifest{snap: covered, newest: e.gen}); !hasMan || man != want {
@@ -399,12 +438,12 @@ func (e *Engine) createLog(gen uint64) (file, error) {
 }
 
 // replayLog applies the records of one log and repairs a torn tail (see
-// repairLog). It returns the open log, its size after recovery, and whether
-// records were cut off.
-func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut bool, err error) {
+// repairLog). It returns the open log, its size after recovery, whether
+// records were cut off, and its record format.
+func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut bool, form format, err error) {
 	opened, err := e.fs.OpenFile(path, os.O_RDWR|os.O_APPEND, filePerm)
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("disk: %w", err)
+		return nil, 0, false, 0, fmt.Errorf("disk: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -414,43 +453,43 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 	f = opened
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("disk: %w", err)
+		return nil, 0, false, 0, fmt.Errorf("disk: %w", err)
 	}
 	size := st.Size()
 	head := make([]byte, min(size, int64(len(logMagic))))
 	if _, err := f.ReadAt(head, 0); err != nil {
-		return nil, 0, false, fmt.Errorf("disk: read %s: %w", path, err)
+		return nil, 0, false, 0, fmt.Errorf("disk: read %s: %w", path, err)
 	}
 	if size < int64(len(logMagic)) {
 		if !bytes.HasPrefix(logMagic, head) {
-			return nil, 0, false, fmt.Errorf("disk: %s is not a log file", path)
+			return nil, 0, false, 0, fmt.Errorf("disk: %s is not a log file", path)
 		}
 		if !newest {
-			return nil, 0, false, fmt.Errorf("%w: %s is cut short inside its header, but a newer log follows it", ErrDamaged, path)
+			return nil, 0, false, 0, fmt.Errorf("%w: %s is cut short inside its header, but a newer log follows it", ErrDamaged, path)
 		}
 		// A crash cut short the creation of a log: it holds no records.
 		if err := resetLog(f); err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, 0, err
 		}
-		return f, int64(len(logMagic)), false, nil
+		return f, int64(len(logMagic)), false, format2, nil
 	}
-	if !bytes.Equal(head, logMagic) {
-		return nil, 0, false, fmt.Errorf("disk: %s is not a log file (bad magic %q)", path, head)
+	form, err = formatOf(head, logMagic)
+	if err != nil {
+		return nil, 0, false, 0, fmt.Errorf("disk: %s is not a log file this version reads: %w", path, err)
 	}
 	base := int64(len(logMagic))
-	r := bufio.NewReaderSize(io.NewSectionReader(f, base, size-base), 1<<20)
-	end, rerr := readRecords(r, base, size, e.replay)
+	end, rerr := readRecords(io.NewSectionReader(f, base, size-base), base, size, form, e.replay)
 	if rerr == nil {
-		return f, end, false, nil
+		return f, end, false, form, nil
 	}
 	var fe *frameError
 	if !errors.As(rerr, &fe) {
-		return nil, 0, false, fmt.Errorf("disk: replay %s: %w", path, rerr)
+		return nil, 0, false, 0, fmt.Errorf("disk: replay %s: %w", path, rerr)
 	}
-	if err := e.repairLog(f, fe, size, newest); err != nil {
-		return nil, 0, false, err
+	if err := e.repairLog(f, fe, size, newest, form); err != nil {
+		return nil, 0, false, 0, err
 	}
-	return f, end, true, nil
+	return f, end, true, form, nil
 }
 
 // repairLog handles a log that stops being readable at fe.offset. A crash
@@ -462,12 +501,12 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 // ErrDamaged error unless the options say to truncate: a record that
 // passes its checksum after the bad one means the bad one is not the end of
 // what was written.
-func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool) error {
+func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool, form format) error {
 	dropped := size - fe.offset
 	next := int64(-1)
 	if newest {
 		var err error
-		if next, err = nextRecord(f, fe.offset, size); err != nil {
+		if next, err = nextRecord(f, fe.offset, size, form); err != nil {
 			return fmt.Errorf("disk: read %s: %w", f.Name(), err)
 		}
 		if next < 0 {
@@ -530,7 +569,7 @@ func truncateLog(f file, size int64) error {
 // none: bytes that a crash left behind do not form one. (An item value
 // holding the bytes of a whole record would pass too, inside a torn last
 // record: that errs on the side of refusing to open.)
-func nextRecord(f file, from, size int64) (int64, error) {
+func nextRecord(f file, from, size int64, form format) (int64, error) {
 	b := make([]byte, size-from)
 	if _, err := f.ReadAt(b, from); err != nil && err != io.EOF {
 		return 0, err
@@ -545,7 +584,7 @@ func nextRecord(f file, from, size int64) (int64, error) {
 		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(b[i+4:]) {
 			continue
 		}
-		if _, err := decodeRecord(payload); err == nil {
+		if _, err := decodeRecord(payload, form, nil); err == nil {
 			return from + int64(i), nil
 		}
 	}
@@ -592,8 +631,7 @@ func (e *Engine) copyRange(f file, from, to int64, path string) error {
 func (e *Engine) replay(r record) error {
 	switch r.op {
 	case opPut:
-		_, _, err := e.collLocked(r.coll).mem.Put(r.key, r.item)
-		return err
+		return e.collLocked(r.coll).load(r.kv, len(r.key), r.item)
 	case opDelete:
 		_, _, err := e.collLocked(r.coll).mem.Delete(r.key)
 		return err
@@ -606,12 +644,12 @@ func (e *Engine) replay(r record) error {
 	case opBatch:
 		// The record decoded whole and passed its checksum: every op applies.
 		for _, op := range r.ops {
-			c := e.collLocked(op.coll).mem
+			c := e.collLocked(op.coll)
 			var err error
 			if op.item.IsZero() {
-				_, _, err = c.Delete(op.key)
+				_, _, err = c.mem.Delete(op.key)
 			} else {
-				_, _, err = c.Put(op.key, op.item)
+				err = c.load(op.kv, len(op.key), op.item)
 			}
 			if err != nil {
 				return err
@@ -642,14 +680,17 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	damaged := func(err error) error {
 		return fmt.Errorf("%w: snapshot %s: %w (a snapshot is renamed into place only once complete and fsynced, so this is not a crash: restore it from a backup, or move the directory aside to start empty)", ErrDamaged, path, err)
 	}
-	br := bufio.NewReaderSize(f, 1<<20)
 	head := make([]byte, len(snapshotMagic))
-	if _, err := io.ReadFull(br, head); err != nil || !bytes.Equal(head, snapshotMagic) {
+	if _, err := io.ReadFull(f, head); err != nil {
 		return 0, damaged(errors.New("bad magic"))
+	}
+	form, err := formatOf(head, snapshotMagic)
+	if err != nil {
+		return 0, damaged(err)
 	}
 	var count, gen uint64
 	ended := false
-	_, err = readRecords(br, int64(len(snapshotMagic)), st.Size(), func(r record) error {
+	_, err = readRecords(f, int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
@@ -695,12 +736,17 @@ func writeAll(f file, b []byte) error {
 
 // collLocked returns the collection handle for name, creating it.
 func (e *Engine) collLocked(name string) *collection {
+	if c := e.lastColl; c != nil && c.name == name && !c.dropped {
+		return c // the common case of a restart: records of one collection in a row
+	}
 	c := e.colls[name]
 	if c == nil {
 		mc, _ := e.mem.Collection(name) // the memory engine is open while e is
 		c = &collection{e: e, name: name, mem: mc}
+		c.shared, _ = mc.(storage.SharedPutter)
 		e.colls[name] = c
 	}
+	e.lastColl = c
 	return c
 }
 
@@ -767,6 +813,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 	e.logSize += int64(len(rec))
 	e.lastSeq++
 	if e.opts.noGroup {
+		start := time.Now()
 		err := writeAll(e.file, rec)
 		if err == nil {
 			err = e.file.Sync()
@@ -776,13 +823,14 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 			return e.err
 		}
 		e.stats.Syncs++
+		e.stats.SyncTime += time.Since(start)
 		e.writtenSeq = e.lastSeq
 		apply()
 	} else {
 		e.pending = append(e.pending, rec...)
 		e.pendingN++
 		if e.pendingN == e.expect {
-			e.cond.Broadcast() // the fsync waiting for this record can start
+			e.more.Signal() // the fsync waiting for this record can start
 		}
 		apply()
 		if err := e.waitLocked(e.lastSeq); err != nil {
@@ -836,11 +884,11 @@ func (e *Engine) gatherLocked() {
 	deadline := time.Now().Add(window)
 	t := time.AfterFunc(window, func() {
 		e.mu.Lock()
-		e.cond.Broadcast()
+		e.more.Signal()
 		e.mu.Unlock()
 	})
 	for e.pendingN < e.expect && time.Now().Before(deadline) {
-		e.cond.Wait()
+		e.more.Wait()
 	}
 	t.Stop()
 	e.busy = false
@@ -878,6 +926,7 @@ func (e *Engine) flushLocked(sync bool) {
 		e.writtenSeq = upto
 		if sync {
 			e.stats.Syncs++
+			e.stats.SyncTime += took
 			e.dirty = false
 		} else if len(buf) > 0 {
 			e.dirty = true
@@ -991,6 +1040,7 @@ func (e *Engine) compact() (err error) {
 	}
 	if len(e.pending) > 0 || e.dirty {
 		// The retiring log must be complete and durable.
+		start := time.Now()
 		err := writeAll(e.file, e.pending)
 		if err == nil {
 			err = e.file.Sync()
@@ -1002,6 +1052,7 @@ func (e *Engine) compact() (err error) {
 		}
 		e.pending, e.pendingN, e.writtenSeq, e.dirty = e.pending[:0], 0, e.lastSeq, false
 		e.stats.Syncs++
+		e.stats.SyncTime += time.Since(start)
 		e.cond.Broadcast()
 	}
 	covered := e.gen
@@ -1316,7 +1367,21 @@ type collection struct {
 	e       *Engine
 	name    string
 	mem     storage.Collection
-	dropped bool // guarded by e.mu
+	shared  storage.SharedPutter // mem, if it keeps items where Open read them
+	dropped bool                 // guarded by e.mu
+}
+
+// load stores an item that Open read from a file: the key kv[:keyLen] and
+// the item, whose encoding normally follows it in kv. They stay where they
+// were read if mem allows: the file's blocks are never reused (see blocks).
+func (c *collection) load(kv []byte, keyLen int, item storage.Value) error {
+	var err error
+	if c.shared != nil {
+		_, _, err = c.shared.PutShared(kv, keyLen, item)
+	} else {
+		_, _, err = c.mem.Put(kv[:keyLen], item)
+	}
+	return err
 }
 
 var recPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -475,6 +476,41 @@ func TestConcurrentWriters(t *testing.T) {
 		if n := coll(t, e, fmt.Sprintf("w%d", w)).Len(); n != perWriter {
 			t.Fatalf("w%d has %d items after reopen", w, n)
 		}
+	}
+}
+
+// Periodic sync fsyncs the log by itself, once per interval, with no Sync
+// or Close: the writes of an interval are durable at its end.
+func TestPeriodicSyncsEveryInterval(t *testing.T) {
+	synced := make(chan struct{}, 1)
+	var armed atomic.Bool
+	e := open(t, t.TempDir(), disk.WithSyncMode(disk.SyncPeriodic), disk.WithSyncInterval(5*time.Millisecond),
+		disk.WithFaults(func(op, name string) error {
+			if op == "sync" && strings.HasPrefix(name, "wal.") && armed.Load() {
+				select {
+				case synced <- struct{}{}:
+				default:
+				}
+			}
+			return nil
+		}))
+	defer e.Close()
+	for round := range 3 {
+		// Nothing is left to fsync: the next fsync carries this write.
+		armed.Store(true)
+		_, _, err := coll(t, e, "a").Put(fmt.Appendf(nil, "%d", round), item("v"))
+		must(t, err)
+		select {
+		case <-synced:
+		case <-time.After(time.Minute): // a guard: the fsync is due in 5ms
+			t.Fatalf("round %d: no fsync of the log a minute after a write", round)
+		}
+		armed.Store(false)
+	}
+	// Each signal came from an fsync that started after the one before
+	// had ended.
+	if st := e.Stats(); st.Syncs < 2 || st.Writes != 3 {
+		t.Fatalf("stats after three intervals: %+v", st)
 	}
 }
 

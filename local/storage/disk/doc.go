@@ -7,8 +7,14 @@
 //	srv.Close(); e.Close()
 //
 // Items live in memory (package storage's B-tree engine), in the encoding
-// the log and the snapshot use too (storage.Value), so a restart checks each
-// item's bytes and copies them into the tree without decoding them; a write is
+// the log and the snapshot use too (storage.Value), which records carry with
+// the item's size: a restart reads the files into blocks of 256 KB and
+// keeps each item where it was read, without decoding or copying it (the
+// record's checksum vouches for its bytes). A block stays allocated while
+// one of its items is stored, so after a restart the items hold at most the
+// size of the files read, falling to their own size as they are replaced or
+// deleted. Keys in order (a snapshot) are appended to the tree's rightmost
+// leaf without a descent. A write is
 // appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
 // share one fsync (group commit). A batch (Engine.Apply: an item with its
@@ -43,10 +49,15 @@
 //	MANIFEST   the files that must be there: the snapshot (if any) and the
 //	           newest log, with a checksum; Open initialises only a new or
 //	           empty directory
-//	wal.N      log generation N: "dynwal01", then records (normally one;
+//	wal.N      log generation N: "dynwal02", then records (normally one;
 //	           more if a compaction failed, all replayed in order)
-//	snapshot   the last compaction: "dynsnp01", then records and an end
+//	snapshot   the last compaction: "dynsnp02", then records and an end
 //	           marker naming the last log generation it covers
+//
+// The last digit of the header is the record format. Open also reads
+// format 1 files (whose items a restart walks to check them and find their
+// size), writes new records to a new log rather than after format 1 ones,
+// and refuses a format it does not know.
 //
 // The whole data set is held in memory (compaction briefly pauses writes to
 // take pointers to every item); it suits development and test servers, not

@@ -69,7 +69,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		f.Add(rec[frameHeader:])
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		r, err := decodeRecord(payload)
+		r, err := decodeRecord(payload, format2, nil)
 		if err == nil && r.op == opBatch {
 			checkBatchRoundTrip(t, r)
 		}
@@ -82,7 +82,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decoded item does not re-encode: %v", err)
 		}
-		r2, err := decodeRecord(again[frameHeader:])
+		r2, err := decodeRecord(again[frameHeader:], format2, nil)
 		if err != nil {
 			t.Fatalf("re-encoded record does not decode: %v", err)
 		}
@@ -106,7 +106,7 @@ func checkBatchRoundTrip(t *testing.T, r record) {
 	if err != nil {
 		t.Fatalf("decoded batch does not re-encode: %v", err)
 	}
-	r2, err := decodeRecord(again[frameHeader:])
+	r2, err := decodeRecord(again[frameHeader:], format2, nil)
 	if err != nil || r2.op != opBatch || len(r2.ops) != len(r.ops) {
 		t.Fatalf("re-encoded batch decodes to %d ops, %v; want %d", len(r2.ops), err, len(r.ops))
 	}
@@ -127,7 +127,7 @@ func TestBatchRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeRecord(rec[frameHeader:])
+	r, err := decodeRecord(rec[frameHeader:], format2, nil)
 	if err != nil || r.op != opBatch || len(r.ops) != 3 {
 		t.Fatalf("decoded %+v, %v", r, err)
 	}
@@ -138,11 +138,14 @@ func TestBatchRecordRoundTrip(t *testing.T) {
 	// A batch op that is not a put or delete is damage.
 	bad := append([]byte(nil), rec[frameHeader:]...)
 	bad[2] = opDrop
-	if _, err := decodeRecord(bad); err == nil {
+	if _, err := decodeRecord(bad, format2, nil); err == nil {
 		t.Fatal("a batch holding a drop decoded")
 	}
 }
 
+// Records whose fields do not fit together are damage, in either format.
+// A format1 item is checked as storage.ReadValue checks it; a format2 item
+// is taken as its checksum vouches, so only its lengths are checked.
 func TestDecodeRejects(t *testing.T) {
 	deep := []byte{opPut, 1, 'c', 0, 1, 1, 'a'}
 	for range 64 + 2 { // deeper than storage's limit
@@ -159,8 +162,29 @@ func TestDecodeRejects(t *testing.T) {
 		"too deep":   deep,
 	}
 	for name, b := range cases {
-		if _, err := decodeRecord(b); err == nil {
-			t.Errorf("%s: decoded", name)
+		if _, err := decodeRecord(b, format1, nil); err == nil {
+			t.Errorf("format1 %s: decoded", name)
+		}
+	}
+	good, _ := appendPut(nil, "c", []byte("k"), storage.MustEncode(storage.Item{"a": &types.AttributeValueMemberS{Value: "v"}}))
+	good = good[frameHeader:]
+	if r, err := decodeRecord(good, format2, nil); err != nil || r.coll != "c" || string(r.key) != "k" || r.item.Size() != 2 {
+		t.Fatalf("format2 put decodes to %+v, %v", r, err)
+	}
+	cases = map[string][]byte{
+		"empty":        {},
+		"unknown op":   {99},
+		"short":        {opPut, 1, 'c', 2, 5, 1, 'k', 1},
+		"empty item":   {opPut, 1, 'c', 0, 0, 1, 'k'},
+		"huge size":    {opPut, 1, 'c', 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 1, 'k', 0},
+		"huge length":  {opPut, 1, 'c', 2, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 'k', 0},
+		"stray":        append(append([]byte{}, good...), 0),
+		"cut short":    good[:len(good)-1],
+		"batch of one": {opBatch, 1, opPut, 1, 'c', 2, 5, 1, 'k', 1},
+	}
+	for name, b := range cases {
+		if _, err := decodeRecord(b, format2, nil); err == nil {
+			t.Errorf("format2 %s: decoded", name)
 		}
 	}
 }
