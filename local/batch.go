@@ -256,13 +256,13 @@ func marshalUnprocessedKeys(m map[string]*keysAndAttributes) map[string]any {
 }
 
 type writeRequest struct {
-	PutRequest *struct {
-		Item itemJSON
-	}
-	DeleteRequest *struct {
-		Key itemJSON
-	}
+	PutRequest    *putRequest
+	DeleteRequest *deleteRequest
 }
+
+type putRequest struct{ Item itemJSON }
+
+type deleteRequest struct{ Key itemJSON }
 
 type batchWriteInput struct {
 	RequestItems                map[string][]*writeRequest

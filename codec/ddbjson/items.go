@@ -1,0 +1,36 @@
+package ddbjson
+
+import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+// A Decoder decodes items found by its caller inside one input, such as the
+// items of a batch request, sharing its allocations between them: their
+// strings and S and N members come from a few shared arrays rather than a
+// few per item. The items keep each other's arrays alive (the trade-off);
+// nothing decoded points into the input. Release returns its working
+// buffers to a pool once the decoding is done; a Decoder is not safe for
+// concurrent use.
+type Decoder struct{ d decoder }
+
+// NewDecoder returns a Decoder of items inside data.
+func NewDecoder(data []byte) *Decoder { return &Decoder{d: newDecoder(data)} }
+
+// ItemAt decodes the item that starts at data[off:], after optional
+// whitespace: a JSON object of attribute names to DynamoDB JSON values, or
+// null for a nil map. It returns the item and the offset just past it;
+// errors are those of UnmarshalItem, with offsets in data.
+func (x *Decoder) ItemAt(off int) (map[string]types.AttributeValue, int, error) {
+	d := &x.d
+	d.i, d.depth, d.invalid = off, 0, nil
+	m, err := d.item(msgFieldType)
+	if err == nil && d.invalid != nil {
+		err = d.invalid
+	}
+	if err != nil {
+		return nil, d.i, err
+	}
+	return m, d.i, nil
+}
+
+// Release returns the decoder's working buffers to the pool; the items it
+// decoded stay valid.
+func (x *Decoder) Release() { x.d.release() }

@@ -1,0 +1,80 @@
+package ddbjson
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TestDecoderItemAt decodes items one after another out of one input, as a
+// batch request holds them, and checks each against UnmarshalItem of its own
+// bytes: the same item, or the same error (offsets in the whole input), and
+// items that stay intact once the input is overwritten and the decoder
+// released.
+func TestDecoderItemAt(t *testing.T) {
+	items := []string{
+		`{"pk":{"S":"k1"},"sk":{"S":"s"},"n":{"N":"1"}}`,
+		`{}`,
+		`{"a":{"L":[{"S":"x"},{"M":{"b":{"SS":["p","q"]},"c":{"NS":["1","2.50"]}}},{"L":[{"BOOL":true},{"NULL":true}]}]},"z":{"B":"aGkh"},"bs":{"BS":["AA==","AQ=="]}}`,
+		`{"e":{"S":"caf\u00e9 \"q\""},"big":{"N":"123456789012345678901234567890123456.78"}}`,
+		` { "ws" : { "S" : "x" } } `,
+	}
+	input := "["
+	offsets := make([]int, len(items))
+	for i, it := range items {
+		if i > 0 {
+			input += ","
+		}
+		offsets[i] = len(input)
+		input += it
+	}
+	input += ",null]"
+	data := []byte(input)
+	d := NewDecoder(data)
+	var got []map[string]types.AttributeValue
+	for i, it := range items {
+		m, end, err := d.ItemAt(offsets[i])
+		if err != nil {
+			t.Fatalf("item %d: %v", i, err)
+		}
+		if end != offsets[i]+len(it) && end != offsets[i]+len(it)-1 { // the trailing space is the caller's
+			t.Errorf("item %d: end %d, want %d", i, end, offsets[i]+len(it))
+		}
+		got = append(got, m)
+	}
+	if m, _, err := d.ItemAt(len(input) - len("null]")); err != nil || m != nil {
+		t.Errorf("null: %v, %v; want a nil map", m, err)
+	}
+	d.Release()
+	for i := range data {
+		data[i] = '#'
+	}
+	for i, it := range items {
+		want, err := UnmarshalItem([]byte(it))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("item %d = %#v, want %#v", i, got[i], want)
+		}
+	}
+
+	// Errors are UnmarshalItem's, at their offsets in the input; a pending
+	// validation failure of one item is not carried to the next.
+	for _, bad := range []string{`{"a":{"S":1}}`, `{"a":{}}`, `{"a":{"S":"x","N":"1"}}`, `{"a":"x"}`, `[]`, `{"a":{"B":"x"}}`} {
+		in := []byte(`[` + bad + `,{"ok":{"S":"y"}}]`)
+		d := NewDecoder(in)
+		_, _, err := d.ItemAt(1)
+		_, wantErr := UnmarshalItem([]byte(bad))
+		var se, want *SyntaxError
+		if !errors.As(err, &se) || !errors.As(wantErr, &want) || se.Msg != want.Msg || se.Validation != want.Validation || se.Offset != want.Offset+1 {
+			t.Errorf("%s: error %v, want %v (offset +1)", bad, err, wantErr)
+		}
+		if m, _, err := d.ItemAt(len(bad) + 2); err != nil || len(m) != 1 {
+			t.Errorf("%s: the next item: %v, %v", bad, m, err)
+		}
+		d.Release()
+	}
+}
