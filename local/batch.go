@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -123,6 +122,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		reads = append(reads, &tableRead{name: n, ka: ka, ex: ex})
 	}
 	// Check every key against its table before reading anything.
+	keys := make([]byte, 0, total*32) // the storage keys of all of them
 	for _, rd := range reads {
 		t, err := s.lookup(rd.name)
 		if err != nil {
@@ -130,7 +130,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 		t.mu.RLock()
 		m := t.meta
-		seen := map[string]bool{}
+		rd.keys = make([][]byte, 0, len(rd.ka.Keys))
 		for _, k := range rd.ka.Keys {
 			if err = checkValues(Item(k)); err == nil {
 				err = m.checkKey(Item(k), keyOfRequest)
@@ -138,16 +138,14 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			if err != nil {
 				break
 			}
-			b, e := m.appendItemKey(nil, Item(k))
-			if e != nil {
-				err = e
+			var b []byte
+			if keys, b, err = appendKey(keys, m, Item(k)); err != nil {
 				break
 			}
-			if seen[string(b)] {
+			if hasKey(rd.keys, b) {
 				err = validation(dupKeys)
 				break
 			}
-			seen[string(b)] = true
 			rd.keys = append(rd.keys, b)
 		}
 		t.mu.RUnlock()
@@ -304,6 +302,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 // batchWriteOp is one planned write of a BatchWriteItem.
 type batchWriteOp struct {
 	table string
+	t     *table
 	key   []byte
 	item  Item          // nil: delete
 	enc   storage.Value // the item's encoding
@@ -361,6 +360,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 		total += len(in.RequestItems[n])
 	}
 	ops := make([]batchWriteOp, 0, total)
+	keys := make([]byte, 0, total*32) // the storage keys of all of them
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
@@ -371,7 +371,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				// message of its union check, so we do too.
 				return nil, validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 			}
-			o := batchWriteOp{table: n, req: wr}
+			o := batchWriteOp{table: n, t: t, req: wr}
 			if wr.PutRequest != nil {
 				it := Item(wr.PutRequest.Item)
 				if it == nil {
@@ -399,15 +399,13 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				}
 				o.keyAV = k
 			}
-			b, err := m.appendItemKey(nil, o.keyAV)
-			if err != nil {
+			var err error
+			if keys, o.key, err = appendKey(keys, m, o.keyAV); err != nil {
 				return nil, err
 			}
-			// At most 25 keys: comparing them costs less than a map.
-			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return bytes.Equal(p.key, b) }) {
+			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return sameKey(p.key, o.key) }) {
 				return nil, validation(dupKeys)
 			}
-			o.key = b
 			ops = append(ops, o)
 		}
 	}
@@ -420,11 +418,11 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 // before any of the batch applies.) It returns each table's meter.
 func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables map[string]*table) (map[string]*meter, error) {
 	meters := map[string]*meter{}
-	var batch writeBatch
-	for _, o := range ops {
-		t := tables[o.table]
-		mt := meters[o.table]
-		if mt == nil {
+	batch := writeBatch{ops: make([]storage.Op, 0, len(ops)), items: make([]stagedItem, 0, len(ops))}
+	var mt *meter
+	for i, o := range ops {
+		t := o.t
+		if i == 0 || o.t != ops[i-1].t { // a table's ops are together
 			mt = &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 			meters[o.table] = mt
 		}
@@ -432,8 +430,12 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 		if err != nil {
 			return nil, err
 		}
+		var old Item
+		if !v.IsZero() && (o.item == nil || t.readsOld()) {
+			old = itemOf(v)
+		}
 		oldSize, newSize := v.Size(), o.enc.Size()
-		if err := t.stage(&batch, o.key, itemOf(v), oldSize, o.item, o.enc, mt); err != nil {
+		if err := t.stage(&batch, o.key, old, oldSize, o.item, o.enc, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))
