@@ -47,6 +47,11 @@ func keyPrefix(key string) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
+// less reports whether e's key is less than key, whose prefix is pre.
+func (e *entry) less(pre uint32, key string) bool {
+	return e.pre < pre || e.pre == pre && e.key() < key
+}
+
 func (e entry) key() string { return unsafe.String(e.p, e.klen) }
 
 func (e entry) value() Value {
@@ -68,7 +73,7 @@ func (n *node) find(key string) (int, bool) {
 	lo, hi := 0, len(n.items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if e := &n.items[m]; e.pre < pre || e.pre == pre && e.key() < key {
+		if n.items[m].less(pre, key) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -152,7 +157,7 @@ func (n *node) insert(e entry) (Value, bool) {
 	key := e.key()
 	var i int
 	var found bool
-	if last := len(n.items) - 1; last >= 0 && n.items[last].key() < key {
+	if last := len(n.items) - 1; last >= 0 && n.items[last].less(e.pre, key) {
 		i = last + 1 // an append (keys written in order, a restart): one comparison
 	} else {
 		i, found = n.find(key)
