@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
@@ -108,8 +109,9 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		ka   *keysAndAttributes
 		ex   *eval.Compiled
 		keys [][]byte
+		got  []outItem
 	}
-	reads := make([]*tableRead, 0, len(names))
+	reads := make([]tableRead, 0, len(names))
 	for _, n := range names {
 		ka := in.RequestItems[n]
 		if err := ka.translateLegacy(); err != nil { // legacy.go
@@ -119,18 +121,23 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		reads = append(reads, &tableRead{name: n, ka: ka, ex: ex})
+		reads = append(reads, tableRead{name: n, ka: ka, ex: ex})
 	}
-	// Check every key against its table before reading anything.
-	keys := make([]byte, 0, total*32) // the storage keys of all of them
-	for _, rd := range reads {
+	// Check every key against its table before reading anything. The keys
+	// and the items found fill the scratch's lists, a part per table.
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
+	keys, keyList := sc.keys[:0], slices.Grow(sc.keyList[:0], total)
+	defer func() { sc.keys, sc.keyList = keys, keyList }()
+	for ri := range reads {
+		rd := &reads[ri]
 		t, err := s.lookup(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		t.mu.RLock()
 		m := t.meta
-		rd.keys = make([][]byte, 0, len(rd.ka.Keys))
+		first := len(keyList)
 		for _, k := range rd.ka.Keys {
 			if err = checkValues(Item(k)); err == nil {
 				err = m.checkKey(Item(k), keyOfRequest)
@@ -142,12 +149,13 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			if keys, b, err = appendKey(keys, m, Item(k)); err != nil {
 				break
 			}
-			if hasKey(rd.keys, b) {
+			if hasKey(keyList[first:], b) {
 				err = validation(dupKeys)
 				break
 			}
-			rd.keys = append(rd.keys, b)
+			keyList = append(keyList, b)
 		}
+		rd.keys = keyList[first:]
 		t.mu.RUnlock()
 		if err != nil {
 			return nil, err
@@ -157,17 +165,19 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := make([][]outItem, len(reads))
 	unproc := map[string]*keysAndAttributes{}
 	var caps []*consumedCapacity
-	for ri, rd := range reads {
+	got := slices.Grow(sc.items[:0], total)
+	defer func() { sc.items = got }()
+	for ri := range reads {
+		rd := &reads[ri]
 		t, err := s.readTable(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := make([]outItem, 0, len(rd.keys))
+		first := len(got)
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
@@ -199,7 +209,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				got = append(got, outItem{v: v})
 			}
 		}
-		responses[ri] = got
+		rd.got = got[first:]
 		if cc := mt.result(t.meta); cc != nil {
 			caps = append(caps, cc)
 		}
@@ -220,7 +230,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 		r.b = appendJSONString(r.b, rd.name)
 		r.b = append(r.b, ':')
-		if err := r.itemList(responses[ri]); err != nil {
+		if err := r.itemList(rd.got); err != nil {
 			return nil, err
 		}
 	}
@@ -286,13 +296,15 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	ops, err := planBatchWrite(&in, names, tables)
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
+	ops, err := planBatchWrite(&in, names, tables, sc)
 	if err != nil {
 		return nil, err
 	}
 	// A fault may leave the last requests unprocessed.
 	done := ops[:len(ops)-min(max(c.fault.Unprocessed, 0), len(ops))]
-	meters, err := s.applyBatchWrite(&in, done, tables)
+	meters, err := s.applyBatchWrite(&in, done)
 	if err != nil {
 		return nil, err
 	}
@@ -308,6 +320,32 @@ type batchWriteOp struct {
 	enc   storage.Value // the item's encoding
 	keyAV Item          // the key's attributes (the item itself for a put)
 	req   *writeRequest
+}
+
+// batchScratch is the working memory of a batch request, pooled: the
+// storage keys of its items, and the writes it plans (BatchWriteItem) or
+// the keys it reads and the items it answers with (BatchGetItem). The
+// engine copies the keys it stores, and the answer is written before the
+// scratch is released.
+type batchScratch struct {
+	keys    []byte
+	ops     []batchWriteOp
+	keyList [][]byte
+	items   []outItem
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
+
+// release clears sc (it must not keep items or tables alive) and pools it
+// unless a large request grew it.
+func (sc *batchScratch) release() {
+	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet || cap(sc.items) > 2*limits.MaxBatchGet {
+		return
+	}
+	clear(sc.ops[:cap(sc.ops)])
+	clear(sc.keyList[:cap(sc.keyList)])
+	clear(sc.items[:cap(sc.items)])
+	scratchPool.Put(sc)
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then
@@ -354,13 +392,16 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 // planBatchWrite checks every request against its table, in table-name
 // order and then request order, and returns the writes; two requests for
 // one key are an error.
-func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table) ([]batchWriteOp, error) {
+func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table, sc *batchScratch) ([]batchWriteOp, error) {
 	total := 0
 	for _, n := range names {
 		total += len(in.RequestItems[n])
 	}
-	ops := make([]batchWriteOp, 0, total)
-	keys := make([]byte, 0, total*32) // the storage keys of all of them
+	ops, keys := sc.ops[:0], sc.keys[:0]
+	if cap(ops) < total {
+		ops = make([]batchWriteOp, 0, total)
+	}
+	defer func() { sc.ops, sc.keys = ops, keys }()
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
@@ -416,9 +457,10 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 // batch: one fsync on a durable engine rather than one per item. (Keys are
 // distinct, checked by planBatchWrite, so each write's old item is read
 // before any of the batch applies.) It returns each table's meter.
-func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables map[string]*table) (map[string]*meter, error) {
+func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp) (map[string]*meter, error) {
 	meters := map[string]*meter{}
-	batch := writeBatch{ops: make([]storage.Op, 0, len(ops)), items: make([]stagedItem, 0, len(ops))}
+	batch := batchPool.Get().(*writeBatch)
+	defer batch.release()
 	var mt *meter
 	for i, o := range ops {
 		t := o.t
@@ -435,7 +477,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 			old = itemOf(v)
 		}
 		oldSize, newSize := v.Size(), o.enc.Size()
-		if err := t.stage(&batch, o.key, old, oldSize, o.item, o.enc, mt); err != nil {
+		if err := t.stage(batch, o.key, old, oldSize, o.item, o.enc, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))
