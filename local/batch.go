@@ -165,7 +165,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	unproc := map[string]*keysAndAttributes{}
+	var unproc map[string]*keysAndAttributes
 	var caps []*consumedCapacity
 	got := slices.Grow(sc.items[:0], total)
 	defer func() { sc.items = got }()
@@ -181,6 +181,9 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
+				if unproc == nil {
+					unproc = map[string]*keysAndAttributes{}
+				}
 				if u == nil {
 					u = &keysAndAttributes{ProjectionExpression: rd.ka.ProjectionExpression, ExpressionAttributeNames: rd.ka.ExpressionAttributeNames, ConsistentRead: rd.ka.ConsistentRead}
 					unproc[rd.name] = u
@@ -235,7 +238,9 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 	}
 	r.b = append(r.b, '}')
-	if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
+	if len(unproc) == 0 {
+		r.raw("UnprocessedKeys", []byte("{}"))
+	} else if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
 		return nil, err
 	}
 	return r.done(), nil
