@@ -80,7 +80,7 @@ func TestBatchWriteStoresEveryItemExactly(t *testing.T) {
 	hashRangeTable(t, srv, "plain")
 	docsTable(t, srv)
 
-	want := map[string]item{} // "table/pk" → the item stored
+	want := map[string]item{}  // "table/pk" → the item stored
 	gsi := map[string]string{} // pk → g, in "rich"
 	vecs := map[string][]float32{}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -220,4 +220,3 @@ func TestBatchWriteStoresEveryItemExactly(t *testing.T) {
 		}
 	}
 }
-
