@@ -74,8 +74,10 @@ func checkTableKeys(cs *constraints, names []string) {
 }
 
 func (s *Server) batchGetItem(c *call) (any, error) {
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in batchGetInput
-	if err := decodeFast(c, &in, (*batchGetInput).decode); err != nil {
+	if err := decodeFast(c, &in, func(in *batchGetInput, b []byte) error { return in.decodeWith(b, sc) }); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -125,8 +127,6 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	}
 	// Check every key against its table before reading anything. The keys
 	// and the items found fill the scratch's lists, a part per table.
-	sc := scratchPool.Get().(*batchScratch)
-	defer sc.release()
 	keys, keyList := sc.keys[:0], slices.Grow(sc.keyList[:0], total)
 	defer func() { sc.keys, sc.keyList = keys, keyList }()
 	for ri := range reads {
@@ -288,8 +288,10 @@ type batchWriteInput struct {
 // keys), apply the planned writes as one engine batch, and describe the
 // outcome.
 func (s *Server) batchWriteItem(c *call) (any, error) {
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in batchWriteInput
-	if err := decodeFast(c, &in, (*batchWriteInput).decode); err != nil {
+	if err := decodeFast(c, &in, func(in *batchWriteInput, b []byte) error { return in.decodeWith(b, sc) }); err != nil {
 		return nil, err
 	}
 	names, err := validateBatchWrite(&in)
@@ -301,8 +303,6 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	sc := scratchPool.Get().(*batchScratch)
-	defer sc.release()
 	ops, err := planBatchWrite(&in, names, tables, sc)
 	if err != nil {
 		return nil, err
@@ -327,12 +327,16 @@ type batchWriteOp struct {
 	req   *writeRequest
 }
 
-// batchScratch is the working memory of a batch request, pooled: the
-// storage keys of its items, and the writes it plans (BatchWriteItem) or
-// the keys it reads and the items it answers with (BatchGetItem). The
-// engine copies the keys it stores, and the answer is written before the
-// scratch is released.
+// batchScratch is the working memory of a batch request, pooled: the maps
+// its items and keys are decoded into, the storage keys of its items, and
+// the writes it plans (BatchWriteItem) or the keys it reads and the items
+// it answers with (BatchGetItem). Nothing keeps a request's item maps once
+// it is answered (the engine, stream, history and indexes store encodings,
+// and a vector index copies what it keeps), the engine copies the keys it
+// stores, and the answer is written before the scratch is released.
 type batchScratch struct {
+	maps    []Item // maps[:nmaps] are this request's; the rest are empty
+	nmaps   int
 	keys    []byte
 	ops     []batchWriteOp
 	keyList [][]byte
@@ -341,12 +345,36 @@ type batchScratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
 
+// itemMap returns an empty map for a decoded item or key, recycled from an
+// earlier request when there is one.
+func (sc *batchScratch) itemMap() Item {
+	if sc.nmaps == len(sc.maps) {
+		sc.maps = append(sc.maps, nil)
+	}
+	m := sc.maps[sc.nmaps]
+	if m == nil {
+		m = make(Item, 8) // the few attributes of a typical item, in one group
+		sc.maps[sc.nmaps] = m
+	}
+	sc.nmaps++
+	return m
+}
+
 // release clears sc (it must not keep items or tables alive) and pools it
-// unless a large request grew it.
+// unless a large request grew it. A map that grew past one group (Go maps
+// never shrink) is dropped.
 func (sc *batchScratch) release() {
-	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet || cap(sc.items) > 2*limits.MaxBatchGet {
+	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet ||
+		cap(sc.items) > 2*limits.MaxBatchGet || len(sc.maps) > 2*limits.MaxBatchGet {
 		return
 	}
+	for i, m := range sc.maps[:sc.nmaps] {
+		if len(m) > 8 {
+			sc.maps[i] = nil
+		}
+		clear(m)
+	}
+	sc.nmaps = 0
 	clear(sc.ops[:cap(sc.ops)])
 	clear(sc.keyList[:cap(sc.keyList)])
 	clear(sc.items[:cap(sc.items)])

@@ -872,15 +872,20 @@ func (d *objectDecoder) members(names []string, fn func(k int) error) error {
 	})
 }
 
-// item decodes the item at d.i with items (rawItem's rules).
-func (d *objectDecoder) item(items *ddbjson.Decoder, dst *itemJSON) error {
+// item decodes the item at d.i (rawItem's rules) into a recycled map of
+// the scratch, if there is one.
+func (d *batchDecoder) item(dst *itemJSON) error {
 	if d.null() {
 		return nil
 	}
 	if d.b[d.i] != '{' {
 		return errSlow
 	}
-	m, end, err := items.ItemAt(d.i)
+	var reuse Item
+	if d.sc != nil {
+		reuse = d.sc.itemMap()
+	}
+	m, end, err := d.items.ItemAt(d.i, reuse)
 	if err != nil {
 		return jsonError(err)
 	}
@@ -890,11 +895,13 @@ func (d *objectDecoder) item(items *ddbjson.Decoder, dst *itemJSON) error {
 }
 
 // batchDecoder decodes one batch request: the cursor, the items' decoder,
-// and slabs for the structures around the items (one allocation for up to
-// a batch's worth of them).
+// the request's scratch (nil: none), whose maps the items take, and slabs
+// for the structures around the items (one allocation for up to a batch's
+// worth of them).
 type batchDecoder struct {
 	objectDecoder
 	items *ddbjson.Decoder
+	sc    *batchScratch
 	reqs  []writeRequest
 	puts  []putRequest
 	dels  []deleteRequest
@@ -902,11 +909,11 @@ type batchDecoder struct {
 }
 
 // decodeBatch checks b's syntax and runs fn with a batchDecoder over it.
-func decodeBatch(b []byte, fn func(d *batchDecoder) error) error {
+func decodeBatch(b []byte, sc *batchScratch, fn func(d *batchDecoder) error) error {
 	if err := checkBody(b); err != nil {
 		return err
 	}
-	d := batchDecoder{objectDecoder: objectDecoder{b: b}, items: ddbjson.NewDecoder(b)}
+	d := batchDecoder{objectDecoder: objectDecoder{b: b}, items: ddbjson.NewDecoder(b), sc: sc}
 	defer d.items.Release()
 	return fn(&d)
 }
@@ -922,8 +929,11 @@ func slabNext[T any](slab *[]T, n int) *T {
 
 var batchWriteMembers = []string{"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}
 
-func (in *batchWriteInput) decode(b []byte) error {
-	return decodeBatch(b, func(d *batchDecoder) error {
+func (in *batchWriteInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the items in maps of sc (nil: new maps).
+func (in *batchWriteInput) decodeWith(b []byte, sc *batchScratch) error {
+	return decodeBatch(b, sc, func(d *batchDecoder) error {
 		return d.members(batchWriteMembers, func(k int) error {
 			switch k {
 			case 0:
@@ -989,17 +999,20 @@ func (d *batchDecoder) writeRequest(r *writeRequest) error {
 		}
 		if k == 0 {
 			r.PutRequest = slabNext(&d.puts, limits.MaxBatchWrite)
-			return d.members(itemMember, func(int) error { return d.item(d.items, &r.PutRequest.Item) })
+			return d.members(itemMember, func(int) error { return d.item(&r.PutRequest.Item) })
 		}
 		r.DeleteRequest = slabNext(&d.dels, limits.MaxBatchWrite)
-		return d.members(keyMember, func(int) error { return d.item(d.items, &r.DeleteRequest.Key) })
+		return d.members(keyMember, func(int) error { return d.item(&r.DeleteRequest.Key) })
 	})
 }
 
 var batchGetMembers = []string{"RequestItems", "ReturnConsumedCapacity"}
 
-func (in *batchGetInput) decode(b []byte) error {
-	return decodeBatch(b, func(d *batchDecoder) error {
+func (in *batchGetInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the keys in maps of sc (nil: new maps).
+func (in *batchGetInput) decodeWith(b []byte, sc *batchScratch) error {
+	return decodeBatch(b, sc, func(d *batchDecoder) error {
 		return d.members(batchGetMembers, func(k int) error {
 			if k == 1 {
 				return rawString(d.next(), &in.ReturnConsumedCapacity)
@@ -1042,7 +1055,7 @@ func (d *batchDecoder) keysAndAttributes(ka *keysAndAttributes) error {
 			ka.Keys = make([]itemJSON, 0, limits.MaxBatchWrite) // the usual batch
 			return d.array(func() error {
 				ka.Keys = append(ka.Keys, nil)
-				return d.item(d.items, &ka.Keys[len(ka.Keys)-1])
+				return d.item(&ka.Keys[len(ka.Keys)-1])
 			})
 		case 1:
 			return rawString(d.next(), &ka.ProjectionExpression)

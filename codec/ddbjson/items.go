@@ -17,10 +17,13 @@ func NewDecoder(data []byte) *Decoder { return &Decoder{d: newDecoder(data)} }
 // ItemAt decodes the item that starts at data[off:], after optional
 // whitespace: a JSON object of attribute names to DynamoDB JSON values, or
 // null for a nil map. It returns the item and the offset just past it;
-// errors are those of UnmarshalItem, with offsets in data.
-func (x *Decoder) ItemAt(off int) (map[string]types.AttributeValue, int, error) {
+// errors are those of UnmarshalItem, with offsets in data. If reuse is not
+// nil, it is an empty map that becomes the item (a caller that recycles
+// the maps of items it is done with saves making one).
+func (x *Decoder) ItemAt(off int, reuse map[string]types.AttributeValue) (map[string]types.AttributeValue, int, error) {
 	d := &x.d
-	d.i, d.depth, d.invalid = off, 0, nil
+	d.i, d.depth, d.invalid, d.reuse = off, 0, nil, reuse
+	defer func() { d.reuse = nil }()
 	m, err := d.item(msgFieldType)
 	if err == nil && d.invalid != nil {
 		err = d.invalid

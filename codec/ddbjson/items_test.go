@@ -35,7 +35,7 @@ func TestDecoderItemAt(t *testing.T) {
 	d := NewDecoder(data)
 	var got []map[string]types.AttributeValue
 	for i, it := range items {
-		m, end, err := d.ItemAt(offsets[i])
+		m, end, err := d.ItemAt(offsets[i], nil)
 		if err != nil {
 			t.Fatalf("item %d: %v", i, err)
 		}
@@ -44,7 +44,7 @@ func TestDecoderItemAt(t *testing.T) {
 		}
 		got = append(got, m)
 	}
-	if m, _, err := d.ItemAt(len(input) - len("null]")); err != nil || m != nil {
+	if m, _, err := d.ItemAt(len(input)-len("null]"), nil); err != nil || m != nil {
 		t.Errorf("null: %v, %v; want a nil map", m, err)
 	}
 	d.Release()
@@ -66,15 +66,38 @@ func TestDecoderItemAt(t *testing.T) {
 	for _, bad := range []string{`{"a":{"S":1}}`, `{"a":{}}`, `{"a":{"S":"x","N":"1"}}`, `{"a":"x"}`, `[]`, `{"a":{"B":"x"}}`} {
 		in := []byte(`[` + bad + `,{"ok":{"S":"y"}}]`)
 		d := NewDecoder(in)
-		_, _, err := d.ItemAt(1)
+		_, _, err := d.ItemAt(1, nil)
 		_, wantErr := UnmarshalItem([]byte(bad))
 		var se, want *SyntaxError
 		if !errors.As(err, &se) || !errors.As(wantErr, &want) || se.Msg != want.Msg || se.Validation != want.Validation || se.Offset != want.Offset+1 {
 			t.Errorf("%s: error %v, want %v (offset +1)", bad, err, wantErr)
 		}
-		if m, _, err := d.ItemAt(len(bad) + 2); err != nil || len(m) != 1 {
+		if m, _, err := d.ItemAt(len(bad)+2, nil); err != nil || len(m) != 1 {
 			t.Errorf("%s: the next item: %v, %v", bad, m, err)
 		}
 		d.Release()
+	}
+}
+
+// TestDecoderItemAtReuse: the map given to reuse becomes the top-level item
+// (with {} too), never a nested one, and only for the one item.
+func TestDecoderItemAtReuse(t *testing.T) {
+	in := []byte(`[{"a":{"M":{"b":{"S":"x"}}},"c":{"N":"1"}},{},{"d":{"S":"y"}}]`)
+	d := NewDecoder(in)
+	defer d.Release()
+	reuse := map[string]types.AttributeValue{}
+	m, end, err := d.ItemAt(1, reuse)
+	if err != nil || reflect.ValueOf(m).Pointer() != reflect.ValueOf(reuse).Pointer() || len(m) != 2 {
+		t.Fatalf("item = %v, %v; want the reused map", m, err)
+	}
+	if inner := m["a"].(*types.AttributeValueMemberM).Value; reflect.ValueOf(inner).Pointer() == reflect.ValueOf(reuse).Pointer() || len(inner) != 1 {
+		t.Fatalf("nested map %v", inner)
+	}
+	reuse2 := map[string]types.AttributeValue{}
+	if m, end, err = d.ItemAt(end+1, reuse2); err != nil || reflect.ValueOf(m).Pointer() != reflect.ValueOf(reuse2).Pointer() || len(m) != 0 {
+		t.Fatalf("{} = %v, %v; want the reused map", m, err)
+	}
+	if m, _, err = d.ItemAt(end+1, nil); err != nil || len(m) != 1 || reflect.ValueOf(m).Pointer() == reflect.ValueOf(reuse2).Pointer() {
+		t.Fatalf("third item = %v, %v", m, err)
 	}
 }
