@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
@@ -167,8 +168,8 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	pos, bytesOut := 0, 0
 	var unproc map[string]*keysAndAttributes
 	var caps []*consumedCapacity
-	got := slices.Grow(sc.items[:0], total)
-	defer func() { sc.items = got }()
+	got := slices.Grow(sc.found[:0], total)
+	defer func() { sc.found = got }()
 	for ri := range reads {
 		rd := &reads[ri]
 		t, err := s.readTable(rd.name)
@@ -327,20 +328,23 @@ type batchWriteOp struct {
 	req   *writeRequest
 }
 
-// batchScratch is the working memory of a batch request, pooled: the maps
-// its items and keys are decoded into, the storage keys of its items, and
-// the writes it plans (BatchWriteItem) or the keys it reads and the items
-// it answers with (BatchGetItem). Nothing keeps a request's item maps once
-// it is answered (the engine, stream, history and indexes store encodings,
-// and a vector index copies what it keeps), the engine copies the keys it
-// stores, and the answer is written before the scratch is released.
+// batchScratch is the working memory of a batch request, pooled: the
+// decoder of its items and keys (whose strings and values it reuses) and
+// the maps they are decoded into, the storage keys of its items, and the
+// writes it plans (BatchWriteItem) or the keys it reads and the items it
+// answers with (BatchGetItem). Nothing keeps a request's decoded items
+// once it is answered (the engine, stream, history and indexes store
+// encodings, a vector index copies what it keeps, and no message quotes a
+// value), the engine copies the keys it stores, and the answer is written
+// before the scratch is released.
 type batchScratch struct {
+	items   *ddbjson.Decoder
 	maps    []Item // maps[:nmaps] are this request's; the rest are empty
 	nmaps   int
 	keys    []byte
 	ops     []batchWriteOp
 	keyList [][]byte
-	items   []outItem
+	found   []outItem
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
@@ -365,7 +369,7 @@ func (sc *batchScratch) itemMap() Item {
 // never shrink) is dropped.
 func (sc *batchScratch) release() {
 	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet ||
-		cap(sc.items) > 2*limits.MaxBatchGet || len(sc.maps) > 2*limits.MaxBatchGet {
+		cap(sc.found) > 2*limits.MaxBatchGet || len(sc.maps) > 2*limits.MaxBatchGet {
 		return
 	}
 	for i, m := range sc.maps[:sc.nmaps] {
@@ -377,7 +381,7 @@ func (sc *batchScratch) release() {
 	sc.nmaps = 0
 	clear(sc.ops[:cap(sc.ops)])
 	clear(sc.keyList[:cap(sc.keyList)])
-	clear(sc.items[:cap(sc.items)])
+	clear(sc.found[:cap(sc.found)])
 	scratchPool.Put(sc)
 }
 
@@ -457,6 +461,12 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				enc, err := t.checkPut(it)
 				if err != nil {
 					return nil, err
+				}
+				if t.vectors.Len() > 0 {
+					// A vector index keeps a view of the item after the
+					// request, whose decoded values the next batch reuses
+					// (batchScratch): it gets the item of the encoding.
+					it = itemOf(enc)
 				}
 				o.item, o.enc = it, enc
 				o.keyAV = o.item

@@ -778,7 +778,8 @@ func (in *scanInput) decode(b []byte) error {
 // The batches walk their checked body once with a cursor (an objectDecoder
 // over the whole body): each value is read where it starts and the cursor
 // left past it, and the items are decoded by one ddbjson.Decoder, which
-// shares its allocations between them. Slicing each value out first
+// shares its allocations between them (and, in the handlers, reuses those
+// of the request before: batchScratch). Slicing each value out first
 // (walkMembers) would scan an item once more for every level it is nested
 // in. The rules are encoding/json's for maps, rawList's, rawStruct's and
 // rawItem's: JSON null leaves a value unset, and anything encoding/json
@@ -908,12 +909,22 @@ type batchDecoder struct {
 	kas   []keysAndAttributes
 }
 
-// decodeBatch checks b's syntax and runs fn with a batchDecoder over it.
+// decodeBatch checks b's syntax and runs fn with a batchDecoder over it:
+// sc's items decoder, reset, if there is a scratch.
 func decodeBatch(b []byte, sc *batchScratch, fn func(d *batchDecoder) error) error {
 	if err := checkBody(b); err != nil {
 		return err
 	}
-	d := batchDecoder{objectDecoder: objectDecoder{b: b}, items: ddbjson.NewDecoder(b), sc: sc}
+	d := batchDecoder{objectDecoder: objectDecoder{b: b}, sc: sc}
+	if sc == nil {
+		d.items = ddbjson.NewDecoder(b)
+	} else {
+		if sc.items == nil {
+			sc.items = ddbjson.NewDecoder(nil)
+		}
+		d.items = sc.items
+		d.items.Reset(b)
+	}
 	defer d.items.Release()
 	return fn(&d)
 }

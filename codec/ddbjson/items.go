@@ -34,6 +34,23 @@ func (x *Decoder) ItemAt(off int, reuse map[string]types.AttributeValue) (map[st
 	return m, d.i, nil
 }
 
+// Reset makes x decode items inside data, reusing the memory that holds the
+// strings and S and N values of the items it decoded before, which must
+// no longer be in use: a caller that decodes many inputs, each done with
+// before the next, allocates that memory once.
+func (x *Decoder) Reset(data []byte) {
+	d := &x.d
+	d.data, d.i, d.depth, d.invalid, d.reuse = data, 0, 0, nil, nil
+	d.chunk, d.sSlab, d.nSlab = d.chunk[:0], d.sSlab[:0], d.nSlab[:0]
+	if d.stk == nil {
+		s := stackPool.Get().(*stacks)
+		d.stk, d.avs, d.strs, d.members, d.scratch = s, s.avs, s.strs, s.members, s.scratch
+	}
+}
+
 // Release returns the decoder's working buffers to the pool; the items it
-// decoded stay valid.
-func (x *Decoder) Release() { x.d.release() }
+// decoded stay valid (until a Reset).
+func (x *Decoder) Release() {
+	x.d.release()
+	x.d.data, x.d.avs, x.d.strs, x.d.members, x.d.scratch = nil, nil, nil, nil, nil
+}

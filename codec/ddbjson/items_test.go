@@ -3,6 +3,8 @@ package ddbjson
 import (
 	"errors"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -99,5 +101,46 @@ func TestDecoderItemAtReuse(t *testing.T) {
 	}
 	if m, _, err = d.ItemAt(end+1, nil); err != nil || len(m) != 1 || reflect.ValueOf(m).Pointer() == reflect.ValueOf(reuse2).Pointer() {
 		t.Fatalf("third item = %v, %v", m, err)
+	}
+}
+
+// TestDecoderReset decodes inputs one after another with one Decoder, reset
+// between them (and released in between, as a pooled one is): each input's
+// items are right while it is in use, and the memory is reused.
+func TestDecoderReset(t *testing.T) {
+	d := NewDecoder(nil)
+	for round := range 50 {
+		item := `{"s":{"S":"` + strings.Repeat("x", round) + `"},"n":{"N":"` + strconv.Itoa(round) + `"},"m":{"M":{"e":{"S":"é` + strconv.Itoa(round) + `"}}},"ss":{"SS":["a","b"]}}`
+		in := []byte("[" + item + "," + item + "]")
+		d.Reset(in)
+		want, err := UnmarshalItem([]byte(item))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := 1; off < len(in); off++ {
+			m, end, err := d.ItemAt(off, nil)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if !reflect.DeepEqual(m, want) {
+				t.Fatalf("round %d: %v, want %v", round, m, want)
+			}
+			off = end
+		}
+		if round%7 == 0 {
+			d.Release()
+		}
+	}
+	d.Release()
+	in, reuse := []byte(`[{"a":{"S":"x"},"b":{"N":"1"}}]`), make(map[string]types.AttributeValue, 8)
+	if n := testing.AllocsPerRun(100, func() {
+		clear(reuse)
+		d.Reset(in)
+		if _, _, err := d.ItemAt(1, reuse); err != nil {
+			t.Fatal(err)
+		}
+		d.Release()
+	}); n != 0 {
+		t.Errorf("a reset decoder allocates %.0f times per item", n)
 	}
 }
