@@ -465,7 +465,8 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				if t.vectors.Len() > 0 {
 					// A vector index keeps a view of the item after the
 					// request, whose decoded values the next batch reuses
-					// (batchScratch): it gets the item of the encoding.
+					// (batchScratch): it gets the item decoded from its
+					// encoding instead.
 					it = itemOf(enc)
 				}
 				o.item, o.enc = it, enc
@@ -487,6 +488,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 			if keys, o.key, err = appendKey(keys, m, o.keyAV); err != nil {
 				return nil, err
 			}
+			// At most 25 keys: comparing them costs less than a map.
 			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return sameKey(p.key, o.key) }) {
 				return nil, validation(dupKeys)
 			}
