@@ -365,13 +365,19 @@ func (sc *batchScratch) itemMap() Item {
 }
 
 // release clears sc (it must not keep items or tables alive) and pools it
-// unless a large request grew it. A map that grew past one group (Go maps
-// never shrink) is dropped.
+// unless a large request grew it.
 func (sc *batchScratch) release() {
 	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet ||
 		cap(sc.found) > 2*limits.MaxBatchGet || len(sc.maps) > 2*limits.MaxBatchGet {
 		return
 	}
+	sc.clear()
+	scratchPool.Put(sc)
+}
+
+// clear makes sc ready for another request. A map that grew past one group
+// (Go maps never shrink) is dropped.
+func (sc *batchScratch) clear() {
 	for i, m := range sc.maps[:sc.nmaps] {
 		if len(m) > 8 {
 			sc.maps[i] = nil
@@ -382,7 +388,6 @@ func (sc *batchScratch) release() {
 	clear(sc.ops[:cap(sc.ops)])
 	clear(sc.keyList[:cap(sc.keyList)])
 	clear(sc.found[:cap(sc.found)])
-	scratchPool.Put(sc)
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then
