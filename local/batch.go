@@ -1,12 +1,13 @@
 package local
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
+	"github.com/dynamogo/dynamo/codec/ddbjson"
 	"github.com/dynamogo/dynamo/internal/itemsize"
 	"github.com/dynamogo/dynamo/internal/limits"
 	"github.com/dynamogo/dynamo/local/eval"
@@ -74,8 +75,10 @@ func checkTableKeys(cs *constraints, names []string) {
 }
 
 func (s *Server) batchGetItem(c *call) (any, error) {
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in batchGetInput
-	if err := decodeFast(c, &in, (*batchGetInput).decode); err != nil {
+	if err := decodeFast(c, &in, func(in *batchGetInput, b []byte) error { return in.decodeWith(b, sc) }); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -109,8 +112,9 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		ka   *keysAndAttributes
 		ex   *eval.Compiled
 		keys [][]byte
+		got  []outItem
 	}
-	reads := make([]*tableRead, 0, len(names))
+	reads := make([]tableRead, 0, len(names))
 	for _, n := range names {
 		ka := in.RequestItems[n]
 		if err := ka.translateLegacy(); err != nil { // legacy.go
@@ -120,17 +124,21 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		reads = append(reads, &tableRead{name: n, ka: ka, ex: ex})
+		reads = append(reads, tableRead{name: n, ka: ka, ex: ex})
 	}
-	// Check every key against its table before reading anything.
-	for _, rd := range reads {
+	// Check every key against its table before reading anything. The keys
+	// and the items found fill the scratch's lists, a part per table.
+	keys, keyList := sc.keys[:0], slices.Grow(sc.keyList[:0], total)
+	defer func() { sc.keys, sc.keyList = keys, keyList }()
+	for ri := range reads {
+		rd := &reads[ri]
 		t, err := s.lookup(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		t.mu.RLock()
 		m := t.meta
-		seen := map[string]bool{}
+		first := len(keyList)
 		for _, k := range rd.ka.Keys {
 			if err = checkValues(Item(k)); err == nil {
 				err = m.checkKey(Item(k), keyOfRequest)
@@ -138,18 +146,17 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 			if err != nil {
 				break
 			}
-			b, e := m.appendItemKey(nil, Item(k))
-			if e != nil {
-				err = e
+			var b []byte
+			if keys, b, err = appendKey(keys, m, Item(k)); err != nil {
 				break
 			}
-			if seen[string(b)] {
+			if hasKey(keyList[first:], b) {
 				err = validation(dupKeys)
 				break
 			}
-			seen[string(b)] = true
-			rd.keys = append(rd.keys, b)
+			keyList = append(keyList, b)
 		}
+		rd.keys = keyList[first:]
 		t.mu.RUnlock()
 		if err != nil {
 			return nil, err
@@ -159,20 +166,25 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	unprocessed := c.fault.Unprocessed
 	skipFrom := total - unprocessed // keys at or after this position are left unprocessed
 	pos, bytesOut := 0, 0
-	responses := make([][]outItem, len(reads))
-	unproc := map[string]*keysAndAttributes{}
+	var unproc map[string]*keysAndAttributes
 	var caps []*consumedCapacity
-	for ri, rd := range reads {
+	got := slices.Grow(sc.found[:0], total)
+	defer func() { sc.found = got }()
+	for ri := range reads {
+		rd := &reads[ri]
 		t, err := s.readTable(rd.name)
 		if err != nil {
 			return nil, err
 		}
 		consistent := rd.ka.ConsistentRead != nil && *rd.ka.ConsistentRead
 		mt := meter{mode: str(in.ReturnConsumedCapacity)}
-		got := make([]outItem, 0, len(rd.keys))
+		first := len(got)
 		for i, k := range rd.keys {
 			if pos >= skipFrom || bytesOut >= limits.MaxBatchGetResponseBytes {
 				u := unproc[rd.name]
+				if unproc == nil {
+					unproc = map[string]*keysAndAttributes{}
+				}
 				if u == nil {
 					u = &keysAndAttributes{ProjectionExpression: rd.ka.ProjectionExpression, ExpressionAttributeNames: rd.ka.ExpressionAttributeNames, ConsistentRead: rd.ka.ConsistentRead}
 					unproc[rd.name] = u
@@ -201,7 +213,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 				got = append(got, outItem{v: v})
 			}
 		}
-		responses[ri] = got
+		rd.got = got[first:]
 		if cc := mt.result(t.meta); cc != nil {
 			caps = append(caps, cc)
 		}
@@ -222,12 +234,14 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 		}
 		r.b = appendJSONString(r.b, rd.name)
 		r.b = append(r.b, ':')
-		if err := r.itemList(responses[ri]); err != nil {
+		if err := r.itemList(rd.got); err != nil {
 			return nil, err
 		}
 	}
 	r.b = append(r.b, '}')
-	if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
+	if len(unproc) == 0 {
+		r.raw("UnprocessedKeys", []byte("{}"))
+	} else if err := r.json("UnprocessedKeys", marshalUnprocessedKeys(unproc)); err != nil {
 		return nil, err
 	}
 	return r.done(), nil
@@ -256,13 +270,13 @@ func marshalUnprocessedKeys(m map[string]*keysAndAttributes) map[string]any {
 }
 
 type writeRequest struct {
-	PutRequest *struct {
-		Item itemJSON
-	}
-	DeleteRequest *struct {
-		Key itemJSON
-	}
+	PutRequest    *putRequest
+	DeleteRequest *deleteRequest
 }
+
+type putRequest struct{ Item itemJSON }
+
+type deleteRequest struct{ Key itemJSON }
 
 type batchWriteInput struct {
 	RequestItems                map[string][]*writeRequest
@@ -275,8 +289,10 @@ type batchWriteInput struct {
 // keys), apply the planned writes as one engine batch, and describe the
 // outcome.
 func (s *Server) batchWriteItem(c *call) (any, error) {
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in batchWriteInput
-	if err := decodeFast(c, &in, (*batchWriteInput).decode); err != nil {
+	if err := decodeFast(c, &in, func(in *batchWriteInput, b []byte) error { return in.decodeWith(b, sc) }); err != nil {
 		return nil, err
 	}
 	names, err := validateBatchWrite(&in)
@@ -288,13 +304,13 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 		return nil, err
 	}
 	defer unlock()
-	ops, err := planBatchWrite(&in, names, tables)
+	ops, err := planBatchWrite(&in, names, tables, sc)
 	if err != nil {
 		return nil, err
 	}
 	// A fault may leave the last requests unprocessed.
 	done := ops[:len(ops)-min(max(c.fault.Unprocessed, 0), len(ops))]
-	meters, err := s.applyBatchWrite(&in, done, tables)
+	meters, err := s.applyBatchWrite(&in, done)
 	if err != nil {
 		return nil, err
 	}
@@ -304,11 +320,74 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 // batchWriteOp is one planned write of a BatchWriteItem.
 type batchWriteOp struct {
 	table string
+	t     *table
 	key   []byte
 	item  Item          // nil: delete
 	enc   storage.Value // the item's encoding
 	keyAV Item          // the key's attributes (the item itself for a put)
 	req   *writeRequest
+}
+
+// batchScratch is the working memory of a batch request, pooled: the
+// decoder of its items and keys (whose strings and values it reuses) and
+// the maps they are decoded into, the storage keys of its items, and the
+// writes it plans (BatchWriteItem) or the keys it reads and the items it
+// answers with (BatchGetItem). Nothing keeps a request's decoded items
+// once it is answered (the engine, stream, history and indexes store
+// encodings, a vector index copies what it keeps, and no message quotes a
+// value), the engine copies the keys it stores, and the answer is written
+// before the scratch is released.
+type batchScratch struct {
+	items   *ddbjson.Decoder
+	maps    []Item // maps[:nmaps] are this request's; the rest are empty
+	nmaps   int
+	keys    []byte
+	ops     []batchWriteOp
+	keyList [][]byte
+	found   []outItem
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
+
+// itemMap returns an empty map for a decoded item or key, recycled from an
+// earlier request when there is one.
+func (sc *batchScratch) itemMap() Item {
+	if sc.nmaps == len(sc.maps) {
+		sc.maps = append(sc.maps, nil)
+	}
+	m := sc.maps[sc.nmaps]
+	if m == nil {
+		m = make(Item, 8) // the few attributes of a typical item, in one group
+		sc.maps[sc.nmaps] = m
+	}
+	sc.nmaps++
+	return m
+}
+
+// release clears sc (it must not keep items or tables alive) and pools it
+// unless a large request grew it.
+func (sc *batchScratch) release() {
+	if cap(sc.keys) > 16<<10 || cap(sc.ops) > 2*limits.MaxBatchWrite || cap(sc.keyList) > 2*limits.MaxBatchGet ||
+		cap(sc.found) > 2*limits.MaxBatchGet || len(sc.maps) > 2*limits.MaxBatchGet {
+		return
+	}
+	sc.clear()
+	scratchPool.Put(sc)
+}
+
+// clear makes sc ready for another request. A map that grew past one group
+// (Go maps never shrink) is dropped.
+func (sc *batchScratch) clear() {
+	for i, m := range sc.maps[:sc.nmaps] {
+		if len(m) > 8 {
+			sc.maps[i] = nil
+		}
+		clear(m)
+	}
+	sc.nmaps = 0
+	clear(sc.ops[:cap(sc.ops)])
+	clear(sc.keyList[:cap(sc.keyList)])
+	clear(sc.found[:cap(sc.found)])
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then
@@ -355,12 +434,16 @@ func validateBatchWrite(in *batchWriteInput) ([]string, error) {
 // planBatchWrite checks every request against its table, in table-name
 // order and then request order, and returns the writes; two requests for
 // one key are an error.
-func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table) ([]batchWriteOp, error) {
+func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*table, sc *batchScratch) ([]batchWriteOp, error) {
 	total := 0
 	for _, n := range names {
 		total += len(in.RequestItems[n])
 	}
-	ops := make([]batchWriteOp, 0, total)
+	ops, keys := sc.ops[:0], sc.keys[:0]
+	if cap(ops) < total {
+		ops = make([]batchWriteOp, 0, total)
+	}
+	defer func() { sc.ops, sc.keys = ops, keys }()
 	for _, n := range names {
 		t := tables[n]
 		m := t.meta
@@ -371,7 +454,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				// message of its union check, so we do too.
 				return nil, validation("Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes")
 			}
-			o := batchWriteOp{table: n, req: wr}
+			o := batchWriteOp{table: n, t: t, req: wr}
 			if wr.PutRequest != nil {
 				it := Item(wr.PutRequest.Item)
 				if it == nil {
@@ -383,6 +466,13 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				enc, err := t.checkPut(it)
 				if err != nil {
 					return nil, err
+				}
+				if t.vectors.Len() > 0 {
+					// A vector index keeps a view of the item after the
+					// request, whose decoded values the next batch reuses
+					// (batchScratch): it gets the item decoded from its
+					// encoding instead.
+					it = itemOf(enc)
 				}
 				o.item, o.enc = it, enc
 				o.keyAV = o.item
@@ -399,15 +489,14 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 				}
 				o.keyAV = k
 			}
-			b, err := m.appendItemKey(nil, o.keyAV)
-			if err != nil {
+			var err error
+			if keys, o.key, err = appendKey(keys, m, o.keyAV); err != nil {
 				return nil, err
 			}
 			// At most 25 keys: comparing them costs less than a map.
-			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return bytes.Equal(p.key, b) }) {
+			if slices.ContainsFunc(ops[first:], func(p batchWriteOp) bool { return sameKey(p.key, o.key) }) {
 				return nil, validation(dupKeys)
 			}
-			o.key = b
 			ops = append(ops, o)
 		}
 	}
@@ -418,13 +507,14 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 // batch: one fsync on a durable engine rather than one per item. (Keys are
 // distinct, checked by planBatchWrite, so each write's old item is read
 // before any of the batch applies.) It returns each table's meter.
-func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables map[string]*table) (map[string]*meter, error) {
+func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp) (map[string]*meter, error) {
 	meters := map[string]*meter{}
-	var batch writeBatch
-	for _, o := range ops {
-		t := tables[o.table]
-		mt := meters[o.table]
-		if mt == nil {
+	batch := batchPool.Get().(*writeBatch)
+	defer batch.release()
+	var mt *meter
+	for i, o := range ops {
+		t := o.t
+		if i == 0 || o.t != ops[i-1].t { // a table's ops are together
 			mt = &meter{mode: str(in.ReturnConsumedCapacity), write: true}
 			meters[o.table] = mt
 		}
@@ -432,8 +522,12 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp, tables
 		if err != nil {
 			return nil, err
 		}
+		var old Item
+		if !v.IsZero() && (o.item == nil || t.readsOld()) {
+			old = itemOf(v)
+		}
 		oldSize, newSize := v.Size(), o.enc.Size()
-		if err := t.stage(&batch, o.key, itemOf(v), oldSize, o.item, o.enc, mt); err != nil {
+		if err := t.stage(batch, o.key, old, oldSize, o.item, o.enc, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dynamogo/dynamo/codec/ddbjson"
+	"github.com/dynamogo/dynamo/internal/limits"
 )
 
 // A reflection-free decoder for the requests of the data plane (single-item
@@ -574,19 +577,30 @@ func topMembers(b []byte, names []string, fn func(k string, raw []byte) error) e
 func structMembers(b []byte, names []string, fn func(k string, raw []byte) error) error {
 	var seen uint64
 	return walkMembers(b, true, func(key, raw []byte) error {
-		i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
+		i, err := structMember(names, key, &seen)
 		if i < 0 {
-			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(string(key), n) }) {
-				return errSlow
-			}
-			return nil
+			return err
 		}
-		if seen&(1<<i) != 0 {
-			return errSlow
-		}
-		seen |= 1 << i
 		return fn(names[i], raw)
 	})
+}
+
+// structMember is the index in names of the member key, and -1 for a
+// member to skip; seen holds the members met so far. A repeated member or a
+// name equal to a known one only under case folding is errSlow.
+func structMember(names []string, key []byte, seen *uint64) (int, error) {
+	i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
+	if i < 0 {
+		if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(string(key), n) }) {
+			return -1, errSlow
+		}
+		return -1, nil
+	}
+	if *seen&(1<<i) != 0 {
+		return -1, errSlow
+	}
+	*seen |= 1 << i
+	return i, nil
 }
 
 // checkBody checks the syntax of a whole body, for the decoders that walk it
@@ -705,30 +719,6 @@ func decodeElements(b []byte, fn func(raw []byte) error) error {
 	}
 }
 
-// rawMap decodes a JSON object into a map with string keys; a later
-// repeated key replaces the earlier one, as in encoding/json.
-func rawMap[V any](raw []byte, dst *map[string]V, elem func([]byte, *V) error) error {
-	if isNull(raw) {
-		return nil
-	}
-	if raw[0] != '{' {
-		return errSlow
-	}
-	m := map[string]V{}
-	if err := decodeMembers(raw, func(k string, v []byte) error {
-		var e V
-		if err := elem(v, &e); err != nil {
-			return err
-		}
-		m[k] = e
-		return nil
-	}); err != nil {
-		return err
-	}
-	*dst = m
-	return nil
-}
-
 // rawList decodes a JSON array into a slice ([] is empty, not nil).
 func rawList[E any](raw []byte, dst *[]E, elem func([]byte, *E) error) error {
 	if isNull(raw) {
@@ -785,22 +775,223 @@ func (in *scanInput) decode(b []byte) error {
 	})
 }
 
+// The batches walk their checked body once with a cursor (an objectDecoder
+// over the whole body): each value is read where it starts and the cursor
+// left past it, and the items are decoded by one ddbjson.Decoder, which
+// shares its allocations between them (and, in the handlers, reuses those
+// of the request before: batchScratch). Slicing each value out first
+// (walkMembers) would scan an item once more for every level it is nested
+// in. The rules are encoding/json's for maps, rawList's, rawStruct's and
+// rawItem's: JSON null leaves a value unset, and anything encoding/json
+// would read differently is errSlow.
+
+// next moves past the value at d.i and returns it.
+func (d *objectDecoder) next() []byte {
+	d.ws()
+	start := d.i
+	d.i = valueEnd(d.b, d.i)
+	return d.b[start:d.i]
+}
+
+// null moves past a JSON null at d.i, if there is one.
+func (d *objectDecoder) null() bool {
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == 'n' {
+		d.i += len("null")
+		return true
+	}
+	return false
+}
+
+// object calls fn for each member of the object at d.i, with d.i at its
+// value, which fn moves past; key is only valid during the call.
+func (d *objectDecoder) object(fn func(key []byte) error) error {
+	return d.collection('{', '}', func() error {
+		key, err := d.strBytes()
+		if err != nil {
+			return err
+		}
+		d.ws()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return errSyntax
+		}
+		d.i++
+		d.ws()
+		return fn(key)
+	})
+}
+
+// array calls fn for each element of the array at d.i, with d.i at the
+// element, which fn moves past.
+func (d *objectDecoder) array(fn func() error) error { return d.collection('[', ']', fn) }
+
+func (d *objectDecoder) collection(open, close byte, fn func() error) error {
+	d.ws()
+	if d.i >= len(d.b) || d.b[d.i] != open {
+		return errSlow
+	}
+	d.i++
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == close {
+		d.i++
+		return nil
+	}
+	for {
+		d.ws()
+		if err := fn(); err != nil {
+			return err
+		}
+		d.ws()
+		if d.i >= len(d.b) {
+			return errSyntax
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+		case close:
+			d.i++
+			return nil
+		default:
+			return errSyntax
+		}
+	}
+}
+
+// members is structMembers over the cursor: fn gets each known member
+// once, with d.i at its value, which fn moves past; others are skipped.
+func (d *objectDecoder) members(names []string, fn func(k int) error) error {
+	var seen uint64
+	return d.object(func(key []byte) error {
+		i, err := structMember(names, key, &seen)
+		if i < 0 {
+			if err == nil {
+				d.next()
+			}
+			return err
+		}
+		return fn(i)
+	})
+}
+
+// item decodes the item at d.i (rawItem's rules) into a recycled map of
+// the scratch, if there is one.
+func (d *batchDecoder) item(dst *itemJSON) error {
+	if d.null() {
+		return nil
+	}
+	if d.b[d.i] != '{' {
+		return errSlow
+	}
+	var reuse Item
+	if d.sc != nil {
+		reuse = d.sc.itemMap()
+	}
+	m, end, err := d.items.ItemAt(d.i, reuse)
+	if err != nil {
+		return jsonError(err)
+	}
+	d.i = end
+	*dst = m
+	return nil
+}
+
+// batchDecoder decodes one batch request: the cursor, the items' decoder,
+// the request's scratch (nil: none), whose maps the items take, and slabs
+// for the structures around the items (one allocation for up to a batch's
+// worth of them).
+type batchDecoder struct {
+	objectDecoder
+	items *ddbjson.Decoder
+	sc    *batchScratch
+	reqs  []writeRequest
+	puts  []putRequest
+	dels  []deleteRequest
+	kas   []keysAndAttributes
+}
+
+// decodeBatch checks b's syntax and runs fn with a batchDecoder over it:
+// sc's items decoder, reset, if there is a scratch.
+func decodeBatch(b []byte, sc *batchScratch, fn func(d *batchDecoder) error) error {
+	if err := checkBody(b); err != nil {
+		return err
+	}
+	d := batchDecoder{objectDecoder: objectDecoder{b: b}, sc: sc}
+	if sc == nil {
+		d.items = ddbjson.NewDecoder(b)
+	} else {
+		if sc.items == nil {
+			sc.items = ddbjson.NewDecoder(nil)
+		}
+		d.items = sc.items
+		d.items.Reset(b)
+	}
+	defer d.items.Release()
+	return fn(&d)
+}
+
+// slabNext returns a zeroed element of *slab, which grows by n at a time.
+func slabNext[T any](slab *[]T, n int) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, n)
+	}
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
+}
+
 var batchWriteMembers = []string{"RequestItems", "ReturnConsumedCapacity", "ReturnItemCollectionMetrics"}
 
-func (in *batchWriteInput) decode(b []byte) error {
-	return topMembers(b, batchWriteMembers, func(k string, raw []byte) error {
-		switch k {
-		case "RequestItems":
-			return rawMap(raw, &in.RequestItems, func(v []byte, reqs *[]*writeRequest) error {
-				return rawList(v, reqs, func(v []byte, r **writeRequest) error {
-					return rawStruct(v, r, (*writeRequest).decode)
-				})
-			})
-		case "ReturnConsumedCapacity":
-			return rawString(raw, &in.ReturnConsumedCapacity)
-		}
-		return rawString(raw, &in.ReturnItemCollectionMetrics)
+func (in *batchWriteInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the items in maps of sc (nil: new maps).
+func (in *batchWriteInput) decodeWith(b []byte, sc *batchScratch) error {
+	return decodeBatch(b, sc, func(d *batchDecoder) error {
+		return d.members(batchWriteMembers, func(k int) error {
+			switch k {
+			case 0:
+				return d.writeRequestItems(&in.RequestItems)
+			case 1:
+				return rawString(d.next(), &in.ReturnConsumedCapacity)
+			}
+			return rawString(d.next(), &in.ReturnItemCollectionMetrics)
+		})
 	})
+}
+
+// writeRequestItems decodes BatchWriteItem's RequestItems (a later repeated
+// table replaces the earlier one, as in encoding/json).
+func (d *batchDecoder) writeRequestItems(dst *map[string][]*writeRequest) error {
+	if d.null() {
+		return nil
+	}
+	m := map[string][]*writeRequest{}
+	if err := d.object(func(table []byte) error {
+		var reqs []*writeRequest
+		if !d.null() {
+			reqs = make([]*writeRequest, 0, limits.MaxBatchWrite)
+			if err := d.array(func() error {
+				var r *writeRequest
+				if !d.null() {
+					if d.b[d.i] != '{' {
+						return errSlow
+					}
+					r = slabNext(&d.reqs, limits.MaxBatchWrite)
+					if err := d.writeRequest(r); err != nil {
+						return err
+					}
+				}
+				reqs = append(reqs, r)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		m[string(table)] = reqs
+		return nil
+	}); err != nil {
+		return err
+	}
+	*dst = m
+	return nil
 }
 
 var (
@@ -809,47 +1000,82 @@ var (
 	keyMember           = []string{"Key"}
 )
 
-func (r *writeRequest) decode(b []byte) error {
-	return structMembers(b, writeRequestMembers, func(k string, raw []byte) error {
-		if k == "PutRequest" {
-			return rawStruct(raw, &r.PutRequest, func(p *struct{ Item itemJSON }, b []byte) error {
-				return structMembers(b, itemMember, func(_ string, raw []byte) error { return rawItem(raw, &p.Item) })
-			})
+func (d *batchDecoder) writeRequest(r *writeRequest) error {
+	return d.members(writeRequestMembers, func(k int) error {
+		if d.null() {
+			return nil
 		}
-		return rawStruct(raw, &r.DeleteRequest, func(d *struct{ Key itemJSON }, b []byte) error {
-			return structMembers(b, keyMember, func(_ string, raw []byte) error { return rawItem(raw, &d.Key) })
-		})
+		if d.b[d.i] != '{' {
+			return errSlow
+		}
+		if k == 0 {
+			r.PutRequest = slabNext(&d.puts, limits.MaxBatchWrite)
+			return d.members(itemMember, func(int) error { return d.item(&r.PutRequest.Item) })
+		}
+		r.DeleteRequest = slabNext(&d.dels, limits.MaxBatchWrite)
+		return d.members(keyMember, func(int) error { return d.item(&r.DeleteRequest.Key) })
 	})
 }
 
 var batchGetMembers = []string{"RequestItems", "ReturnConsumedCapacity"}
 
-func (in *batchGetInput) decode(b []byte) error {
-	return topMembers(b, batchGetMembers, func(k string, raw []byte) error {
-		if k == "RequestItems" {
-			return rawMap(raw, &in.RequestItems, func(v []byte, ka **keysAndAttributes) error {
-				return rawStruct(v, ka, (*keysAndAttributes).decode)
-			})
-		}
-		return rawString(raw, &in.ReturnConsumedCapacity)
+func (in *batchGetInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the keys in maps of sc (nil: new maps).
+func (in *batchGetInput) decodeWith(b []byte, sc *batchScratch) error {
+	return decodeBatch(b, sc, func(d *batchDecoder) error {
+		return d.members(batchGetMembers, func(k int) error {
+			if k == 1 {
+				return rawString(d.next(), &in.ReturnConsumedCapacity)
+			}
+			if d.null() {
+				return nil
+			}
+			m := map[string]*keysAndAttributes{}
+			if err := d.object(func(table []byte) error {
+				var ka *keysAndAttributes
+				if !d.null() {
+					if d.b[d.i] != '{' {
+						return errSlow
+					}
+					ka = slabNext(&d.kas, 4)
+					if err := d.keysAndAttributes(ka); err != nil {
+						return err
+					}
+				}
+				m[string(table)] = ka
+				return nil
+			}); err != nil {
+				return err
+			}
+			in.RequestItems = m
+			return nil
+		})
 	})
 }
 
 var keysAndAttributesMembers = []string{"Keys", "ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead", "AttributesToGet"}
 
-func (ka *keysAndAttributes) decode(b []byte) error {
-	return structMembers(b, keysAndAttributesMembers, func(k string, raw []byte) error {
+func (d *batchDecoder) keysAndAttributes(ka *keysAndAttributes) error {
+	return d.members(keysAndAttributesMembers, func(k int) error {
 		switch k {
-		case "Keys":
-			return rawList(raw, &ka.Keys, rawItem)
-		case "ProjectionExpression":
-			return rawString(raw, &ka.ProjectionExpression)
-		case "ExpressionAttributeNames":
-			return rawNames(raw, &ka.ExpressionAttributeNames)
-		case "ConsistentRead":
-			return rawBool(raw, &ka.ConsistentRead)
+		case 0:
+			if d.null() {
+				return nil
+			}
+			ka.Keys = make([]itemJSON, 0, limits.MaxBatchWrite) // the usual batch
+			return d.array(func() error {
+				ka.Keys = append(ka.Keys, nil)
+				return d.item(&ka.Keys[len(ka.Keys)-1])
+			})
+		case 1:
+			return rawString(d.next(), &ka.ProjectionExpression)
+		case 2:
+			return rawNames(d.next(), &ka.ExpressionAttributeNames)
+		case 3:
+			return rawBool(d.next(), &ka.ConsistentRead)
 		}
-		return rawJSONValue(raw, &ka.AttributesToGet)
+		return rawJSONValue(d.next(), &ka.AttributesToGet)
 	})
 }
 

@@ -2,6 +2,7 @@ package local
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/internal/avtype"
@@ -51,6 +52,28 @@ func (m *tableMeta) appendItemKey(dst []byte, item Item) ([]byte, error) {
 		return dst, err
 	}
 	return storage.AppendKeyPart(dst, item[m.Range.Name])
+}
+
+// appendKey appends the table storage key of item (appendItemKey) to
+// keys, a buffer of several requests' keys, and returns it and the key
+// alone. Keys already in the buffer stay valid as it grows.
+func appendKey(keys []byte, m *tableMeta, item Item) ([]byte, []byte, error) {
+	start := len(keys)
+	keys, err := m.appendItemKey(keys, item)
+	return keys, keys[start:len(keys):len(keys)], err
+}
+
+// sameKey compares two storage keys of one table, whose first 8 bytes are
+// the hash of their partition: comparing those first rules out most keys
+// at once.
+func sameKey(a, b []byte) bool {
+	return len(a) == len(b) && binary.LittleEndian.Uint64(a) == binary.LittleEndian.Uint64(b) && string(a) == string(b)
+}
+
+// hasKey reports whether keys holds k (sameKey). A batch has at most 100
+// keys: comparing them costs less than a map.
+func hasKey(keys [][]byte, k []byte) bool {
+	return slices.ContainsFunc(keys, func(o []byte) bool { return sameKey(o, k) })
 }
 
 // appendIndexKey appends the index storage key of item; ok is false when the

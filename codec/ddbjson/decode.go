@@ -129,6 +129,9 @@ type decoder struct {
 	sSlab   []types.AttributeValueMemberS
 	nSlab   []types.AttributeValueMemberN
 
+	// reuse, if not nil, is the map the top-level item becomes (Decoder.ItemAt).
+	reuse map[string]types.AttributeValue
+
 	// Element stacks shared by nested lists and maps (see list and item), and scratch, borrowed
 	// from stackPool for one decode (see newDecoder).
 	avs     []types.AttributeValue
@@ -910,7 +913,7 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 		d.depth--
-		return map[string]types.AttributeValue{}, nil
+		return d.newMap(0), nil
 	}
 	// Members are collected on a stack shared with nested objects, then the map is made at its
 	// final size in one go.
@@ -953,7 +956,7 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		case '}':
 			d.i++
 			d.depth--
-			m := make(map[string]types.AttributeValue, len(d.members)-base)
+			m := d.newMap(len(d.members) - base)
 			for _, kv := range d.members[base:] {
 				m[kv.name] = kv.av
 			}
@@ -961,6 +964,17 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 		}
 		return nil, d.fail(d.i, "expected ',' or '}', found "+d.tokenName())
 	}
+}
+
+// newMap returns the map of an item of n attributes just decoded: the
+// caller's reuse map for the top-level item (at depth 0 once it is closed).
+func (d *decoder) newMap(n int) map[string]types.AttributeValue {
+	if d.reuse != nil && d.depth == 0 {
+		m := d.reuse
+		d.reuse = nil
+		return m
+	}
+	return make(map[string]types.AttributeValue, n)
 }
 
 // str decodes the JSON string at d.i (which is '"'). Invalid UTF-8 and unpaired surrogate

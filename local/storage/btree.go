@@ -23,19 +23,23 @@ const (
 	btreeMinItems = btreeDegree - 1
 )
 
-// entry is one key and its Value in a single allocation (kv holds the key
-// then the encoding), so an item costs its bytes plus this 24-byte slot and
-// nothing the garbage collector must scan but one pointer.
+// entry is one key and its Value in a single allocation (p points to the
+// key then the encoding), so an item costs its bytes plus this 24-byte slot
+// and nothing the garbage collector must scan but one pointer. pre is the
+// key's first 4 bytes: find compares those in the node before it reads a
+// key from its allocation, which on a large tree is a cache miss each.
+// (Keys of tables and indexes start with a hash, so they rarely tie.)
 type entry struct {
-	kv   string
-	klen uint32
-	size uint32
+	p          *byte
+	klen, vlen uint32
+	size       uint32
+	pre        uint32
 }
 
 func newEntry(key string, v Value) entry {
 	b := make([]byte, len(key)+len(v.enc))
 	copy(b[copy(b, key):], v.enc)
-	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
+	return entry{p: unsafe.SliceData(b), klen: uint32(len(key)), vlen: uint32(len(v.enc)), size: uint32(v.size), pre: keyPrefix(key)}
 }
 
 // sharedEntry is the entry of kv[:klen] and v without a copy, if v's
@@ -44,16 +48,30 @@ func sharedEntry(kv []byte, klen int, v Value) (entry, bool) {
 	if klen < 0 || klen >= len(kv) || len(kv)-klen != len(v.enc) || unsafe.StringData(v.enc) != &kv[klen] {
 		return entry{}, false
 	}
-	return entry{kv: unsafe.String(&kv[0], len(kv)), klen: uint32(klen), size: uint32(v.size)}, true
+	return entry{p: &kv[0], klen: uint32(klen), vlen: uint32(len(v.enc)), size: uint32(v.size), pre: keyPrefix(unsafe.String(&kv[0], klen))}, true
 }
 
-func (e entry) key() string { return e.kv[:e.klen] }
+// keyPrefix is the first 4 bytes of key, big-endian, padded with zeros: if
+// keyPrefix(a) < keyPrefix(b) then a < b (a shorter key padded with the
+// least byte still sorts before the keys it is a prefix of).
+func keyPrefix(key string) uint32 {
+	var b [4]byte
+	copy(b[:], key)
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+// less reports whether e's key is less than key, whose prefix is pre.
+func (e *entry) less(pre uint32, key string) bool {
+	return e.pre < pre || e.pre == pre && e.key() < key
+}
+
+func (e entry) key() string { return unsafe.String(e.p, e.klen) }
 
 func (e entry) value() Value {
-	if e.kv == "" {
+	if e.p == nil {
 		return Value{}
 	}
-	return Value{enc: e.kv[e.klen:], size: int(e.size)}
+	return Value{enc: unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(e.p), e.klen)), e.vlen), size: int(e.size)}
 }
 
 type node struct {
@@ -64,16 +82,17 @@ type node struct {
 // find returns the index of the first entry whose key is >= key, and whether
 // that entry's key equals key.
 func (n *node) find(key string) (int, bool) {
+	pre := keyPrefix(key)
 	lo, hi := 0, len(n.items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if n.items[m].key() < key {
+		if n.items[m].less(pre, key) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(n.items) && n.items[lo].key() == key
+	return lo, lo < len(n.items) && n.items[lo].pre == pre && n.items[lo].key() == key
 }
 
 func insertEntryAt(s []entry, i int, e entry) []entry {
@@ -151,7 +170,7 @@ func (n *node) insert(e entry) (Value, bool) {
 	key := e.key()
 	var i int
 	var found bool
-	if last := len(n.items) - 1; last >= 0 && n.items[last].key() < key {
+	if last := len(n.items) - 1; last >= 0 && n.items[last].less(e.pre, key) {
 		i = last + 1 // an append (keys written in order, a restart): one comparison
 	} else {
 		i, found = n.find(key)
@@ -199,7 +218,7 @@ func (t *btree) put(key string, v Value) (Value, bool) {
 }
 
 func (t *btree) putEntry(e entry) (Value, bool) {
-	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].key() < e.key() {
+	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].less(e.pre, e.key()) {
 		l.items = append(l.items, e)
 		t.length++
 		return Value{}, false

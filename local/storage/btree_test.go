@@ -1,9 +1,13 @@
 package storage
 
 import (
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -193,5 +197,89 @@ func TestPutShared(t *testing.T) {
 	}
 	if _, _, err := sp.PutShared(buf, len(buf)+1, inBuf); err == nil {
 		t.Fatal("PutShared of a key longer than its buffer succeeded")
+	}
+}
+
+// BenchmarkBtreeGet looks up random keys of a tree of 8-byte-hash-prefixed
+// keys (as the server's tables hold them), each entry its own allocation:
+// a lookup's cost is mostly the memory it touches.
+func BenchmarkBtreeGet(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var t btree
+			keys := make([]string, n)
+			for i := range keys {
+				var k [8]byte
+				binary.BigEndian.PutUint64(k[:], uint64(i)*0x9E3779B97F4A7C15)
+				keys[i] = string(k[:]) + "k" + strconv.Itoa(i) + "\x00\x01"
+				t.put(keys[i], MustEncode(Item{"v": &types.AttributeValueMemberS{Value: strings.Repeat("v", 100)}}))
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			for b.Loop() {
+				if _, ok := t.get(keys[r.IntN(n)]); !ok {
+					b.Fatal("missing")
+				}
+			}
+		})
+	}
+}
+
+// TestEntrySize: an item costs its bytes and one 24-byte slot in its node
+// (docs/performance.md counts on it).
+func TestEntrySize(t *testing.T) {
+	if s := unsafe.Sizeof(entry{}); s != 24 {
+		t.Errorf("entry is %d bytes, want 24", s)
+	}
+}
+
+// TestKeyPrefixOrder: find trusts keyPrefix's order where prefixes differ.
+func TestKeyPrefixOrder(t *testing.T) {
+	keys := []string{"", "\x00", "\x00\x00\x00\x00\x01", "a", "a\x00", "a\x00\x01", "ab", "abcd", "abcd\x00", "abce", "b", "\xff\xff\xff\xff", "\xff\xff\xff\xff\xff"}
+	for _, a := range keys {
+		for _, b := range keys {
+			if keyPrefix(a) < keyPrefix(b) && !(a < b) {
+				t.Errorf("keyPrefix(%q) < keyPrefix(%q) but %q >= %q", a, b, a, b)
+			}
+		}
+	}
+}
+
+// TestBtreeMixedPrefixes churns keys whose first 4 bytes (keyPrefix) differ,
+// tie, or are padded (keys shorter than 4 bytes, zero bytes), against a
+// model: every lookup, and the order of a walk, agree with the keys' order.
+func TestBtreeMixedPrefixes(t *testing.T) {
+	var tr btree
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte{0, 1, 'a', 'b', 0xff}
+	key := func() string {
+		b := make([]byte, r.IntN(7))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	model := map[string]Value{}
+	for i := range 20000 {
+		k := key()
+		v := MustEncode(Item{"i": &types.AttributeValueMemberN{Value: strconv.Itoa(i)}})
+		switch r.IntN(3) {
+		case 0, 1:
+			tr.put(k, v)
+			model[k] = v
+		default:
+			if _, ok := tr.delete(k); ok != (model[k] != Value{}) {
+				t.Fatalf("delete %q: %v", k, ok)
+			}
+			delete(model, k)
+		}
+		probe := key()
+		if got, ok := tr.get(probe); ok != (model[probe] != Value{}) || got != model[probe] {
+			t.Fatalf("get %q = %v, %v; want %v", probe, got, ok, model[probe])
+		}
+	}
+	want := slices.Sorted(maps.Keys(model))
+	if keys := tr.check(t); !slices.Equal(keys, want) {
+		t.Fatalf("walk: %q, want %q", keys, want)
 	}
 }
