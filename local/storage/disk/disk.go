@@ -151,12 +151,8 @@ type Engine struct {
 	// broke the engine (a failed write or fsync). Writes check it under mu.
 	failure atomic.Pointer[error]
 
-	mu   sync.Mutex
-	cond sync.Cond // signals the end of a flush (busy cleared)
-	// more signals gatherLocked that a record was added: only the
-	// goroutine about to fsync waits on it, so the writers waiting on cond
-	// for their fsync are not woken for nothing.
-	more  sync.Cond
+	mu    sync.Mutex
+	cond  sync.Cond // signals the end of a flush (busy cleared)
 	colls map[string]*collection
 	// lastColl is the collection collLocked returned last.
 	lastColl *collection
@@ -233,7 +229,6 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 		stop:      make(chan struct{}),
 	}
 	e.cond.L = &e.mu
-	e.more.L = &e.mu
 	if err := e.load(); err != nil {
 		if e.file != nil {
 			e.file.Close()
@@ -478,7 +473,7 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 		return nil, 0, false, 0, fmt.Errorf("disk: %s is not a log file this version reads: %w", path, err)
 	}
 	base := int64(len(logMagic))
-	end, rerr := readRecords(io.NewSectionReader(f, base, size-base), base, size, form, e.replay)
+	end, rerr := readRecords(readFile(f, base, size), base, size, form, e.replay)
 	if rerr == nil {
 		return f, end, false, form, nil
 	}
@@ -690,7 +685,7 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	}
 	var count, gen uint64
 	ended := false
-	_, err = readRecords(f, int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
+	_, err = readRecords(readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
@@ -830,7 +825,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 		e.pending = append(e.pending, rec...)
 		e.pendingN++
 		if e.pendingN == e.expect {
-			e.more.Signal() // the fsync waiting for this record can start
+			e.cond.Broadcast() // the fsync waiting for this record can start
 		}
 		apply()
 		if err := e.waitLocked(e.lastSeq); err != nil {
@@ -884,11 +879,11 @@ func (e *Engine) gatherLocked() {
 	deadline := time.Now().Add(window)
 	t := time.AfterFunc(window, func() {
 		e.mu.Lock()
-		e.more.Signal()
+		e.cond.Broadcast()
 		e.mu.Unlock()
 	})
 	for e.pendingN < e.expect && time.Now().Before(deadline) {
-		e.more.Wait()
+		e.cond.Wait()
 	}
 	t.Stop()
 	e.busy = false
@@ -1373,7 +1368,8 @@ type collection struct {
 
 // load stores an item that Open read from a file: the key kv[:keyLen] and
 // the item, whose encoding normally follows it in kv. They stay where they
-// were read if mem allows: the file's blocks are never reused (see blocks).
+// were read if mem allows: what a file was read into is never reused (see
+// readFile).
 func (c *collection) load(kv []byte, keyLen int, item storage.Value) error {
 	var err error
 	if c.shared != nil {

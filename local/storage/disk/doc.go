@@ -8,13 +8,14 @@
 //
 // Items live in memory (package storage's B-tree engine), in the encoding
 // the log and the snapshot use too (storage.Value), which records carry with
-// the item's size: a restart reads the files into blocks of 256 KB and
-// keeps each item where it was read, without decoding or copying it (the
-// record's checksum vouches for its bytes). A block stays allocated while
-// one of its items is stored, so after a restart the items hold at most the
-// size of the files read, falling to their own size as they are replaced or
-// deleted. Keys in order (a snapshot) are appended to the tree's rightmost
-// leaf without a descent. A write is
+// the item's size: a restart maps the files read-only and keeps each item
+// where it lies, without decoding or copying it (the record's checksum
+// vouches for its bytes). The mapping's pages are the kernel's page cache,
+// and the mapping lasts as long as the process, so a file a compaction
+// deletes keeps its disk space until then. Where files cannot be mapped,
+// they are read into blocks of 256 KB instead; a block stays allocated
+// while one of its items is stored. Keys in order (a snapshot) are appended
+// to the tree's rightmost leaf without a descent. A write is
 // appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
 // share one fsync (group commit). A batch (Engine.Apply: an item with its

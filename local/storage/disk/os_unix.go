@@ -45,3 +45,19 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
+
+// mapFile maps f's first size bytes read-only, or returns nil if it cannot
+// (not an *os.File, an empty file, a file system without mmap): the caller
+// then reads the file. The mapping is never unmapped, because the items a
+// restart keeps alias it; see readFile.
+func mapFile(f file, size int64) []byte {
+	osf, ok := f.(*os.File)
+	if !ok || size <= 0 || size != int64(int(size)) {
+		return nil
+	}
+	b, err := syscall.Mmap(int(osf.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		return nil
+	}
+	return b
+}

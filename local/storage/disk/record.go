@@ -257,8 +257,7 @@ func (e *frameError) Error() string {
 // offset just past the last good record, and a *frameError if it stopped
 // before size. The records' keys and items alias blocks that are never
 // reused (see blocks).
-func readRecords(r io.Reader, base, size int64, f format, fn func(record) error) (int64, error) {
-	src := blocks{r: r}
+func readRecords(src *blocks, base, size int64, f format, fn func(record) error) (int64, error) {
 	var names interner
 	off := base
 	for off < size {
@@ -310,8 +309,30 @@ func readRecords(r io.Reader, base, size int64, f format, fn func(record) error)
 // took twice the CPU of reading the file whole; 256 KB as little).
 const blockSize = 256 << 10
 
-// blocks reads a file in blocks of blockSize and hands out its bytes in
-// contiguous pieces that alias a block and are never overwritten.
+// readFile is the source of the records in f's bytes [base, size): the
+// file mapped read-only where the system allows, else read in blocks.
+//
+// A restart's items alias what it read. Read into the heap, a file costs a
+// page fault per 4 KB of fresh memory, which on a virtual machine took ten
+// times as long as the mapping (145 MB: 0.55–0.77 s of CPU against
+// 0.05–0.07 s). A mapping's pages are the kernel's page cache: clean,
+// shared with the cache the read filled anyway, and evictable (read again
+// from the file when touched). The mapping lasts as long as the process,
+// since a stored item or a Value read from one may be held anywhere; a
+// file replaced or deleted meanwhile (a compaction) keeps its disk space
+// until then. The engine writes its files only past what it mapped: logs
+// are appended to, cut only past their last good record, and snapshots are
+// written anew and renamed.
+func readFile(f file, base, size int64) *blocks {
+	if m := mapFile(f, size); m != nil {
+		return &blocks{buf: m[base:size:size]}
+	}
+	return &blocks{r: io.NewSectionReader(f, base, size-base)}
+}
+
+// blocks hands out a file's bytes in contiguous pieces that are never
+// overwritten: from its mapping (buf, and no r), or read from r in blocks
+// of blockSize.
 type blocks struct {
 	r   io.Reader
 	buf []byte // buf[off:] is read and not yet handed out
@@ -321,6 +342,9 @@ type blocks struct {
 // next returns the next n bytes.
 func (b *blocks) next(n int) ([]byte, error) {
 	if len(b.buf)-b.off < n {
+		if b.r == nil {
+			return nil, io.ErrUnexpectedEOF
+		}
 		if cap(b.buf)-b.off < n {
 			// A new block, starting with the part of the record already read.
 			nb := make([]byte, len(b.buf)-b.off, max(blockSize, n))
