@@ -466,6 +466,73 @@ func (v Value) Attrs(dst Item, names []string) (Item, error) {
 	return dst, nil
 }
 
+// With returns v changed in the top-level attributes of names (sorted,
+// without repeats): each is set to attrs[name], or left out when attrs has
+// no such attribute. It is the Value Encode makes of the item so changed
+// (the same bytes, the same size), but the attributes it does not change
+// are copied as bytes, neither decoded nor encoded again: an update of a
+// few attributes pays for those alone. The zero v is an item without
+// attributes.
+func (v Value) With(attrs Item, names []string) (Value, error) {
+	bp := encPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 64<<10 {
+			encPool.Put(bp)
+		}
+	}()
+	// The body is written after room for the count, which is known last.
+	const room = binary.MaxVarintLen64
+	b := append((*bp)[:0], make([]byte, room)...)
+	count, size := 0, v.size
+	var err error
+	add := func(name string) { // names[i]'s new value, if any
+		av, ok := attrs[name]
+		if !ok || err != nil {
+			return
+		}
+		b = appendString(b, name)
+		var n int
+		if b, n, err = appendValue(b, av, 0); err != nil {
+			err = fmt.Errorf("attribute %q: %w", name, err)
+		}
+		size += len(name) + n
+		count++
+	}
+	r := reader{s: v.enc}
+	n := 0
+	if v.enc != "" {
+		n = r.jsonUvarint()
+	}
+	for range n {
+		start := r.off
+		name := r.jsonString()
+		for len(names) > 0 && names[0] < name {
+			add(names[0])
+			names = names[1:]
+		}
+		if len(names) > 0 && names[0] == name { // replaced: its old size goes
+			vs, _, _ := r.value(0)
+			size -= len(name) + vs
+			add(name)
+			names = names[1:]
+			continue
+		}
+		r.skip()
+		b = append(b, v.enc[start:r.off]...)
+		count++
+	}
+	for _, name := range names {
+		add(name)
+	}
+	*bp = b
+	if err != nil {
+		return Value{}, err
+	}
+	head := binary.AppendUvarint(make([]byte, 0, room), uint64(count))
+	copy(b[room-len(head):], head)
+	return Value{enc: string(b[room-len(head):]), size: size}, nil
+}
+
 // skip moves past a value of a checked encoding.
 func (r *reader) skip() {
 	tag := r.s[r.off]
