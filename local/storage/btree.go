@@ -20,10 +20,15 @@ const (
 )
 
 // entry is one key and its Value in a single allocation (kv holds the key
-// then the encoding), so an item costs its bytes plus this 24-byte slot and
-// nothing the garbage collector must scan but one pointer.
+// then the encoding), so an item costs its bytes plus this 32-byte slot and
+// nothing the garbage collector must scan but one pointer. The slot also
+// holds the key's first eight bytes (pre): a search compares those and
+// reads the key itself only on a tie, rather than missing the cache on
+// every entry it passes (a table key starts with its partition's hash, so
+// ties are rare but within one partition).
 type entry struct {
 	kv   string
+	pre  uint64
 	klen uint32
 	size uint32
 }
@@ -31,7 +36,26 @@ type entry struct {
 func newEntry(key string, v Value) entry {
 	b := make([]byte, len(key)+len(v.enc))
 	copy(b[copy(b, key):], v.enc)
-	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), klen: uint32(len(key)), size: uint32(v.size)}
+	return entry{kv: unsafe.String(unsafe.SliceData(b), len(b)), pre: keyPrefix(key), klen: uint32(len(key)), size: uint32(v.size)}
+}
+
+// keyPrefix is the first eight bytes of key as a big-endian number, zeros
+// past its end: if keyPrefix(a) < keyPrefix(b) then a < b, and equal keys
+// have equal prefixes.
+func keyPrefix(key string) uint64 {
+	if len(key) >= 8 {
+		b := key[:8]
+		return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+	}
+	var p uint64
+	for i := range 8 {
+		p <<= 8
+		if i < len(key) {
+			p |= uint64(key[i])
+		}
+	}
+	return p
 }
 
 func (e entry) key() string { return e.kv[:e.klen] }
@@ -51,16 +75,17 @@ type node struct {
 // find returns the index of the first entry whose key is >= key, and whether
 // that entry's key equals key.
 func (n *node) find(key string) (int, bool) {
+	kp := keyPrefix(key)
 	lo, hi := 0, len(n.items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if n.items[m].key() < key {
+		if e := &n.items[m]; e.pre < kp || e.pre == kp && e.key() < key {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(n.items) && n.items[lo].key() == key
+	return lo, lo < len(n.items) && n.items[lo].pre == kp && n.items[lo].key() == key
 }
 
 func insertEntryAt(s []entry, i int, e entry) []entry {

@@ -111,3 +111,45 @@ func TestBtreeAppendsThenChurn(t *testing.T) {
 	}
 	tr.check(t)
 }
+
+// Entries compare by their first eight bytes first: keys shorter than
+// eight bytes, keys with zero bytes and keys that share their first eight
+// bytes (one partition) are still found, ordered and told apart.
+func TestBtreePrefixes(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	key := func() string {
+		b := make([]byte, r.IntN(13))
+		for i := range b {
+			b[i] = "\x00\x01a\xff"[r.IntN(4)]
+		}
+		return string(b)
+	}
+	for range 2000 {
+		a, b := key(), key()
+		if pa, pb := keyPrefix(a), keyPrefix(b); pa < pb && !(a < b) || a == b && pa != pb {
+			t.Fatalf("keyPrefix(%q) = %x, keyPrefix(%q) = %x", a, pa, b, pb)
+		}
+	}
+	var tr btree
+	want := map[string]bool{}
+	for i := range 5000 {
+		k := key()
+		if i%3 == 2 {
+			tr.delete(k)
+			delete(want, k)
+		} else {
+			tr.put(k, Value{enc: "v", size: 1})
+			want[k] = true
+		}
+	}
+	for range 500 {
+		k := key()
+		if _, ok := tr.get(k); ok != want[k] {
+			t.Fatalf("get(%q) found %v, want %v", k, ok, want[k])
+		}
+	}
+	keys := tr.check(t)
+	if len(keys) != len(want) {
+		t.Fatalf("%d keys, want %d", len(keys), len(want))
+	}
+}
