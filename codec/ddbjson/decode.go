@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/internal/jsonscan"
 )
 
 // MaxDepth is the deepest JSON nesting (objects and arrays) the decoder accepts inside one
@@ -968,7 +970,7 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 func (d *decoder) str() (string, error) {
 	start := d.i + 1
 	ascii := true
-	j := start
+	j := jsonscan.Plain(d.data, start)
 	for ; j < len(d.data); j++ {
 		c := d.data[j]
 		if plainASCII[c] {
