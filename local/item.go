@@ -39,9 +39,11 @@ func (o *writeOptions) constraints(cs *constraints) {
 	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
 	cs.enum(o.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
 	cs.enum(o.ReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
-	var op string
-	if isSet(o.ConditionalOperator) && json.Unmarshal(o.ConditionalOperator, &op) == nil {
-		cs.enum(&op, "conditionalOperator", conditionalOperators...)
+	if isSet(o.ConditionalOperator) {
+		var op string // escapes to json.Unmarshal: only when there is one
+		if json.Unmarshal(o.ConditionalOperator, &op) == nil {
+			cs.enum(&op, "conditionalOperator", conditionalOperators...)
+		}
 	}
 }
 

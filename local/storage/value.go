@@ -432,6 +432,27 @@ func (v Value) Item() (Item, error) {
 // dst is nil): a reader that needs a few attributes (a filter, a
 // projection) skips the others' bytes instead of decoding them.
 func (v Value) Attrs(dst Item, names []string) (Item, error) {
+	return v.attrs(dst, names, &slabs{})
+}
+
+// Scratch is memory for the values AttrsScratch decodes, reused from one
+// call to the next. The zero Scratch is ready to use.
+type Scratch struct {
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+// AttrsScratch is Attrs for a reader that decodes item after item and
+// keeps none of the values (a filter): the S and N values come from sc,
+// so that those of a call are valid only until the next call with sc.
+func (v Value) AttrsScratch(dst Item, names []string, sc *Scratch) (Item, error) {
+	if len(sc.s) == 0 {
+		sc.s, sc.n = make([]types.AttributeValueMemberS, 4), make([]types.AttributeValueMemberN, 4)
+	}
+	return v.attrs(dst, names, &slabs{s: sc.s, n: sc.n}) // more than four of a kind: a new array
+}
+
+func (v Value) attrs(dst Item, names []string, sl *slabs) (Item, error) {
 	if dst == nil {
 		dst = make(Item, len(names))
 	} else {
@@ -445,7 +466,6 @@ func (v Value) Attrs(dst Item, names []string) (Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	sl := &slabs{}
 	for i := 0; i < n && len(names) > 0; i++ {
 		name, err := r.string()
 		if err != nil {

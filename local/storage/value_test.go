@@ -229,10 +229,12 @@ func BenchmarkValue(b *testing.B) {
 	})
 }
 
-// Attrs decodes exactly the named attributes that are present.
+// Attrs decodes exactly the named attributes that are present, and so does
+// AttrsScratch with memory reused from call to call.
 func TestValueAttrs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var dst storage.Item
+	var sc storage.Scratch
 	for range 500 {
 		it := randomItem(r, 2)
 		v := storage.MustEncode(it)
@@ -257,6 +259,12 @@ func TestValueAttrs(t *testing.T) {
 		}
 		if !reflect.DeepEqual(dst, want) {
 			t.Fatalf("Attrs(%q) = %#v, want %#v", names, dst, want)
+		}
+		if dst, err = v.AttrsScratch(dst, names, &sc); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(dst, want) {
+			t.Fatalf("AttrsScratch(%q) = %#v, want %#v", names, dst, want)
 		}
 	}
 }
@@ -315,5 +323,17 @@ func TestValueWith(t *testing.T) {
 	_, err := storage.Value{}.With(storage.Item{"bad": nil}, []string{"bad"})
 	if err == nil || !strings.Contains(err.Error(), `"bad"`) {
 		t.Fatalf("With(nil value) = %v, want an error naming the attribute", err)
+	}
+}
+
+// AttrsScratch reuses its memory: decoding a few strings and numbers item
+// after item allocates nothing.
+func TestAttrsScratchAllocations(t *testing.T) {
+	v := storage.MustEncode(storage.Item{"n": &types.AttributeValueMemberN{Value: "1"}, "s": &types.AttributeValueMemberS{Value: "x"}, "z": &types.AttributeValueMemberS{Value: "y"}})
+	names := []string{"n", "s"}
+	var sc storage.Scratch
+	dst, _ := v.AttrsScratch(nil, names, &sc)
+	if n := testing.AllocsPerRun(100, func() { dst, _ = v.AttrsScratch(dst, names, &sc) }); n != 0 {
+		t.Fatalf("%v allocations per call, want 0", n)
 	}
 }
