@@ -123,7 +123,7 @@ func (d *objectDecoder) strBytes() ([]byte, error) {
 		return nil, errSyntax
 	}
 	start := d.i
-	d.i = jsonscan.Plain(d.b, d.i+1)
+	d.i = jsonscan.PlainBytes(d.b, d.i+1)
 	plain := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
@@ -254,7 +254,7 @@ func (d *objectDecoder) strSkip() (int, error) {
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
 		return 0, errSyntax
 	}
-	d.i = jsonscan.Plain(d.b, d.i+1)
+	d.i = jsonscan.PlainBytes(d.b, d.i+1)
 	for d.i < len(d.b) {
 		switch c := d.b[d.i]; {
 		case c == '"':

@@ -970,7 +970,7 @@ func (d *decoder) item(scalarMsg string) (map[string]types.AttributeValue, error
 func (d *decoder) str() (string, error) {
 	start := d.i + 1
 	ascii := true
-	j := jsonscan.Plain(d.data, start)
+	j := jsonscan.PlainBytes(d.data, start)
 	for ; j < len(d.data); j++ {
 		c := d.data[j]
 		if plainASCII[c] {

@@ -13,13 +13,39 @@ const (
 
 // Plain returns the first offset at or after i where fewer than eight
 // bytes are left or the next eight are not all plain; every byte of s[i:]
-// before it is plain.
-func Plain[T string | []byte](s T, i int) int {
+// before it is plain. A short string costs one comparison (Plain inlines).
+func Plain(s string, i int) int {
+	if len(s)-i < 8 {
+		return i
+	}
+	return words(s, i)
+}
+
+// PlainBytes is Plain for a byte slice.
+func PlainBytes(b []byte, i int) int {
+	if len(b)-i < 8 {
+		return i
+	}
+	return wordsBytes(b, i)
+}
+
+func words(s string, i int) int {
 	for i+8 <= len(s) {
 		b := s[i : i+8] // one bounds check: the compiler loads the word at once
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if !plainWord(w) {
+		if !plainWord(uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56) {
+			break
+		}
+		i += 8
+	}
+	return i
+}
+
+func wordsBytes(s []byte, i int) int {
+	for i+8 <= len(s) {
+		b := s[i : i+8]
+		if !plainWord(uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56) {
 			break
 		}
 		i += 8

@@ -18,7 +18,7 @@ func TestPlain(t *testing.T) {
 			if !plain(byte(c)) {
 				want = pos / 8 * 8
 			}
-			if got := Plain(b, 0); got != want {
+			if got := PlainBytes(b, 0); got != want {
 				t.Fatalf("byte %#x at %d: Plain = %d, want %d", c, pos, got, want)
 			}
 			if got := Plain(string(b), 0); got != want {
