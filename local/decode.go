@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dynamogo/dynamo/codec/ddbjson"
+	"github.com/dynamogo/dynamo/internal/jsonscan"
 	"github.com/dynamogo/dynamo/internal/limits"
 )
 
@@ -124,7 +125,7 @@ func (d *objectDecoder) strBytes() ([]byte, error) {
 		return nil, errSyntax
 	}
 	start := d.i
-	d.i++
+	d.i = jsonscan.PlainBytes(d.b, d.i+1)
 	plain := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
@@ -255,7 +256,7 @@ func (d *objectDecoder) strSkip() (int, error) {
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
 		return 0, errSyntax
 	}
-	d.i++
+	d.i = jsonscan.PlainBytes(d.b, d.i+1)
 	for d.i < len(d.b) {
 		switch c := d.b[d.i]; {
 		case c == '"':

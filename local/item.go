@@ -39,9 +39,11 @@ func (o *writeOptions) constraints(cs *constraints) {
 	cs.enum(o.ReturnValues, "returnValues", "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW")
 	cs.enum(o.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", "SIZE", "NONE")
 	cs.enum(o.ReturnValuesOnConditionCheckFailure, "returnValuesOnConditionCheckFailure", "ALL_OLD", "NONE")
-	var op string
-	if isSet(o.ConditionalOperator) && json.Unmarshal(o.ConditionalOperator, &op) == nil {
-		cs.enum(&op, "conditionalOperator", conditionalOperators...)
+	if isSet(o.ConditionalOperator) {
+		var op string // escapes to json.Unmarshal: only when there is one
+		if json.Unmarshal(o.ConditionalOperator, &op) == nil {
+			cs.enum(&op, "conditionalOperator", conditionalOperators...)
+		}
 	}
 }
 
@@ -180,28 +182,58 @@ func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error)
 	return compile(eval.Input{Condition: o.ConditionExpression, Names: o.ExpressionAttributeNames, Values: o.ExpressionAttributeValues})
 }
 
+// stored is the item a single-item write replaces.
+type stored struct {
+	key   []byte        // its storage key
+	v     storage.Value // its encoding; the zero Value when there is none
+	item  Item          // v decoded, nil when there is none: all of it, or some (see current)
+	whole bool          // item holds every attribute
+}
+
+// all is the whole stored item (nil when there is none).
+func (s stored) all() Item {
+	if s.whole {
+		return s.item
+	}
+	return itemOf(s.v)
+}
+
 // current is the start every single-item write shares once its input is
-// checked: the item's storage key, the item stored there (nil if none) and
-// its size, and the write's condition evaluated on it
-// (ConditionalCheckFailed if false).
-func (o *writeOptions) current(t *table, keyItem Item, cond *eval.Compiled) (key []byte, old Item, oldSize int, err error) {
+// checked: the item's storage key, the item stored there, and the write's
+// condition evaluated on it (ConditionalCheckFailed if false). Of the
+// stored item only the attributes the write's expressions read or write
+// are decoded (eval's ItemAttributes), unless the table's indexes, stream,
+// history or vector indexes need all of it (wholeItems); attrs lists them,
+// sorted, in buf (a caller's array: most writes name a few).
+func (o *writeOptions) current(t *table, keyItem Item, ex *eval.Compiled, buf []string) (cur stored, attrs []string, err error) {
 	// The engine copies the key it stores: room to spare lives only as
 	// long as the write, and saves growing the key part by part.
-	key, err = t.meta.appendItemKey(make([]byte, 0, 64), keyItem)
+	key, err := t.meta.appendItemKey(make([]byte, 0, 64), keyItem)
 	if err != nil {
-		return nil, nil, 0, err
+		return stored{}, nil, err
 	}
 	v, _, err := t.items.Get(key)
 	if err != nil {
-		return nil, nil, 0, err
+		return stored{}, nil, err
 	}
-	old = itemOf(v)
-	if ok, err := cond.Condition(old); err != nil {
-		return nil, nil, 0, evalError(err)
+	s := stored{key: key, v: v, whole: t.wholeItems()}
+	switch {
+	case s.whole:
+		s.item = itemOf(v)
+	case !v.IsZero():
+		attrs = ex.ItemAttributes(buf)
+		s.item = attrsOf(v, nil, attrs)
+	}
+	if ok, err := ex.Condition(s.item); err != nil {
+		return stored{}, nil, evalError(err)
 	} else if !ok {
-		return nil, nil, 0, conditionFailed(old, o.ReturnValuesOnConditionCheckFailure)
+		var old Item
+		if str(o.ReturnValuesOnConditionCheckFailure) == "ALL_OLD" {
+			old = s.all()
+		}
+		return stored{}, nil, conditionFailed(old, o.ReturnValuesOnConditionCheckFailure)
 	}
-	return key, old, v.Size(), nil
+	return s, attrs, nil
 }
 
 // --- PutItem ---
@@ -254,17 +286,18 @@ func (s *Server) putItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, old, oldSize, err := in.writeOptions.current(t, item, cond)
+	var names [8]string
+	cur, _, err := in.writeOptions.current(t, item, cond, names[:0])
 	if err != nil {
 		return nil, err
 	}
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
-	if err := t.apply(key, old, oldSize, item, enc, mt); err != nil {
+	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), cur.v.Size()))}
+	if err := t.apply(cur.key, cur.item, cur.v.Size(), item, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
 	if str(in.ReturnValues) == "ALL_OLD" {
-		attrs = old
+		attrs = cur.all()
 	}
 	return s.finishWrite(t, &in.writeOptions, attrs, mt, item)
 }
@@ -294,18 +327,19 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err := m.checkKey(Item(in.Key), keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, old, oldSize, err := in.writeOptions.current(t, Item(in.Key), cond)
+	var names [8]string
+	cur, _, err := in.writeOptions.current(t, Item(in.Key), cond, names[:0])
 	if err != nil {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(key, old, oldSize, nil, storage.Value{}, mt); err != nil {
+	if err := t.apply(cur.key, cur.item, cur.v.Size(), nil, storage.Value{}, mt); err != nil {
 		return nil, err
 	}
-	mt.table = writeUnits(oldSize)
+	mt.table = writeUnits(cur.v.Size())
 	var attrs Item
 	if str(in.ReturnValues) == "ALL_OLD" {
-		attrs = old
+		attrs = cur.all()
 	}
 	return s.finishWrite(t, &in.writeOptions, attrs, mt, Item(in.Key))
 }
@@ -368,11 +402,22 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := m.checkKey(keyItem, keyOfRequest); err != nil {
 		return nil, err
 	}
-	key, old, oldSize, err := in.writeOptions.current(t, keyItem, ex)
+	var names [8]string
+	cur, read, err := in.writeOptions.current(t, keyItem, ex, names[:0])
 	if err != nil {
 		return nil, err
 	}
-	nu, updated, err := updateResult(ex, old, keyItem, m.keyNames())
+	old, oldSize := cur.item, cur.v.Size()
+	partial := old != nil && !cur.whole // old holds only what the expressions name
+	var nu Item
+	var updated []string
+	if partial && str(in.ReturnValues) != "UPDATED_OLD" {
+		// Nothing needs old as it was: it becomes the changed attributes.
+		nu = old
+		updated, err = ex.UpdateInPlace(old, m.keyNames())
+	} else {
+		nu, updated, err = updateResult(ex, old, keyItem, m.keyNames())
+	}
 	if legacy && eval.IsTypeMismatch(err) {
 		return nil, validation(msgLegacyTypeMismatch)
 	}
@@ -396,7 +441,12 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err := t.checkVectorUpdate(nu, updated); err != nil {
 		return nil, err
 	}
-	enc, err := encodeItem(nu)
+	var enc storage.Value
+	if partial { // nu holds the attributes changed: the others keep their bytes
+		enc, err = cur.v.With(nu, read)
+	} else {
+		enc, err = encodeItem(nu)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -405,15 +455,18 @@ func (s *Server) updateItem(c *call) (any, error) {
 		return nil, validation(errUpdateTooLarge)
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
-	if err := t.apply(key, old, oldSize, nu, enc, mt); err != nil {
+	if err := t.apply(cur.key, old, oldSize, nu, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
 	switch str(in.ReturnValues) {
 	case "ALL_OLD":
-		attrs = old
+		attrs = cur.all()
 	case "ALL_NEW":
 		attrs = nu
+		if partial {
+			attrs = itemOf(enc)
+		}
 	case "UPDATED_OLD":
 		attrs = ex.UpdatedAttributes(old)
 	case "UPDATED_NEW":

@@ -441,6 +441,9 @@ func present(pairs ...any) map[string]bool {
 // translateLegacy handles Expected and ConditionalOperator of PutItem and
 // DeleteItem.
 func (o *writeOptions) translateLegacy() error {
+	if !isSet(o.Expected) && !isSet(o.ConditionalOperator) {
+		return nil // no legacy parameter: nothing to mix or translate
+	}
 	set := present("ConditionExpression", o.ConditionExpression, "Expected", o.Expected, "ConditionalOperator", o.ConditionalOperator)
 	if err := mixing([]string{"ConditionExpression"}, []string{"Expected", "ConditionalOperator"}, set); err != nil {
 		return err
@@ -465,6 +468,9 @@ func (o *writeOptions) translateLegacy() error {
 // translateLegacy handles Expected, ConditionalOperator and
 // AttributeUpdates of UpdateItem (API_AttributeValueUpdate.html).
 func (in *updateItemInput) translateLegacy() error {
+	if !isSet(in.AttributeUpdates) && !isSet(in.Expected) && !isSet(in.ConditionalOperator) {
+		return nil // no legacy parameter: nothing to mix or translate
+	}
 	set := present("UpdateExpression", in.UpdateExpression, "ConditionExpression", in.ConditionExpression,
 		"AttributeUpdates", in.AttributeUpdates, "Expected", in.Expected, "ConditionalOperator", in.ConditionalOperator)
 	if err := mixing([]string{"UpdateExpression", "ConditionExpression"}, []string{"AttributeUpdates", "Expected", "ConditionalOperator"}, set); err != nil {
@@ -555,6 +561,9 @@ func (in *updateItemInput) translateLegacy() error {
 
 // translateLegacy handles AttributesToGet of GetItem.
 func (in *getItemInput) translateLegacy() error {
+	if !isSet(in.AttributesToGet) {
+		return nil // no legacy parameter: nothing to mix or translate
+	}
 	set := present("ProjectionExpression", in.ProjectionExpression, "AttributesToGet", in.AttributesToGet)
 	if err := mixing([]string{"ProjectionExpression"}, []string{"AttributesToGet"}, set); err != nil {
 		return err
@@ -626,6 +635,9 @@ func (in *readInput) translateRead(b *legacyBuilder, filterMember string, filter
 // FilterExpression and ProjectionExpression (the service allows that one
 // mix); the generated placeholders then join the request's own.
 func (in *queryInput) translateLegacy() error {
+	if !isSet(in.AttributesToGet) && !isSet(in.QueryFilter) && !isSet(in.ConditionalOperator) && !isSet(in.KeyConditions) {
+		return nil // no legacy parameter: nothing to mix or translate
+	}
 	set := present("ProjectionExpression", in.ProjectionExpression, "FilterExpression", in.FilterExpression,
 		"KeyConditionExpression", in.KeyConditionExpression, "AttributesToGet", in.AttributesToGet,
 		"QueryFilter", in.QueryFilter, "ConditionalOperator", in.ConditionalOperator, "KeyConditions", in.KeyConditions)
@@ -699,6 +711,9 @@ func (in *queryInput) filterKeysError(err error) error {
 // translateLegacy handles ScanFilter, ConditionalOperator and
 // AttributesToGet of Scan.
 func (in *scanInput) translateLegacy() error {
+	if !isSet(in.AttributesToGet) && !isSet(in.ScanFilter) && !isSet(in.ConditionalOperator) {
+		return nil // no legacy parameter: nothing to mix or translate
+	}
 	set := present("ProjectionExpression", in.ProjectionExpression, "FilterExpression", in.FilterExpression,
 		"AttributesToGet", in.AttributesToGet, "ScanFilter", in.ScanFilter, "ConditionalOperator", in.ConditionalOperator)
 	if err := mixing([]string{"ProjectionExpression", "FilterExpression"}, []string{"AttributesToGet", "ScanFilter", "ConditionalOperator"}, set); err != nil {

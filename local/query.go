@@ -175,6 +175,7 @@ type page struct {
 	scanned  int
 	size     int
 	lastItem storage.Value // the last item read when the read stopped early
+	list     *[]outItem    // where items came from, in pageItems
 }
 
 // outItem is an item of a read's answer: a stored Value, written straight
@@ -195,11 +196,12 @@ func (o outItem) appendJSON(dst []byte) ([]byte, error) {
 // lists thousands), which the answer releases once written.
 var pageItems = sync.Pool{New: func() any { return new([]outItem) }}
 
-// releaseItems returns a page's item list to pageItems.
-func releaseItems(items []outItem) {
-	clear(items)
-	items = items[:0]
-	pageItems.Put(&items)
+// release returns the page's item list to pageItems.
+func (p *page) release() {
+	clear(p.items)
+	*p.list = p.items[:0]
+	pageItems.Put(p.list)
+	p.items, p.list = nil, nil
 }
 
 // MarshalJSON writes the item inside encoding/json output (BatchGetItem).
@@ -211,59 +213,78 @@ func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
 // LSI entry for its table fetch); the page keeps the Values it returns,
 // not decoded copies.
 func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
-	p := &page{items: *pageItems.Get().(*[]outItem)}
-	var ferr error
-	filterAttrs, projAttrs := ex.FilterAttributes(), ex.ProjectionAttributes()
-	var filtered Item // the filter's attributes of each item, one map reused
-	fn := func(_ []byte, v storage.Value) bool {
-		p.scanned++
-		p.size += v.Size()
-		full := v
-		if src.fetch {
-			k, err := src.t.meta.appendItemKey(nil, itemOf(v))
-			if err != nil {
-				ferr = err
-				return false
-			}
-			if base, ok, _ := src.t.items.Get(k); ok {
-				full = base
-			}
-		}
-		ok := true
-		if ex.HasFilter() {
-			filtered = attrsOf(full, filtered, filterAttrs)
-			var err error
-			if ok, err = ex.Filter(filtered); err != nil {
-				ferr = evalError(err)
-				return false
-			}
-		}
-		if ok {
-			p.count++
-			switch {
-			case count:
-			case ex.HasProjection():
-				p.items = append(p.items, outItem{it: ex.Project(attrsOf(full, nil, projAttrs))})
-			default:
-				p.items = append(p.items, outItem{v: full})
-			}
-		}
-		if (limit > 0 && p.scanned >= limit) || src.spent+p.size >= limits.MaxPageBytes {
-			p.lastItem = v
-			return false
-		}
-		return true
-	}
+	list := pageItems.Get().(*[]outItem)
+	w := &walker{src: src, ex: ex, limit: limit, count: count, p: page{items: (*list)[:0], list: list}}
+	w.filterAttrs, w.projAttrs = ex.FilterAttributes(), ex.ProjectionAttributes()
 	var err error
 	if forward {
-		err = src.coll.Ascend(start, end, fn)
+		err = src.coll.Ascend(start, end, w.visit)
 	} else {
-		err = src.coll.Descend(start, end, fn)
+		err = src.coll.Descend(start, end, w.visit)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return p, ferr
+	return &w.p, w.err
+}
+
+// walker is the state of one walk, in one allocation with its page.
+type walker struct {
+	src                    *source
+	ex                     *eval.Compiled
+	limit                  int
+	count                  bool
+	filterAttrs, projAttrs []string
+	filtered               Item // the filter's attributes of each item, one map reused
+	scratch                storage.Scratch
+	p                      page
+	err                    error
+}
+
+// visit takes one item of the walk; false stops it.
+func (w *walker) visit(_ []byte, v storage.Value) bool {
+	src, ex, p := w.src, w.ex, &w.p
+	p.scanned++
+	p.size += v.Size()
+	full := v
+	if src.fetch {
+		k, err := src.t.meta.appendItemKey(nil, itemOf(v))
+		if err != nil {
+			w.err = err
+			return false
+		}
+		if base, ok, _ := src.t.items.Get(k); ok {
+			full = base
+		}
+	}
+	ok := true
+	if ex.HasFilter() {
+		// Only the filter reads these values: their memory is reused.
+		filtered, err := full.AttrsScratch(w.filtered, w.filterAttrs, &w.scratch)
+		if err != nil {
+			panic(err) // as in itemOf: the engine checked every Value it holds
+		}
+		w.filtered = filtered
+		if ok, err = ex.Filter(filtered); err != nil {
+			w.err = evalError(err)
+			return false
+		}
+	}
+	if ok {
+		p.count++
+		switch {
+		case w.count:
+		case ex.HasProjection():
+			p.items = append(p.items, outItem{it: ex.Project(attrsOf(full, nil, w.projAttrs))})
+		default:
+			p.items = append(p.items, outItem{v: full})
+		}
+	}
+	if (w.limit > 0 && p.scanned >= w.limit) || src.spent+p.size >= limits.MaxPageBytes {
+		p.lastItem = v
+		return false
+	}
+	return true
 }
 
 // keyNames are the key attributes of the table or index read.
@@ -328,7 +349,7 @@ func (s *Server) readResponse(src *source, p *page, count bool, mode string, con
 	r := newResp()
 	if !count {
 		err := r.items("Items", p.items)
-		releaseItems(p.items)
+		p.release()
 		if err != nil {
 			return nil, err
 		}
@@ -389,9 +410,11 @@ func (s *Server) query(c *call) (any, error) {
 	if err := in.decode(c.body); err != nil {
 		return nil, err
 	}
-	var op string
-	if isSet(in.ConditionalOperator) && json.Unmarshal(in.ConditionalOperator, &op) == nil && !slices.Contains(conditionalOperators, op) {
-		return nil, validation(msgQueryCondOp)
+	if isSet(in.ConditionalOperator) {
+		var op string // escapes to json.Unmarshal: only when there is one
+		if json.Unmarshal(in.ConditionalOperator, &op) == nil && !slices.Contains(conditionalOperators, op) {
+			return nil, validation(msgQueryCondOp)
+		}
 	}
 	var cs constraints
 	in.constraints(&cs)
@@ -467,8 +490,10 @@ func (src *source) keyBounds(in *queryInput, ex *eval.Compiled) (start, end []by
 	if err != nil {
 		return nil, nil, evalError(err)
 	}
-	if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
-		return nil, nil, in.filterKeysError(evalError(err)) // legacy.go
+	if ex.HasFilter() { // (keyNames allocates)
+		if err := ex.CheckFilterKeys(src.keyNames()...); err != nil {
+			return nil, nil, in.filterKeysError(evalError(err)) // legacy.go
+		}
 	}
 	if !hasType(kc.Partition, src.hash.Type) {
 		return nil, nil, invalidParam("Condition parameter type does not match schema type")

@@ -107,6 +107,15 @@ func (b *writeBatch) commit(e storage.Engine) error {
 	return nil
 }
 
+// wholeItems reports whether stage needs the whole old and new items of a
+// write, for the table's index entries, stream records, point-in-time log
+// or vector indexes. Without them it needs only to know whether there was
+// an item and will be one, so a write may pass just the attributes it
+// decoded or changed (any non-nil map stands for an item).
+func (t *table) wholeItems() bool {
+	return len(t.indexes) > 0 || t.stream != nil || t.history != nil || t.vectors.Len() > 0
+}
+
 // stage adds to b the writes that replace the item under key (old, of
 // oldSize bytes; nil if absent) with nu (nil deletes), encoded as enc
 // (encodeItem): the item and each index entry that changes. It charges the

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/internal/jsonscan"
 )
 
 // MaxDepth is the deepest JSON nesting (objects and arrays) the decoder accepts inside one
@@ -982,7 +984,7 @@ func (d *decoder) newMap(n int) map[string]types.AttributeValue {
 func (d *decoder) str() (string, error) {
 	start := d.i + 1
 	ascii := true
-	j := start
+	j := jsonscan.PlainBytes(d.data, start)
 	for ; j < len(d.data); j++ {
 		c := d.data[j]
 		if plainASCII[c] {

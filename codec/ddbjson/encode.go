@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamogo/dynamo/internal/jsonscan"
 )
 
 // Marshal returns the DynamoDB JSON encoding of av.
@@ -275,7 +277,7 @@ const hexDigits = "0123456789abcdef"
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := jsonscan.Plain(s, 0); i < len(s); {
 		c := s[i]
 		if plainASCII[c] {
 			i++

@@ -12,8 +12,7 @@ func (c *Compiled) FilterAttributes() []string {
 	if c.filter == nil {
 		return nil
 	}
-	var out []string
-	c.filter.heads(&out)
+	out := c.filter.heads(nil)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -32,20 +31,44 @@ func (c *Compiled) ProjectionAttributes() []string {
 	return out
 }
 
-func (c *cond) heads(out *[]string) {
+// heads appends the top-level attributes of the paths in c (or o).
+func (c *cond) heads(out []string) []string {
 	for _, k := range c.kids {
-		k.heads(out)
+		out = k.heads(out)
 	}
 	for _, o := range c.ops {
-		o.heads(out)
+		out = o.heads(out)
 	}
+	return out
 }
 
-func (o *operand) heads(out *[]string) {
+func (o *operand) heads(out []string) []string {
 	if o.kind == opPath {
-		*out = append(*out, o.path[0].name)
+		out = append(out, o.path[0].name)
 	}
 	for _, a := range o.args {
-		a.heads(out)
+		out = a.heads(out)
 	}
+	return out
+}
+
+// ItemAttributes appends to dst the top-level attributes the
+// ConditionExpression and the UpdateExpression read or write, sorted and
+// without repeats: all that Condition, Update and UpdatedAttributes look
+// at, so that they answer the same for an item holding only these
+// attributes as for the whole item. A write decodes only these of the
+// stored item.
+func (c *Compiled) ItemAttributes(dst []string) []string {
+	out := dst[:0]
+	if c.condition != nil {
+		out = c.condition.heads(out)
+	}
+	if u := c.update; u != nil {
+		out = append(out, u.heads...)
+		for _, a := range u.set {
+			out = a.value.heads(out)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

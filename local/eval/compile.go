@@ -153,6 +153,11 @@ type slab struct {
 // allocation (a block); larger ones get a slice of each kind.
 func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	switch {
+	case n.conds == 0 && n.operands <= 1 && n.opPtrs == 0 && n.condPtrs == 0 && n.steps == 0 && nUsed <= 2:
+		// An update whose values are placeholders: "SET a = :v", "ADD n :one".
+		b := new(valueBlock)
+		s.operands = b.operands[:0:n.operands]
+		return &b.c, b.used[:0:nUsed]
 	case n.conds <= 1 && n.operands <= 2 && n.opPtrs <= 2 && n.condPtrs == 0 && n.steps <= 2 && nUsed <= 2:
 		b := new(tinyBlock)
 		s.conds, s.operands, s.opPtrs, s.steps = b.conds[:0:n.conds], b.operands[:0:n.operands], b.opPtrs[:0:n.opPtrs], b.steps[:0:n.steps]
@@ -185,8 +190,14 @@ func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	return &Compiled{}, used
 }
 
-// tinyBlock and smallBlock are a Compiled with room for the nodes of small
-// expressions (see reserve).
+// valueBlock, tinyBlock and smallBlock are a Compiled with room for the
+// nodes of small expressions (see reserve).
+type valueBlock struct {
+	c        Compiled
+	operands [1]operand
+	used     [2]string
+}
+
 type tinyBlock struct {
 	c        Compiled
 	conds    [1]cond

@@ -21,6 +21,14 @@ type update struct {
 	paths  *projNode // every path acted on, for UpdatedAttributes
 }
 
+// updateBlock is an update with room for the actions of most expressions:
+// one allocation rather than one per kind of action.
+type updateBlock struct {
+	u   update
+	set [2]setAction
+	add [2]pathValue
+}
+
 type setAction struct {
 	path  path
 	value *operand
@@ -43,7 +51,9 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		return nil, err
 	}
 	paths := d.paths
-	u := &update{set: make([]setAction, 0, len(ast.Set))}
+	blk := new(updateBlock)
+	u := &blk.u
+	u.set, u.add = blk.set[:0], blk.add[:0]
 	for i, a := range ast.Set {
 		v, err := r.operand(a.Value)
 		if err != nil {
@@ -53,9 +63,6 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 	}
 	u.remove = paths[len(ast.Set) : len(ast.Set)+len(ast.Remove) : len(ast.Set)+len(ast.Remove)]
 	rest := paths[len(ast.Set)+len(ast.Remove):]
-	if len(ast.Add) > 0 {
-		u.add = make([]pathValue, 0, len(ast.Add))
-	}
 	for i, a := range ast.Add {
 		v, err := r.setOperand("ADD", a)
 		if err != nil {
@@ -113,9 +120,18 @@ func (c *Compiled) UpdatedAttributes(item Item) Item {
 // right-hand side is evaluated against item as it was before the update, and
 // list indexes name the elements as they were before it, as in DynamoDB.
 // newItem shares the values the update did not touch with item: treat both
-// as immutable.
+// as immutable, and updated too (it is the compiled expression's own).
 func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated []string, err error) {
-	return c.apply(item, keyAttrs, false)
+	return c.apply(item, keyAttrs, false, false)
+}
+
+// UpdateInPlace is Update writing into item itself rather than into a
+// copy: for a caller that owns item (its top-level map; values are never
+// modified) and needs it no more as it was. After an error item is left
+// partly updated.
+func (c *Compiled) UpdateInPlace(item Item, keyAttrs []string) (updated []string, err error) {
+	_, updated, err = c.apply(item, keyAttrs, false, true)
+	return updated, err
 }
 
 // UpdateMissing is Update for an item that does not exist yet: key holds
@@ -125,14 +141,14 @@ func (c *Compiled) Update(item Item, keyAttrs []string) (newItem Item, updated [
 // since there is nothing to remove it from. newItem is nil when every action
 // removes (REMOVE, DELETE): DynamoDB then creates no item at all.
 func (c *Compiled) UpdateMissing(key Item, keyAttrs []string) (newItem Item, updated []string, err error) {
-	nu, updated, err := c.apply(key, keyAttrs, true)
+	nu, updated, err := c.apply(key, keyAttrs, true, false)
 	if err == nil && c.update != nil && len(c.update.set) == 0 && len(c.update.add) == 0 {
 		nu = nil
 	}
 	return nu, updated, err
 }
 
-func (c *Compiled) apply(item Item, keyAttrs []string, missing bool) (Item, []string, error) {
+func (c *Compiled) apply(item Item, keyAttrs []string, missing, inPlace bool) (Item, []string, error) {
 	u := c.update
 	if u == nil {
 		return item, nil, nil
@@ -143,26 +159,31 @@ func (c *Compiled) apply(item Item, keyAttrs []string, missing bool) (Item, []st
 				". This attribute is part of the key")
 		}
 	}
-	values := make([]types.AttributeValue, len(u.set))
+	// A few SET actions, as most updates have, need no allocation here.
+	var valuesBuf [4]types.AttributeValue
+	var orderBuf [4]int
+	values, order := valuesBuf[:0], orderBuf[:0]
 	for i, a := range u.set {
-		var err error
-		if values[i], err = setValue(item, a.value); err != nil {
+		v, err := setValue(item, a.value)
+		if err != nil {
 			return nil, nil, err
 		}
+		values, order = append(values, v), append(order, i)
 	}
-	out := make(Item, len(item)+len(u.set)+len(u.add))
-	for k, v := range item {
-		out[k] = v
+	out := item
+	if !inPlace {
+		out = make(Item, len(item)+len(u.set)+len(u.add))
+		for k, v := range item {
+			out[k] = v
+		}
 	}
 	// Elements added to one list are placed in the order of their indexes,
 	// and list elements are removed from the highest index down, after every
 	// other action, so that each index names the element it named before the
 	// update.
-	order := make([]int, len(u.set))
-	for i := range order {
-		order[i] = i
+	if len(order) > 1 {
+		slices.SortStableFunc(order, func(a, b int) int { return comparePaths(u.set[a].path, u.set[b].path) })
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return comparePaths(u.set[a].path, u.set[b].path) })
 	for _, i := range order {
 		if err := write(out, u.set[i].path, values[i]); err != nil {
 			return nil, nil, err
@@ -187,7 +208,7 @@ func (c *Compiled) apply(item Item, keyAttrs []string, missing bool) (Item, []st
 			return nil, nil, err
 		}
 	}
-	return out, slices.Clone(u.heads), nil
+	return out, u.heads, nil
 }
 
 var (
@@ -390,6 +411,10 @@ func container(item Item, p path) (setLast func(types.AttributeValue, bool) erro
 }
 
 func write(item Item, p path, v types.AttributeValue) error {
+	if len(p) == 1 { // a top-level attribute: no container to copy
+		item[p[0].name] = v
+		return nil
+	}
 	set, _, err := container(item, p)
 	if err != nil {
 		return err
@@ -398,6 +423,10 @@ func write(item Item, p path, v types.AttributeValue) error {
 }
 
 func remove(item Item, p path) error {
+	if len(p) == 1 {
+		delete(item, p[0].name)
+		return nil
+	}
 	set, _, err := container(item, p)
 	if err != nil {
 		return err
@@ -408,51 +437,68 @@ func remove(item Item, p path) error {
 // add is ADD: a number is added to (a missing attribute counts as 0), a set
 // is merged into a set of the same type; a missing attribute is created.
 func add(item Item, p path, v types.AttributeValue) error {
+	if len(p) == 1 { // a top-level attribute: no container to copy
+		nv, err := added(item[p[0].name], v)
+		if err != nil {
+			return err
+		}
+		item[p[0].name] = nv
+		return nil
+	}
 	set, cur, err := container(item, p)
 	if err != nil {
 		return err
 	}
+	nv, err := added(cur, v)
+	if err != nil {
+		return err
+	}
+	return set(nv, false)
+}
+
+// added is the value ADD makes of cur (nil when missing) and v.
+func added(cur, v types.AttributeValue) (types.AttributeValue, error) {
 	if cur == nil {
-		return set(v, false)
+		return v, nil
 	}
 	switch x := cur.(type) {
 	case *types.AttributeValueMemberN:
 		if _, ok := v.(*types.AttributeValueMemberN); !ok {
-			return errType
+			return nil, errType
 		}
 		a, err := number(x)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		b, err := number(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sum, err := numbers.Add(a, b)
 		if err != nil {
-			return validation(numMsg(err))
+			return nil, validation(numMsg(err))
 		}
-		return set(&types.AttributeValueMemberN{Value: sum.String()}, false)
+		return &types.AttributeValueMemberN{Value: sum.String()}, nil
 	case *types.AttributeValueMemberSS:
 		y, ok := v.(*types.AttributeValueMemberSS)
 		if !ok {
-			return errType
+			return nil, errType
 		}
-		return set(&types.AttributeValueMemberSS{Value: union(x.Value, y.Value, func(a, b string) bool { return a == b })}, false)
+		return &types.AttributeValueMemberSS{Value: union(x.Value, y.Value, func(a, b string) bool { return a == b })}, nil
 	case *types.AttributeValueMemberNS:
 		y, ok := v.(*types.AttributeValueMemberNS)
 		if !ok {
-			return errType
+			return nil, errType
 		}
-		return set(&types.AttributeValueMemberNS{Value: union(x.Value, y.Value, avtype.NumbersEqual)}, false)
+		return &types.AttributeValueMemberNS{Value: union(x.Value, y.Value, avtype.NumbersEqual)}, nil
 	case *types.AttributeValueMemberBS:
 		y, ok := v.(*types.AttributeValueMemberBS)
 		if !ok {
-			return errType
+			return nil, errType
 		}
-		return set(&types.AttributeValueMemberBS{Value: union(x.Value, y.Value, bytes.Equal)}, false)
+		return &types.AttributeValueMemberBS{Value: union(x.Value, y.Value, bytes.Equal)}, nil
 	}
-	return errType
+	return nil, errType
 }
 
 // deleteFrom is DELETE: the elements of v are removed from the set at p; a

@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -135,6 +137,30 @@ func TestUpdateApply(t *testing.T) {
 		got, _, err := c.Update(item, []string{"pk"})
 		if !reflect.DeepEqual(item, before) {
 			t.Errorf("%q modified the item it was given", tt.expr)
+		}
+		// On just the attributes ItemAttributes names, updated in place,
+		// the same error or the same values of those attributes; the
+		// others are the ones the update leaves as they were.
+		attrs := c.ItemAttributes(nil)
+		part := Item{}
+		for _, n := range attrs {
+			if v, ok := before[n]; ok {
+				part[n] = copyAV(v)
+			}
+		}
+		if _, perr := c.UpdateInPlace(part, []string{"pk"}); fmt.Sprint(perr) != fmt.Sprint(err) {
+			t.Errorf("%q in place on %v: error %v, want %v", tt.expr, attrs, perr, err)
+		} else if err == nil {
+			for k, v := range got {
+				if slices.Contains(attrs, k) && !reflect.DeepEqual(part[k], v) || !slices.Contains(attrs, k) && !reflect.DeepEqual(before[k], v) {
+					t.Errorf("%q in place on %v: %s = %s", tt.expr, attrs, k, dump(Item{k: part[k]}))
+				}
+			}
+			for k := range part {
+				if _, ok := got[k]; !ok {
+					t.Errorf("%q in place on %v: %s left", tt.expr, attrs, k)
+				}
+			}
 		}
 		if tt.wantErr != "" {
 			if err == nil || err.Error() != tt.wantErr {

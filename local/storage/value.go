@@ -440,6 +440,27 @@ func (v Value) Item() (Item, error) {
 // dst is nil): a reader that needs a few attributes (a filter, a
 // projection) skips the others' bytes instead of decoding them.
 func (v Value) Attrs(dst Item, names []string) (Item, error) {
+	return v.attrs(dst, names, &slabs{})
+}
+
+// Scratch is memory for the values AttrsScratch decodes, reused from one
+// call to the next. The zero Scratch is ready to use.
+type Scratch struct {
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+// AttrsScratch is Attrs for a reader that decodes item after item and
+// keeps none of the values (a filter): the S and N values come from sc,
+// so that those of a call are valid only until the next call with sc.
+func (v Value) AttrsScratch(dst Item, names []string, sc *Scratch) (Item, error) {
+	if len(sc.s) == 0 {
+		sc.s, sc.n = make([]types.AttributeValueMemberS, 4), make([]types.AttributeValueMemberN, 4)
+	}
+	return v.attrs(dst, names, &slabs{s: sc.s, n: sc.n}) // more than four of a kind: a new array
+}
+
+func (v Value) attrs(dst Item, names []string, sl *slabs) (Item, error) {
 	if dst == nil {
 		dst = make(Item, len(names))
 	} else {
@@ -453,7 +474,6 @@ func (v Value) Attrs(dst Item, names []string) (Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	sl := &slabs{}
 	for i := 0; i < n && len(names) > 0; i++ {
 		name, err := r.string()
 		if err != nil {
@@ -472,6 +492,73 @@ func (v Value) Attrs(dst Item, names []string) (Item, error) {
 		names = names[1:]
 	}
 	return dst, nil
+}
+
+// With returns v changed in the top-level attributes of names (sorted,
+// without repeats): each is set to attrs[name], or left out when attrs has
+// no such attribute. It is the Value Encode makes of the item so changed
+// (the same bytes, the same size), but the attributes it does not change
+// are copied as bytes, neither decoded nor encoded again: an update of a
+// few attributes pays for those alone. The zero v is an item without
+// attributes.
+func (v Value) With(attrs Item, names []string) (Value, error) {
+	bp := encPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 64<<10 {
+			encPool.Put(bp)
+		}
+	}()
+	// The body is written after room for the count, which is known last.
+	const room = binary.MaxVarintLen64
+	b := append((*bp)[:0], make([]byte, room)...)
+	count, size := 0, v.size
+	var err error
+	add := func(name string) { // names[i]'s new value, if any
+		av, ok := attrs[name]
+		if !ok || err != nil {
+			return
+		}
+		b = appendString(b, name)
+		var n int
+		if b, n, err = appendValue(b, av, 0); err != nil {
+			err = fmt.Errorf("attribute %q: %w", name, err)
+		}
+		size += len(name) + n
+		count++
+	}
+	r := reader{s: v.enc}
+	n := 0
+	if v.enc != "" {
+		n = r.jsonUvarint()
+	}
+	for range n {
+		start := r.off
+		name := r.jsonString()
+		for len(names) > 0 && names[0] < name {
+			add(names[0])
+			names = names[1:]
+		}
+		if len(names) > 0 && names[0] == name { // replaced: its old size goes
+			vs, _, _ := r.value(0)
+			size -= len(name) + vs
+			add(name)
+			names = names[1:]
+			continue
+		}
+		r.skip()
+		b = append(b, v.enc[start:r.off]...)
+		count++
+	}
+	for _, name := range names {
+		add(name)
+	}
+	*bp = b
+	if err != nil {
+		return Value{}, err
+	}
+	head := binary.AppendUvarint(make([]byte, 0, room), uint64(count))
+	copy(b[room-len(head):], head)
+	return Value{enc: string(b[room-len(head):]), size: size}, nil
 }
 
 // skip moves past a value of a checked encoding.

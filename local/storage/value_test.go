@@ -229,10 +229,12 @@ func BenchmarkValue(b *testing.B) {
 	})
 }
 
-// Attrs decodes exactly the named attributes that are present.
+// Attrs decodes exactly the named attributes that are present, and so does
+// AttrsScratch with memory reused from call to call.
 func TestValueAttrs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var dst storage.Item
+	var sc storage.Scratch
 	for range 500 {
 		it := randomItem(r, 2)
 		v := storage.MustEncode(it)
@@ -258,5 +260,80 @@ func TestValueAttrs(t *testing.T) {
 		if !reflect.DeepEqual(dst, want) {
 			t.Fatalf("Attrs(%q) = %#v, want %#v", names, dst, want)
 		}
+		if dst, err = v.AttrsScratch(dst, names, &sc); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(dst, want) {
+			t.Fatalf("AttrsScratch(%q) = %#v, want %#v", names, dst, want)
+		}
+	}
+}
+
+// With gives the Value Encode makes of the changed item, byte for byte and
+// with the same size, whichever attributes it sets, replaces or removes.
+func TestValueWith(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 2000 {
+		it := randomItem(r, 2)
+		v := storage.MustEncode(it)
+		switch i % 10 {
+		case 0:
+			it, v = storage.Item{}, storage.Value{} // no item yet
+		case 1:
+			for j := range 150 { // a count of two varint bytes
+				it[fmt.Sprintf("m%03d", j)] = &types.AttributeValueMemberN{Value: "1"}
+			}
+			v = storage.MustEncode(it)
+		}
+		var names []string
+		attrs := storage.Item{}
+		for name := range it {
+			if r.IntN(3) == 0 {
+				names = append(names, name)
+			}
+		}
+		names = append(names, "absent", "\x00", "zzz", fmt.Sprintf("a%d", r.IntN(30)))
+		for _, n := range names {
+			if r.IntN(4) > 0 { // set or replaced; the others are removed
+				attrs[n] = randomValue(r, 2)
+			}
+		}
+		slices.Sort(names)
+		names = slices.Compact(names)
+		want := storage.Item{}
+		for n, av := range it {
+			want[n] = av
+		}
+		for _, n := range names {
+			if av, ok := attrs[n]; ok {
+				want[n] = av
+			} else {
+				delete(want, n)
+			}
+		}
+		got, err := v.With(attrs, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc := storage.MustEncode(want); got != enc {
+			t.Fatalf("item %d: With(%q) = %q (size %d), want %q (size %d)", i, names, got.Encoded(), got.Size(), enc.Encoded(), enc.Size())
+		}
+	}
+	// A value that cannot be stored is an error naming its attribute.
+	_, err := storage.Value{}.With(storage.Item{"bad": nil}, []string{"bad"})
+	if err == nil || !strings.Contains(err.Error(), `"bad"`) {
+		t.Fatalf("With(nil value) = %v, want an error naming the attribute", err)
+	}
+}
+
+// AttrsScratch reuses its memory: decoding a few strings and numbers item
+// after item allocates nothing.
+func TestAttrsScratchAllocations(t *testing.T) {
+	v := storage.MustEncode(storage.Item{"n": &types.AttributeValueMemberN{Value: "1"}, "s": &types.AttributeValueMemberS{Value: "x"}, "z": &types.AttributeValueMemberS{Value: "y"}})
+	names := []string{"n", "s"}
+	var sc storage.Scratch
+	dst, _ := v.AttrsScratch(nil, names, &sc)
+	if n := testing.AllocsPerRun(100, func() { dst, _ = v.AttrsScratch(dst, names, &sc) }); n != 0 {
+		t.Fatalf("%v allocations per call, want 0", n)
 	}
 }
