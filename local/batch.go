@@ -523,7 +523,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp) (map[s
 			return nil, err
 		}
 		var old Item
-		if !v.IsZero() && (o.item == nil || t.readsOld()) {
+		if !v.IsZero() && (o.item == nil || t.wholeItems()) {
 			old = itemOf(v)
 		}
 		oldSize, newSize := v.Size(), o.enc.Size()

@@ -120,7 +120,7 @@ func (t *table) wholeItems() bool {
 // oldSize bytes; nil if absent) with nu (nil deletes), encoded as enc
 // (encodeItem): the item and each index entry that changes. It charges the
 // index writes to mt; nothing changes until commit. On error b is left as
-// it was. A put may leave old nil when t.readsOld() is false: only its
+// it was. A put may leave old nil when t.wholeItems() is false: only its
 // size counts then.
 func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item, enc storage.Value, mt *meter) (err error) {
 	if nu == nil && old == nil {
@@ -198,13 +198,6 @@ func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item,
 		b.deltas = append(b.deltas, indexDelta{ix: ix, size: delta})
 	}
 	return nil
-}
-
-// readsOld reports whether stage reads an old item's attributes (for its
-// index entries, stream record, history entry or vector indexes), not
-// only its size: a write that needs none of them need not decode it.
-func (t *table) readsOld() bool {
-	return len(t.indexes) > 0 || t.stream != nil || t.history != nil || t.vectors.Len() > 0
 }
 
 // project returns the part of item an index stores: the table and index keys
