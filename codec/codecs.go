@@ -49,6 +49,7 @@ type codec struct {
 	// t is the Go type; encAt and decAt, when set, code the value at an
 	// address (see direct.go). decAt is never given NULL.
 	t     reflect.Type
+	ptr   unsafe.Pointer // type word of *t (see valueAt)
 	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
 	decAt func(av types.AttributeValue, p unsafe.Pointer) error
 }
@@ -114,7 +115,7 @@ func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
 	if c, ok := b.codecs[k]; ok {
 		return c, nil // recursive type: complete once the outer build returns
 	}
-	c := &codec{t: t}
+	c := &codec{t: t, ptr: pointerType(t)}
 	b.codecs[k] = c
 	if err := b.build(c, t, o); err != nil {
 		return nil, err
@@ -1457,9 +1458,9 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 	c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 		x, ok := av.(*types.AttributeValueMemberL)
 		if !ok {
-			return decodeSetIntoList(av, reflect.NewAt(t, p).Elem(), t, et, o)
+			return decodeSetIntoList(av, valueAt(c.ptr, p), t, et, o)
 		}
-		newSlice(reflect.NewAt(t, p).Elem(), len(x.Value))
+		newSlice(valueAt(c.ptr, p), len(x.Value))
 		data := (*sliceHeader)(p).data
 		for i, e := range x.Value {
 			if e == nil {

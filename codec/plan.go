@@ -49,6 +49,7 @@ type Struct struct {
 	Unknown *Field
 
 	byName map[string]*Field
+	ptr    unsafe.Pointer // type word of *Type (see valueAt)
 }
 
 // Field is one attribute of a struct plan.
@@ -257,7 +258,7 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 			}
 		default:
 			if !v.IsValid() {
-				v = reflect.NewAt(s.Type, p).Elem()
+				v = valueAt(s.ptr, p)
 			}
 			fv = f.Value(v)
 			switch {
@@ -291,7 +292,7 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 	}
 	if s.Unknown != nil {
 		if !v.IsValid() {
-			v = reflect.NewAt(s.Type, p).Elem()
+			v = valueAt(s.ptr, p)
 		}
 		if err := s.encodeUnknown(v, m); err != nil {
 			return err
@@ -321,7 +322,7 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p
 			continue
 		}
 		if !v.IsValid() {
-			v = reflect.NewAt(s.Type, p).Elem()
+			v = valueAt(s.ptr, p)
 		}
 		fv, err := f.settable(v)
 		if err != nil {
@@ -333,7 +334,7 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p
 	}
 	if s.Unknown != nil {
 		if !v.IsValid() {
-			v = reflect.NewAt(s.Type, p).Elem()
+			v = valueAt(s.ptr, p)
 		}
 		return s.decodeUnknown(item, v)
 	}
@@ -681,7 +682,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	if s, ok := b.plans[t]; ok {
 		return s, nil // recursive type: filled in by the outer call
 	}
-	s := &Struct{Type: t, byName: map[string]*Field{}}
+	s := &Struct{Type: t, byName: map[string]*Field{}, ptr: pointerType(t)}
 	b.plans[t] = s
 	cands, err := collectFields(t)
 	if err != nil {
