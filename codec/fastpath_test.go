@@ -1,6 +1,7 @@
 package codec_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -150,6 +151,63 @@ func TestFloatTextIsCanonical(t *testing.T) {
 				if got, want := av.(*types.AttributeValueMemberN).Value, canonicalFloat(float64(f32), 32); got != want {
 					t.Fatalf("Marshal(float32 %v) = %s, want %s", f32, got, want)
 				}
+			}
+		}
+	}
+}
+
+func TestIntegerDecodeMatchesStrconv(t *testing.T) {
+	texts := []string{"0", "-0", "7", "007", "-128", "127", "128", "-129", "255", "256", "-1",
+		"32767", "-32768", "65535", "65536", "2147483647", "-2147483648", "4294967295", "4294967296",
+		"999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+		"", "-", "+5", "1e3", "1.0", "12a", "--1"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		texts = append(texts, strconv.FormatInt(r.Int64()>>r.IntN(64), 10), strconv.FormatUint(r.Uint64()>>r.IntN(64), 10))
+	}
+	// Where strconv reads the text, or finds it out of range, the codec
+	// must agree; other forms ("1e3", "+5", "-0" into an unsigned field)
+	// are the slower path's, unchanged here.
+	check := func(text string, bits int, got int64, gotErr error, want int64, wantErr error) {
+		t.Helper()
+		switch {
+		case wantErr == nil && (gotErr != nil || got != want):
+			t.Errorf("%q into %d bits: got %d, %v; want %d", text, bits, got, gotErr, want)
+		case errors.Is(wantErr, strconv.ErrRange) && gotErr == nil:
+			t.Errorf("%q into %d bits: got %d, want an overflow error", text, bits, got)
+		}
+	}
+	for _, text := range texts {
+		av := &types.AttributeValueMemberN{Value: text}
+		var i8 int8
+		var i16 int16
+		var i32 int32
+		var i64 int64
+		var u8 uint8
+		var u32 uint32
+		var u64 uint64
+		for _, c := range []struct {
+			bits   int
+			signed bool
+			out    any
+			get    func() int64
+		}{
+			{8, true, &i8, func() int64 { return int64(i8) }},
+			{16, true, &i16, func() int64 { return int64(i16) }},
+			{32, true, &i32, func() int64 { return int64(i32) }},
+			{64, true, &i64, func() int64 { return i64 }},
+			{8, false, &u8, func() int64 { return int64(u8) }},
+			{32, false, &u32, func() int64 { return int64(u32) }},
+			{64, false, &u64, func() int64 { return int64(u64) }},
+		} {
+			err := codec.Unmarshal(av, c.out)
+			if c.signed {
+				want, wantErr := strconv.ParseInt(text, 10, c.bits)
+				check(text, c.bits, c.get(), err, want, wantErr)
+			} else {
+				want, wantErr := strconv.ParseUint(text, 10, c.bits)
+				check(text, c.bits, c.get(), err, int64(want), wantErr)
 			}
 		}
 	}
