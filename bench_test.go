@@ -248,3 +248,50 @@ func reportCPU(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// BenchmarkLayerCold times the repo's own work of BenchmarkLayer two ways
+// in one loop: right after an SDK call to the in-process server, as it runs
+// in a program (cold-ns), and right after the same repo call, as
+// BenchmarkLayer's loop runs it (hot-ns). Both include the same two CPU
+// time readings.
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench LayerCold -benchtime 5000x .
+func BenchmarkLayerCold(b *testing.B) {
+	_, client, o := benchSetup(b)
+	putIn, err := request.Put(Orders, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	item, _ := Orders.Dump(o)
+	repo, _ := dynamo.FromClient(&cannedAPI{item: item})
+	orders := dynamo.Bind(repo, Orders)
+	ctx := context.Background()
+	key := Order{UserID: o.UserID, PlacedAt: o.PlacedAt, OrderID: o.OrderID}
+	for _, bc := range []struct {
+		name string
+		call func() error
+	}{
+		{"Put", func() error { return orders.Put(ctx, o) }},
+		{"Get", func() error { _, err := orders.Get(ctx, key); return err }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var cold, hot time.Duration
+			timed := func(to *time.Duration) {
+				start := cpuTime()
+				if err := bc.call(); err != nil {
+					b.Fatal(err)
+				}
+				*to += cpuTime() - start
+			}
+			for b.Loop() {
+				if _, err := client.PutItem(ctx, putIn); err != nil {
+					b.Fatal(err)
+				}
+				timed(&cold)
+				timed(&hot)
+			}
+			b.ReportMetric(float64(cold)/float64(b.N), "cold-ns")
+			b.ReportMetric(float64(hot)/float64(b.N), "hot-ns")
+		})
+	}
+}
