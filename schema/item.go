@@ -105,13 +105,15 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 		return nil, s.errf("", "an embedded schema cannot be stored as a top-level item")
 	}
 	rv := reflect.ValueOf(&v).Elem()
-	key, err := s.primaryKey(rv)
+	// The item first, so that the key parts come from its attributes
+	// instead of being encoded twice; a key error still comes first.
+	item, encErr := s.encode(rv)
+	key, err := s.primaryKey(rv, item)
 	if err != nil {
 		return nil, err
 	}
-	item, err := s.encode(rv)
-	if err != nil {
-		return nil, err
+	if encErr != nil {
+		return nil, encErr
 	}
 	if err := s.checkUnknown(item); err != nil {
 		return nil, err
