@@ -194,18 +194,28 @@ func (s *Schema[T]) keyFieldDefaults(rv reflect.Value, item map[string]types.Att
 // at the separator and decoding each part with its field's type.
 func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 	var v T
-	rv := reflect.ValueOf(&v).Elem()
+	err := s.LoadInto(item, &v)
+	return v, err
+}
+
+// LoadInto is Load writing into *v, which it sets to the zero T first: a
+// caller loading many items can decode each into its place in a slice
+// instead of copying it out of a T that Load allocated.
+func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
+	var zero T
+	*v = zero
+	rv := reflect.ValueOf(v).Elem()
 	if err := s.st.Decode(item, rv); err != nil {
-		return v, err
+		return err
 	}
 	if !s.embedded {
 		if err := s.recoverKeys(item, rv); err != nil {
-			var zero T
-			return zero, err
+			*v = zero
+			return err
 		}
 		s.dropGenerated(rv)
 	}
-	return v, nil
+	return nil
 }
 
 // generated returns the attributes the schema writes itself rather than
