@@ -65,8 +65,7 @@ func (t *Table[T]) Get(ctx context.Context, key T, opts ...GetOption) (T, error)
 		if len(out.Item) == 0 {
 			return &Error{Type: ErrNotFound, Op: op, Table: t.schema.Table(), Message: "item not found"}
 		}
-		v, err = t.load(op, out.Item)
-		return err
+		return t.loadInto(op, out.Item, &v)
 	})
 	return v, err
 }

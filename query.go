@@ -80,13 +80,19 @@ func (t *Table[T]) Scan(ctx context.Context, opts ...ScanOption) (Page[T], error
 func (t *Table[T]) page(op string, items []map[string]types.AttributeValue, last map[string]types.AttributeValue, count, scanned int32, cc *types.ConsumedCapacity) (Page[T], error) {
 	p := Page[T]{Items: make([]T, 0, len(items)), Count: int(count), ScannedCount: int(scanned), ConsumedCapacity: cc}
 	var bad []*Error
-	for _, r := range decodePage(items, t.decodeOwned(op)) {
-		if r.err != nil {
-			e, _ := undecodable(r.err)
-			bad = append(bad, e)
+	for _, item := range items {
+		if !t.schema.Owns(item) {
 			continue
 		}
-		p.Items = append(p.Items, r.v)
+		// Each item is decoded in its place in the page, not copied there.
+		n := len(p.Items)
+		p.Items = p.Items[:n+1]
+		if err := loadItemInto(t.schema, op, item, &p.Items[n]); err != nil {
+			var zero T
+			p.Items[n], p.Items = zero, p.Items[:n]
+			e, _ := undecodable(err)
+			bad = append(bad, e)
+		}
 	}
 	c, err := request.EncodeCursor(last)
 	if err != nil {

@@ -39,11 +39,20 @@ func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Conte
 // schema.Schema.CheckEntity) is ErrEntityMismatch: a single item read or
 // returned by a write is never decoded as the wrong type.
 func (t *Table[T]) load(op string, item map[string]types.AttributeValue) (T, error) {
+	var v T
+	err := t.loadInto(op, item, &v)
+	return v, err
+}
+
+// loadInto is load decoding into *v (the caller's variable, when it is on
+// the heap already, as one a closure sets is).
+func (t *Table[T]) loadInto(op string, item map[string]types.AttributeValue, v *T) error {
 	if err := t.schema.CheckEntity(item); err != nil {
 		var zero T
-		return zero, &Error{Type: ErrEntityMismatch, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
+		*v = zero
+		return &Error{Type: ErrEntityMismatch, Op: op, Table: t.schema.Table(), Message: trimPrefix(err.Error()), cause: err}
 	}
-	return loadItem(t.schema, op, item)
+	return loadItemInto(t.schema, op, item, v)
 }
 
 // decode decodes item without asking whose it is: for bare keys, which
@@ -56,7 +65,14 @@ func (t *Table[T]) decode(op string, item map[string]types.AttributeValue) (T, e
 // failure is a decode error naming the table, with the item's primary key
 // in Keys.
 func loadItem[T any](s *schema.Schema[T], op string, item map[string]types.AttributeValue) (T, error) {
-	v, err := s.Load(item)
+	var v T
+	err := loadItemInto(s, op, item, &v)
+	return v, err
+}
+
+// loadItemInto is loadItem decoding into *v.
+func loadItemInto[T any](s *schema.Schema[T], op string, item map[string]types.AttributeValue, v *T) error {
+	err := s.LoadInto(item, v)
 	if err != nil {
 		key := map[string]types.AttributeValue{}
 		pk, sk := s.KeyNames()
@@ -65,10 +81,10 @@ func loadItem[T any](s *schema.Schema[T], op string, item map[string]types.Attri
 				key[name] = av
 			}
 		}
-		return v, &Error{Type: ErrDecode, Op: op, Table: s.Table(), Message: trimPrefix(err.Error()),
+		return &Error{Type: ErrDecode, Op: op, Table: s.Table(), Message: trimPrefix(err.Error()),
 			Keys: []map[string]types.AttributeValue{key}, cause: err}
 	}
-	return v, nil
+	return nil
 }
 
 // decodeErrors gathers the errors of items that did not decode into one

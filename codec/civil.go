@@ -298,7 +298,8 @@ func parseTimeUTC(s string) (time.Time, bool) {
 	if !ok1 || !ok2 || !ok3 || !ok4 || m < 1 || m > 12 || d < 1 || d > daysIn(time.Month(m), y) {
 		return time.Time{}, false
 	}
-	return time.Date(y, time.Month(m), d, c.Hour, c.Minute, c.Second, c.Nanosecond, time.UTC), true
+	sec := civilDays(y, m, d)*86400 + int64(c.Hour*3600+c.Minute*60+c.Second) + minTimeUnix
+	return time.Unix(sec, int64(c.Nanosecond)).UTC(), true
 }
 
 // daysIn is the number of days of month m in year y.

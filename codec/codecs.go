@@ -49,6 +49,7 @@ type codec struct {
 	// t is the Go type; encAt and decAt, when set, code the value at an
 	// address (see direct.go). decAt is never given NULL.
 	t     reflect.Type
+	ptr   unsafe.Pointer // type word of *t (see valueAt)
 	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
 	decAt func(av types.AttributeValue, p unsafe.Pointer) error
 }
@@ -114,7 +115,7 @@ func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
 	if c, ok := b.codecs[k]; ok {
 		return c, nil // recursive type: complete once the outer build returns
 	}
-	c := &codec{t: t}
+	c := &codec{t: t, ptr: pointerType(t)}
 	b.codecs[k] = c
 	if err := b.build(c, t, o); err != nil {
 		return nil, err
@@ -662,20 +663,102 @@ func precisionName(p time.Duration) string {
 }
 
 // appendTime writes t in UTC as "2006-01-02T15:04:05[.fff…]Z" with exactly
-// the precision's digits, so that encoded times sort as strings.
+// the precision's digits, so that encoded times sort as strings. The date
+// comes from the Unix seconds in one computation (time.Time's Date and
+// Clock each repeat it), the digits go to fixed places.
 func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
-	t = t.UTC()
-	y, mo, d := t.Date()
-	if y < 0 || y > 9999 {
+	sec := t.Unix()
+	if sec < minTimeUnix || sec >= maxTimeUnix {
 		return b, errorf("time is outside years 0000-9999")
 	}
 	ns := t.Nanosecond()
 	if ns%int(p) != 0 {
 		return b, errorf("time is finer than precision=%s (refusing to truncate)", precisionName(p))
 	}
-	h, mi, s := t.Clock()
-	b = DateTime{Date{y, mo, d}, TimeOfDay{h, mi, s, ns}}.appendText(b, precisionDigits(p))
-	return append(b, 'Z'), nil
+	since := sec - minTimeUnix // seconds since 0000-01-01T00:00:00Z, never negative
+	y, m, d := civilDate(since / 86400)
+	clock := int(since % 86400)
+	var buf [30]byte
+	put4(buf[0:], y)
+	buf[4] = '-'
+	put2(buf[5:], m)
+	buf[7] = '-'
+	put2(buf[8:], d)
+	buf[10] = 'T'
+	put2(buf[11:], clock/3600)
+	buf[13] = ':'
+	put2(buf[14:], clock/60%60)
+	buf[16] = ':'
+	put2(buf[17:], clock%60)
+	n := 19
+	if digits := precisionDigits(p); digits > 0 {
+		buf[19] = '.'
+		for i, x := 28, ns; i >= 20; i-- {
+			buf[i] = byte('0' + x%10)
+			x /= 10
+		}
+		n = 20 + digits
+	}
+	buf[n] = 'Z'
+	return append(b, buf[:n+1]...), nil
+}
+
+// The Unix seconds of 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the
+// years a fixed-width time can hold.
+const (
+	minTimeUnix = -62167219200
+	maxTimeUnix = 253402300800
+)
+
+// civilDate returns the date days after 0000-01-01 (proleptic Gregorian;
+// days ≥ 0), counting from March so that the leap day ends a year.
+func civilDate(days int64) (y, m, d int) {
+	// Days since 0000-03-01 (year 0 is a leap year: 60 days before it),
+	// plus one 400-year era so that January and February of year 0 are not
+	// negative.
+	z := int(days) - 60 + 146097
+	era := z / 146097
+	doe := z - era*146097                                  // day of era, [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // year of era, [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // day of the year from March 1, [0, 365]
+	mp := (5*doy + 2) / 153                                // month from March, [0, 11]
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + (era-1)*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// civilDays is civilDate's inverse: the days from 0000-01-01 to y-m-d.
+func civilDays(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	y += 400 // the era added in civilDate
+	era := y / 400
+	yoe := y - era*400
+	mp := m - 3
+	if mp < 0 {
+		mp += 12
+	}
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097+doe) + 60 - 146097
+}
+
+func put2(b []byte, n int) {
+	b[0] = byte('0' + n/10)
+	b[1] = byte('0' + n%10)
+}
+
+func put4(b []byte, n int) {
+	put2(b, n/100)
+	put2(b[2:], n%100)
 }
 
 func buildTime(c *codec, o opts) {
@@ -1375,9 +1458,9 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 	c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 		x, ok := av.(*types.AttributeValueMemberL)
 		if !ok {
-			return decodeSetIntoList(av, reflect.NewAt(t, p).Elem(), t, et, o)
+			return decodeSetIntoList(av, valueAt(c.ptr, p), t, et, o)
 		}
-		newSlice(reflect.NewAt(t, p).Elem(), len(x.Value))
+		newSlice(valueAt(c.ptr, p), len(x.Value))
 		data := (*sliceHeader)(p).data
 		for i, e := range x.Value {
 			if e == nil {

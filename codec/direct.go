@@ -12,14 +12,14 @@ import (
 // also code straight from and into memory, through encAt and decAt, so
 // that struct fields, list elements and pointed-to values are read and
 // written without a reflect.Value each. A codec without them is reached
-// through reflect.NewAt, so every codec works at an address.
+// through valueAt, so every codec works at an address.
 
 // encodeAt encodes the value of c's type stored at p.
 func (c *codec) encodeAt(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 	if c.encAt != nil {
 		return c.encAt(p, st)
 	}
-	return c.enc(reflect.NewAt(c.t, p).Elem(), st)
+	return c.enc(valueAt(c.ptr, p), st)
 }
 
 // decodeAt decodes av into the value of c's type stored at p. NULL takes
@@ -31,7 +31,26 @@ func (c *codec) decodeAt(av types.AttributeValue, p unsafe.Pointer) error {
 			return c.decAt(av, p)
 		}
 	}
-	return c.decode(av, reflect.NewAt(c.t, p).Elem())
+	return c.decode(av, valueAt(c.ptr, p))
+}
+
+// eface is the layout of an empty interface.
+type eface struct{ typ, data unsafe.Pointer }
+
+// pointerType returns the type word of *t, which valueAt pairs with an
+// address.
+func pointerType(t reflect.Type) unsafe.Pointer {
+	x := reflect.Zero(reflect.PointerTo(t)).Interface()
+	return (*eface)(unsafe.Pointer(&x)).typ
+}
+
+// valueAt is reflect.NewAt(t, p).Elem() for the t whose pointer type word
+// is ptr (see pointerType), without NewAt's lookup of *t in reflect's
+// cache on every call.
+func valueAt(ptr, p unsafe.Pointer) reflect.Value {
+	var x any
+	*(*eface)(unsafe.Pointer(&x)) = eface{ptr, p}
+	return reflect.ValueOf(x).Elem()
 }
 
 // byValue installs the coders of a type T coded as a whole value (time,

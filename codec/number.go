@@ -208,6 +208,12 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if f == 0 {
 		return append(b, '0'), nil
 	}
+	// Rounding is monotonic, so the shortest digits of f lie in [1e-7, 1e21)
+	// exactly when |f| lies in [float(1e-7), float(1e21)) at f's precision:
+	// the plain form, which 'f' writes.
+	if a := math.Abs(f); bits == 32 && float32(a) >= 1e-7 && float32(a) < 1e21 || bits == 64 && a >= 1e-7 && a < 1e21 {
+		return strconv.AppendFloat(b, f, 'f', -1, bits), nil
+	}
 	var buf [32]byte
 	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits) // -d.ddde±XX
 	if e[0] == '-' {
@@ -261,6 +267,9 @@ func intText(s string) (string, bool) {
 }
 
 func parseInt(s string, bits int) (int64, error) {
+	if n, ok := smallInt(s); ok && (bits == 64 || n >= -1<<(bits-1) && n < 1<<(bits-1)) {
+		return n, nil
+	}
 	n, err := strconv.ParseInt(s, 10, bits)
 	if err == nil {
 		return n, nil
@@ -278,6 +287,9 @@ func parseInt(s string, bits int) (int64, error) {
 }
 
 func parseUint(s string, bits int) (uint64, error) {
+	if n, ok := smallInt(s); ok && n >= 0 && (bits == 64 || n < 1<<bits) {
+		return uint64(n), nil
+	}
 	n, err := strconv.ParseUint(s, 10, bits)
 	if err == nil {
 		return n, nil
@@ -295,6 +307,31 @@ func parseUint(s string, bits int) (uint64, error) {
 		return 0, errorf("number is not an integer")
 	}
 	return 0, errorf("not a number")
+}
+
+// smallInt parses the common form of an integer N, an optional minus and
+// 1 to 18 digits, which cannot overflow an int64; ok=false sends anything
+// else to strconv and the slower forms.
+func smallInt(s string) (int64, bool) {
+	digits := s
+	if len(s) > 0 && s[0] == '-' {
+		digits = s[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }
 
 func parseFloat(s string, bits int) (float64, error) {

@@ -49,6 +49,7 @@ type Struct struct {
 	Unknown *Field
 
 	byName map[string]*Field
+	ptr    unsafe.Pointer // type word of *Type (see valueAt)
 }
 
 // Field is one attribute of a struct plan.
@@ -240,12 +241,11 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 
 // encode encodes the struct in v, or at p when v is the zero Value, into
 // m. p is the address of an addressable v; without one every field goes
-// through reflect.
+// through reflect. The Value of a struct given by p is made only for a
+// field that needs it.
 func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) error {
 	if p == nil && v.CanAddr() {
 		p = v.Addr().UnsafePointer()
-	} else if !v.IsValid() {
-		v = reflect.NewAt(s.Type, p).Elem()
 	}
 	for _, f := range s.Fields {
 		var av types.AttributeValue
@@ -257,6 +257,9 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 				return within(err, f.Name)
 			}
 		default:
+			if !v.IsValid() {
+				v = valueAt(s.ptr, p)
+			}
 			fv = f.Value(v)
 			switch {
 			case !fv.IsValid():
@@ -288,6 +291,9 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 		m[f.Name] = av
 	}
 	if s.Unknown != nil {
+		if !v.IsValid() {
+			v = valueAt(s.ptr, p)
+		}
 		if err := s.encodeUnknown(v, m); err != nil {
 			return err
 		}
@@ -300,8 +306,6 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) error {
 	if p == nil {
 		p = v.Addr().UnsafePointer()
-	} else if !v.IsValid() {
-		v = reflect.NewAt(s.Type, p).Elem()
 	}
 	for _, f := range s.Fields {
 		av := item[f.Name]
@@ -317,6 +321,9 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p
 			}
 			continue
 		}
+		if !v.IsValid() {
+			v = valueAt(s.ptr, p)
+		}
 		fv, err := f.settable(v)
 		if err != nil {
 			return within(err, f.Name)
@@ -326,6 +333,9 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p
 		}
 	}
 	if s.Unknown != nil {
+		if !v.IsValid() {
+			v = valueAt(s.ptr, p)
+		}
 		return s.decodeUnknown(item, v)
 	}
 	return nil
@@ -672,7 +682,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	if s, ok := b.plans[t]; ok {
 		return s, nil // recursive type: filled in by the outer call
 	}
-	s := &Struct{Type: t, byName: map[string]*Field{}}
+	s := &Struct{Type: t, byName: map[string]*Field{}, ptr: pointerType(t)}
 	b.plans[t] = s
 	cands, err := collectFields(t)
 	if err != nil {

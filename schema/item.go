@@ -105,13 +105,15 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 		return nil, s.errf("", "an embedded schema cannot be stored as a top-level item")
 	}
 	rv := reflect.ValueOf(&v).Elem()
-	key, err := s.primaryKey(rv)
+	// The item first, so that the key parts come from its attributes
+	// instead of being encoded twice; a key error still comes first.
+	item, encErr := s.encode(rv)
+	key, err := s.primaryKey(rv, item)
 	if err != nil {
 		return nil, err
 	}
-	item, err := s.encode(rv)
-	if err != nil {
-		return nil, err
+	if encErr != nil {
+		return nil, encErr
 	}
 	if err := s.checkUnknown(item); err != nil {
 		return nil, err
@@ -192,18 +194,28 @@ func (s *Schema[T]) keyFieldDefaults(rv reflect.Value, item map[string]types.Att
 // at the separator and decoding each part with its field's type.
 func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 	var v T
-	rv := reflect.ValueOf(&v).Elem()
+	err := s.LoadInto(item, &v)
+	return v, err
+}
+
+// LoadInto is Load writing into *v, which it sets to the zero T first: a
+// caller loading many items can decode each into its place in a slice
+// instead of copying it out of a T that Load allocated.
+func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
+	var zero T
+	*v = zero
+	rv := reflect.ValueOf(v).Elem()
 	if err := s.st.Decode(item, rv); err != nil {
-		return v, err
+		return err
 	}
 	if !s.embedded {
 		if err := s.recoverKeys(item, rv); err != nil {
-			var zero T
-			return zero, err
+			*v = zero
+			return err
 		}
 		s.dropGenerated(rv)
 	}
-	return v, nil
+	return nil
 }
 
 // generated returns the attributes the schema writes itself rather than

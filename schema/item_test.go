@@ -470,3 +470,26 @@ func TestDumpSparseIndexKeys(t *testing.T) {
 		t.Fatalf("Load = %+v, %v", got, err)
 	}
 }
+
+// LoadInto decodes as Load does, into a value it zeroes first: nothing of
+// what the variable held before survives.
+func TestLoadIntoZeroesFirst(t *testing.T) {
+	o := Order{UserID: "u1", PlacedAt: jan15, OrderID: "o1", Total: decimal.RequireFromString("1.5")}
+	it, err := orders.Dump(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(it, "total")
+	want, err := orders.Load(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := o // Total set: must not survive
+	got.Status = "stale"
+	if err := orders.LoadInto(it, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("LoadInto = %+v, want %+v (as Load)", got, want)
+	}
+}

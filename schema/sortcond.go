@@ -76,7 +76,7 @@ func (s *Schema[T]) SortCondition(v T, op SortOp, vals ...any) (SortRange, error
 	var q strings.Builder // the fixed prefix, then the field's label
 	k := 0
 	for ; k < len(s.sk); k++ {
-		p, ok, err := s.part(&s.sk[k], rv, false)
+		p, ok, err := s.part(&s.sk[k], rv, false, nil)
 		if err != nil {
 			return SortRange{}, err
 		}

@@ -1,0 +1,214 @@
+package codec_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/dynamogo/dynamo/codec"
+)
+
+// The codec writes and reads times, floats and decimals with its own
+// digit code; these tests hold it to the standard library's answers over
+// the whole range, edges included.
+
+type timeForms struct {
+	S  time.Time `dynamo:"s,precision=s"`
+	MS time.Time `dynamo:"ms,precision=ms"`
+	US time.Time `dynamo:"us,precision=us"`
+	NS time.Time `dynamo:"ns"`
+}
+
+func TestTimeTextMatchesTimeFormat(t *testing.T) {
+	first := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	last := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+	times := []time.Time{first, last,
+		time.Date(0, 2, 29, 12, 0, 0, 0, time.UTC), time.Date(0, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC), time.Date(2100, 2, 28, 23, 59, 59, 0, time.UTC),
+		time.Date(2024, 6, 1, 12, 30, 45, 123456789, time.FixedZone("x", -7*3600)),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	span := last.Unix() - first.Unix()
+	for range 20000 {
+		times = append(times, time.Unix(first.Unix()+r.Int64N(span), r.Int64N(1e9)))
+	}
+	for _, at := range times {
+		v := timeForms{S: at.Truncate(time.Second), MS: at.Truncate(time.Millisecond), US: at.Truncate(time.Microsecond), NS: at}
+		item, err := codec.MarshalItem(v)
+		if err != nil {
+			t.Fatalf("%v: %v", at, err)
+		}
+		for name, layout := range map[string]string{
+			"s": "2006-01-02T15:04:05Z", "ms": "2006-01-02T15:04:05.000Z",
+			"us": "2006-01-02T15:04:05.000000Z", "ns": "2006-01-02T15:04:05.000000000Z",
+		} {
+			got := item[name].(*types.AttributeValueMemberS).Value
+			if want := at.UTC().Format(layout); got != want {
+				t.Fatalf("%s of %v = %q, want %q", name, at, got, want)
+			}
+			parsed, err := time.Parse(time.RFC3339Nano, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back time.Time
+			if err := codec.Unmarshal(item[name], &back); err != nil {
+				t.Fatal(err)
+			}
+			if back != parsed.UTC() {
+				t.Fatalf("%q loads as %#v, want %#v", got, back, parsed.UTC())
+			}
+		}
+	}
+	for _, out := range []time.Time{first.Add(-time.Second), last.Add(time.Nanosecond)} {
+		if _, err := codec.Marshal(out); err == nil || !strings.Contains(err.Error(), "outside years") {
+			t.Errorf("Marshal(%v) = %v, want an error", out, err)
+		}
+	}
+}
+
+// canonicalFloat is the number form the codec writes for a float, built
+// from the shortest 'e' digits: plain notation for leading-digit exponents
+// in [-7, 21), d.dddE±x beyond.
+func canonicalFloat(f float64, bits int) string {
+	if f == 0 {
+		return "0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, exps, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(exps)
+	digits := strings.Replace(mant, ".", "", 1)
+	switch {
+	case exp >= 0 && exp < 21:
+		if len(digits) <= exp+1 {
+			return sign + digits + strings.Repeat("0", exp+1-len(digits))
+		}
+		return sign + digits[:exp+1] + "." + digits[exp+1:]
+	case exp < 0 && exp >= -7:
+		return sign + "0." + strings.Repeat("0", -exp-1) + digits
+	}
+	out := sign + digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	if exp >= 0 {
+		return out + "E+" + strconv.Itoa(exp)
+	}
+	return out + "E" + strconv.Itoa(exp)
+}
+
+func TestFloatTextIsCanonical(t *testing.T) {
+	floats := []float64{1, -1, 0.5, 9.99, 120.5, 1e-7, 1e21, 1e20, 123456789012345678901, 1e-130, 9.99e125, 0.1, 1.0 / 3}
+	for _, edge := range []float64{1e-7, 1e21} {
+		for x, i := edge, 0; i < 3; i++ {
+			x = math.Nextafter(x, 0)
+			floats = append(floats, x, math.Nextafter(edge, math.Inf(1)))
+		}
+	}
+	for _, edge := range []float32{1e-7, 1e21} {
+		floats = append(floats, float64(edge), float64(math.Nextafter32(edge, 0)), float64(math.Nextafter32(edge, 1e30)))
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50000 {
+		f := math.Float64frombits(r.Uint64())
+		if a := math.Abs(f); math.IsNaN(f) || math.IsInf(f, 0) || a > 9e125 || a < 1e-129 {
+			continue
+		}
+		floats = append(floats, f)
+		if f32 := float64(float32(f)); !math.IsInf(f32, 0) {
+			floats = append(floats, f32)
+		}
+	}
+	for i := range 1000 {
+		floats = append(floats, float64(i)/100, r.Float64()*math.Pow10(r.IntN(40)-15))
+	}
+	for _, f := range floats {
+		for _, neg := range []bool{false, true} {
+			if neg {
+				f = -f
+			}
+			av, err := codec.Marshal(f)
+			if err != nil {
+				t.Fatalf("Marshal(%v): %v", f, err)
+			}
+			if got, want := av.(*types.AttributeValueMemberN).Value, canonicalFloat(f, 64); got != want {
+				t.Fatalf("Marshal(%v) = %s, want %s", f, got, want)
+			}
+			if f32 := float32(f); !math.IsInf(float64(f32), 0) && (f32 == 0 || math.Abs(float64(f32)) >= 1e-38) {
+				av, err := codec.Marshal(f32)
+				if err != nil {
+					t.Fatalf("Marshal(float32 %v): %v", f32, err)
+				}
+				if got, want := av.(*types.AttributeValueMemberN).Value, canonicalFloat(float64(f32), 32); got != want {
+					t.Fatalf("Marshal(float32 %v) = %s, want %s", f32, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestIntegerDecodeMatchesStrconv(t *testing.T) {
+	texts := []string{"0", "-0", "7", "007", "-128", "127", "128", "-129", "255", "256", "-1",
+		"32767", "-32768", "65535", "65536", "2147483647", "-2147483648", "4294967295", "4294967296",
+		"999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+		"", "-", "+5", "1e3", "1.0", "12a", "--1"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		texts = append(texts, strconv.FormatInt(r.Int64()>>r.IntN(64), 10), strconv.FormatUint(r.Uint64()>>r.IntN(64), 10))
+	}
+	// Where strconv reads the text, or finds it out of range, the codec
+	// must agree; other forms ("1e3", "+5", "-0" into an unsigned field)
+	// are the slower path's, unchanged here.
+	check := func(text string, bits int, got int64, gotErr error, want int64, wantErr error) {
+		t.Helper()
+		switch {
+		case wantErr == nil && (gotErr != nil || got != want):
+			t.Errorf("%q into %d bits: got %d, %v; want %d", text, bits, got, gotErr, want)
+		case errors.Is(wantErr, strconv.ErrRange) && gotErr == nil:
+			t.Errorf("%q into %d bits: got %d, want an overflow error", text, bits, got)
+		}
+	}
+	for _, text := range texts {
+		av := &types.AttributeValueMemberN{Value: text}
+		var i8 int8
+		var i16 int16
+		var i32 int32
+		var i64 int64
+		var u8 uint8
+		var u32 uint32
+		var u64 uint64
+		for _, c := range []struct {
+			bits   int
+			signed bool
+			out    any
+			get    func() int64
+		}{
+			{8, true, &i8, func() int64 { return int64(i8) }},
+			{16, true, &i16, func() int64 { return int64(i16) }},
+			{32, true, &i32, func() int64 { return int64(i32) }},
+			{64, true, &i64, func() int64 { return i64 }},
+			{8, false, &u8, func() int64 { return int64(u8) }},
+			{32, false, &u32, func() int64 { return int64(u32) }},
+			{64, false, &u64, func() int64 { return int64(u64) }},
+		} {
+			err := codec.Unmarshal(av, c.out)
+			if c.signed {
+				want, wantErr := strconv.ParseInt(text, 10, c.bits)
+				check(text, c.bits, c.get(), err, want, wantErr)
+			} else {
+				want, wantErr := strconv.ParseUint(text, 10, c.bits)
+				check(text, c.bits, c.get(), err, int64(want), wantErr)
+			}
+		}
+	}
+}
