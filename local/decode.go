@@ -446,12 +446,37 @@ func (in *deleteItemInput) decode(b []byte) error {
 	})
 }
 
-func (in *updateItemInput) decode(b []byte) error {
+func (in *updateItemInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the Key and ExpressionAttributeValues in maps,
+// strings and values of sc (nil: new ones), which the next request reuses
+// once this one is answered (batchScratch).
+func (in *updateItemInput) decodeWith(b []byte, sc *batchScratch) error {
+	item := rawItem
+	if sc != nil {
+		items := sc.decoder(b)
+		defer items.Release()
+		item = func(raw []byte, dst *itemJSON) error {
+			if raw[0] != '{' { // null, or rawItem's error
+				return rawItem(raw, dst)
+			}
+			// raw is b[start:end], so its start is where its capacity
+			// says; only the first end of the value is read.
+			m, _, err := items.ItemAt(cap(b)-cap(raw), sc.itemMap())
+			if err != nil {
+				return jsonError(err)
+			}
+			*dst = m
+			return nil
+		}
+	}
 	return eachMember(b, func(key, raw []byte) error {
 		k := string(key) // not kept: no allocation
 		switch k {
 		case "Key":
-			return rawItem(raw, &in.Key)
+			return item(raw, &in.Key)
+		case "ExpressionAttributeValues":
+			return item(raw, &in.ExpressionAttributeValues)
 		case "UpdateExpression":
 			return rawString(raw, &in.UpdateExpression)
 		case "AttributeUpdates":
@@ -920,11 +945,7 @@ func decodeBatch(b []byte, sc *batchScratch, fn func(d *batchDecoder) error) err
 	if sc == nil {
 		d.items = ddbjson.NewDecoder(b)
 	} else {
-		if sc.items == nil {
-			sc.items = ddbjson.NewDecoder(nil)
-		}
-		d.items = sc.items
-		d.items.Reset(b)
+		d.items = sc.decoder(b)
 	}
 	defer d.items.Release()
 	return fn(&d)

@@ -66,6 +66,15 @@ var decodeSeeds = []string{
 	`{"RequestItems":{"a":{"Keys":[{"k":{"B":"AA=="}},{"k":{"N":"12345678901234567890123456789012345678"}}]},"b":{"Keys":null,"ProjectionExpression":null},"c":null,"d":{"Keys":[{"k":{"S":"x"}}],"keys":[]}}}`,
 	`{"RequestItems":{"t":{"Keys":[{"a":{"S":"x"}}, 1]}}}`,
 	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"a":{"S":"x"}},"Item":{}}}]},"ReturnConsumedCapacity":null}`,
+	// UpdateItem: a key and values of every shape, repeated, null, empty,
+	// of the wrong type or malformed.
+	`{"TableName":"t","Key":{"pk":{"S":"a\"b"},"sk":{"N":"1"}},"UpdateExpression":"ADD n :one SET v = :v","ExpressionAttributeValues": {":one":{"N":"1"},":v":{"M":{"l":{"L":[{"S":"x"},{"BOOL":true}]}}}},"ReturnValues":"UPDATED_NEW"}`,
+	`{"Key":{"pk":{"S":"a"}},"Key":{"pk":{"S":"b"}},"ExpressionAttributeValues":{},"ExpressionAttributeValues":null}`,
+	`{"Key":null,"ExpressionAttributeValues":[]}`,
+	`{"Key":"k"}`,
+	`{"Key":{"pk":{}},"ExpressionAttributeValues":{":a":{"S":"x","N":"1"}}}`,
+	`{"Key":{"pk":{"S":1}}}`,
+	`{"ExpressionAttributeValues":{":a":{"SS":["a",7]}},"Key":{"pk":{"Q":"a"}}}`,
 }
 
 // FuzzDecodeEquivalence checks the Scan, batch and transaction decoders against
@@ -87,6 +96,14 @@ func FuzzDecodeEquivalence(f *testing.F) {
 		decodeEquivalence(t, b, func(in *batchGetInput, b []byte) error { sc.clear(); return in.decodeWith(b, sc) })
 		decodeEquivalence(t, b, (*transactWriteInput).decode)
 		decodeEquivalence(t, b, (*transactGetInput).decode)
+		// UpdateItem's own decoder, with its key and values in the
+		// scratch: the same result and error as into new maps.
+		var want, got updateItemInput
+		wantErr := want.decode(b)
+		sc.clear()
+		if err := got.decodeWith(b, sc); !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("UpdateItem %q: with a scratch (%+v, %v), without (%+v, %v)", body, got, err, want, wantErr)
+		}
 	})
 }
 
