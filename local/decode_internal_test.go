@@ -75,6 +75,7 @@ var decodeSeeds = []string{
 	`{"Key":{"pk":{}},"ExpressionAttributeValues":{":a":{"S":"x","N":"1"}}}`,
 	`{"Key":{"pk":{"S":1}}}`,
 	`{"ExpressionAttributeValues":{":a":{"SS":["a",7]}},"Key":{"pk":{"Q":"a"}}}`,
+	`{"TableName":"t","KeyConditionExpression":"pk = :p","FilterExpression":"n >= :z","ExpressionAttributeValues":{":p":{"S":"p001"},":z":{"N":"0"}},"ExclusiveStartKey":{"pk":{"S":"a"}}}`,
 }
 
 // FuzzDecodeEquivalence checks the Scan, batch and transaction decoders against
@@ -96,15 +97,21 @@ func FuzzDecodeEquivalence(f *testing.F) {
 		decodeEquivalence(t, b, func(in *batchGetInput, b []byte) error { sc.clear(); return in.decodeWith(b, sc) })
 		decodeEquivalence(t, b, (*transactWriteInput).decode)
 		decodeEquivalence(t, b, (*transactGetInput).decode)
-		// UpdateItem's own decoder, with its key and values in the
+		// UpdateItem's and Query's own decoders, with their items in the
 		// scratch: the same result and error as into new maps.
-		var want, got updateItemInput
-		wantErr := want.decode(b)
-		sc.clear()
-		if err := got.decodeWith(b, sc); !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
-			t.Fatalf("UpdateItem %q: with a scratch (%+v, %v), without (%+v, %v)", body, got, err, want, wantErr)
-		}
+		sameWithScratch(t, b, sc, (*updateItemInput).decode, (*updateItemInput).decodeWith)
+		sameWithScratch(t, b, sc, (*queryInput).decode, (*queryInput).decodeWith)
 	})
+}
+
+func sameWithScratch[T any](t *testing.T, b []byte, sc *batchScratch, decode func(*T, []byte) error, with func(*T, []byte, *batchScratch) error) {
+	t.Helper()
+	var want, got T
+	wantErr := decode(&want, b)
+	sc.clear()
+	if err := with(&got, b, sc); !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%T %q: with a scratch (%+v, %v), without (%+v, %v)", got, b, got, err, want, wantErr)
+	}
 }
 
 // TestDecodeDeepNesting: encoding/json rejects a body nested deeper than
