@@ -328,7 +328,8 @@ type batchWriteOp struct {
 	req   *writeRequest
 }
 
-// batchScratch is the working memory of a batch request, pooled: the
+// batchScratch is the working memory of a batch request (and of an
+// UpdateItem's key and values), pooled: the
 // decoder of its items and keys (whose strings and values it reuses) and
 // the maps they are decoded into, the storage keys of its items, and the
 // writes it plans (BatchWriteItem) or the keys it reads and the items it
@@ -362,6 +363,17 @@ func (sc *batchScratch) itemMap() Item {
 	}
 	sc.nmaps++
 	return m
+}
+
+// decoder returns sc's items decoder, reset to decode items inside b (the
+// strings and values of the request before are reused); the caller
+// releases it once decoded.
+func (sc *batchScratch) decoder(b []byte) *ddbjson.Decoder {
+	if sc.items == nil {
+		sc.items = ddbjson.NewDecoder(nil)
+	}
+	sc.items.Reset(b)
+	return sc.items
 }
 
 // release clears sc (it must not keep items or tables alive) and pools it

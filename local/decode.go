@@ -446,12 +446,20 @@ func (in *deleteItemInput) decode(b []byte) error {
 	})
 }
 
-func (in *updateItemInput) decode(b []byte) error {
+func (in *updateItemInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the Key and ExpressionAttributeValues in maps,
+// strings and values of sc (nil: new ones), which the next request reuses
+// once this one is answered (batchScratch).
+func (in *updateItemInput) decodeWith(b []byte, sc *batchScratch) error {
+	defer sc.decodeIn(b)()
 	return eachMember(b, func(key, raw []byte) error {
 		k := string(key) // not kept: no allocation
 		switch k {
 		case "Key":
-			return rawItem(raw, &in.Key)
+			return sc.rawItem(b, raw, &in.Key)
+		case "ExpressionAttributeValues":
+			return sc.rawItem(b, raw, &in.ExpressionAttributeValues)
 		case "UpdateExpression":
 			return rawString(raw, &in.UpdateExpression)
 		case "AttributeUpdates":
@@ -460,6 +468,31 @@ func (in *updateItemInput) decode(b []byte) error {
 		_, err := in.member(k, raw)
 		return err
 	})
+}
+
+// decodeIn readies sc's items decoder for the items of the request body b,
+// if there is a scratch, and returns what releases it once they are decoded.
+func (sc *batchScratch) decodeIn(b []byte) (release func()) {
+	if sc == nil {
+		return func() {}
+	}
+	return sc.decoder(b).Release
+}
+
+// rawItem is rawItem for raw, a member of the body b given to decodeIn,
+// into a recycled map of sc (nil: a new map).
+func (sc *batchScratch) rawItem(b, raw []byte, dst *itemJSON) error {
+	if sc == nil || raw[0] != '{' { // no scratch, null, or rawItem's error
+		return rawItem(raw, dst)
+	}
+	// raw is b[start:end] (walkMembers), so its capacity tells its start;
+	// the decoder reads only up to the value's end.
+	m, _, err := sc.items.ItemAt(cap(b)-cap(raw), sc.itemMap())
+	if err != nil {
+		return jsonError(err)
+	}
+	*dst = m
+	return nil
 }
 
 func (in *getItemInput) decode(b []byte) error {
@@ -517,10 +550,17 @@ func (in *readInput) member(k string, raw []byte) error {
 	return nil
 }
 
-func (in *queryInput) decode(b []byte) error {
+func (in *queryInput) decode(b []byte) error { return in.decodeWith(b, nil) }
+
+// decodeWith is decode with the ExpressionAttributeValues in a map, strings
+// and values of sc (nil: new ones), as updateItemInput's.
+func (in *queryInput) decodeWith(b []byte, sc *batchScratch) error {
+	defer sc.decodeIn(b)()
 	return eachMember(b, func(key, raw []byte) error {
 		k := string(key) // not kept: no allocation
 		switch k {
+		case "ExpressionAttributeValues":
+			return sc.rawItem(b, raw, &in.ExpressionAttributeValues)
 		case "KeyConditionExpression":
 			return rawString(raw, &in.KeyConditionExpression)
 		case "ScanIndexForward":
@@ -920,11 +960,7 @@ func decodeBatch(b []byte, sc *batchScratch, fn func(d *batchDecoder) error) err
 	if sc == nil {
 		d.items = ddbjson.NewDecoder(b)
 	} else {
-		if sc.items == nil {
-			sc.items = ddbjson.NewDecoder(nil)
-		}
-		d.items = sc.items
-		d.items.Reset(b)
+		d.items = sc.decoder(b)
 	}
 	defer d.items.Release()
 	return fn(&d)

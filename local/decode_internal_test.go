@@ -66,6 +66,16 @@ var decodeSeeds = []string{
 	`{"RequestItems":{"a":{"Keys":[{"k":{"B":"AA=="}},{"k":{"N":"12345678901234567890123456789012345678"}}]},"b":{"Keys":null,"ProjectionExpression":null},"c":null,"d":{"Keys":[{"k":{"S":"x"}}],"keys":[]}}}`,
 	`{"RequestItems":{"t":{"Keys":[{"a":{"S":"x"}}, 1]}}}`,
 	`{"RequestItems":{"t":[{"PutRequest":{"Item":{"a":{"S":"x"}},"Item":{}}}]},"ReturnConsumedCapacity":null}`,
+	// UpdateItem: a key and values of every shape, repeated, null, empty,
+	// of the wrong type or malformed.
+	`{"TableName":"t","Key":{"pk":{"S":"a\"b"},"sk":{"N":"1"}},"UpdateExpression":"ADD n :one SET v = :v","ExpressionAttributeValues": {":one":{"N":"1"},":v":{"M":{"l":{"L":[{"S":"x"},{"BOOL":true}]}}}},"ReturnValues":"UPDATED_NEW"}`,
+	`{"Key":{"pk":{"S":"a"}},"Key":{"pk":{"S":"b"}},"ExpressionAttributeValues":{},"ExpressionAttributeValues":null}`,
+	`{"Key":null,"ExpressionAttributeValues":[]}`,
+	`{"Key":"k"}`,
+	`{"Key":{"pk":{}},"ExpressionAttributeValues":{":a":{"S":"x","N":"1"}}}`,
+	`{"Key":{"pk":{"S":1}}}`,
+	`{"ExpressionAttributeValues":{":a":{"SS":["a",7]}},"Key":{"pk":{"Q":"a"}}}`,
+	`{"TableName":"t","KeyConditionExpression":"pk = :p","FilterExpression":"n >= :z","ExpressionAttributeValues":{":p":{"S":"p001"},":z":{"N":"0"}},"ExclusiveStartKey":{"pk":{"S":"a"}}}`,
 }
 
 // FuzzDecodeEquivalence checks the Scan, batch and transaction decoders against
@@ -87,7 +97,21 @@ func FuzzDecodeEquivalence(f *testing.F) {
 		decodeEquivalence(t, b, func(in *batchGetInput, b []byte) error { sc.clear(); return in.decodeWith(b, sc) })
 		decodeEquivalence(t, b, (*transactWriteInput).decode)
 		decodeEquivalence(t, b, (*transactGetInput).decode)
+		// UpdateItem's and Query's own decoders, with their items in the
+		// scratch: the same result and error as into new maps.
+		sameWithScratch(t, b, sc, (*updateItemInput).decode, (*updateItemInput).decodeWith)
+		sameWithScratch(t, b, sc, (*queryInput).decode, (*queryInput).decodeWith)
 	})
+}
+
+func sameWithScratch[T any](t *testing.T, b []byte, sc *batchScratch, decode func(*T, []byte) error, with func(*T, []byte, *batchScratch) error) {
+	t.Helper()
+	var want, got T
+	wantErr := decode(&want, b)
+	sc.clear()
+	if err := with(&got, b, sc); !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%T %q: with a scratch (%+v, %v), without (%+v, %v)", got, b, got, err, want, wantErr)
+	}
 }
 
 // TestDecodeDeepNesting: encoding/json rejects a body nested deeper than

@@ -369,8 +369,13 @@ func updateResult(ex *eval.Compiled, old, keyItem Item, keyNames []string) (Item
 }
 
 func (s *Server) updateItem(c *call) (any, error) {
+	// The request's key and values are decoded into recycled memory: what
+	// is stored is encoded, a vector index gets the item decoded from its
+	// encoding, and the answer is written before the scratch is released.
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in updateItemInput
-	if err := in.decode(c.body); err != nil {
+	if err := in.decodeWith(c.body, sc); err != nil {
 		return nil, err
 	}
 	var cs constraints
@@ -453,6 +458,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if enc.Size() > limits.MaxItemBytes {
 		// UpdateItem's own wording (API_UpdateItem.html's error list).
 		return nil, validation(errUpdateTooLarge)
+	}
+	if t.vectors.Len() > 0 {
+		// A vector index keeps a view of the item, whose values from the
+		// request the next request reuses (batchScratch).
+		nu = itemOf(enc)
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
 	if err := t.apply(cur.key, old, oldSize, nu, enc, mt); err != nil {

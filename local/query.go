@@ -406,8 +406,12 @@ func (s *Server) readPage(src *source, in *readInput, ex *eval.Compiled, start, 
 // --- Query ---
 
 func (s *Server) query(c *call) (any, error) {
+	// The values are decoded into recycled memory (batchScratch): they are
+	// only compared with, and the answer is written before it is released.
+	sc := scratchPool.Get().(*batchScratch)
+	defer sc.release()
 	var in queryInput
-	if err := in.decode(c.body); err != nil {
+	if err := in.decodeWith(c.body, sc); err != nil {
 		return nil, err
 	}
 	if isSet(in.ConditionalOperator) {

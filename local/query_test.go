@@ -242,3 +242,43 @@ func TestScanSegments(t *testing.T) {
 		t.Fatalf("filtered scan: %d/%d %v", out.Count, out.ScannedCount, err)
 	}
 }
+
+// TestQueryConcurrentValues: a Query decodes its values into pooled memory
+// that the next request reuses; concurrent queries, each with its own
+// partition and filter values, each get their own items.
+func TestQueryConcurrentValues(t *testing.T) {
+	srv, c := newServer(t)
+	numbersTable(t, srv)
+	const parts = 4
+	for p := range parts {
+		for s := range 10 {
+			put(t, c, "nums", item{"pk": S(fmt.Sprintf("p%d", p)), "sk": N(fmt.Sprint(s)), "n": N(fmt.Sprint(s)), "x": S(fmt.Sprintf("p%d-%d", p, s))})
+		}
+	}
+	done := make(chan struct{})
+	for p := range parts {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			pk, min := fmt.Sprintf("p%d", p), fmt.Sprint(p)
+			want := []string{}
+			for s := p; s < 10; s++ {
+				want = append(want, fmt.Sprintf("p%d-%d", p, s))
+			}
+			for range 30 {
+				out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p"),
+					FilterExpression: aws.String("n >= :min"), ExpressionAttributeValues: item{":p": S(pk), ":min": N(min)}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := skList(out.Items, "x"); got != strings.Join(want, ",") {
+					t.Errorf("%s, n >= %s: %s", pk, min, got)
+					return
+				}
+			}
+		}()
+	}
+	for range parts {
+		<-done
+	}
+}

@@ -541,3 +541,36 @@ func TestVectorIndexIgnoresCancelledTransaction(t *testing.T) {
 		t.Fatalf("after a cancelled transaction: %s scored %v, want a alone at 1", keys, out.SearchResults[0].Score)
 	}
 }
+
+// TestVectorIndexKeepsUpdatedValues: UpdateItem decodes its key and values
+// into memory the next request reuses, so the view a vector index keeps of
+// an updated item must not point into it: after another update with other
+// values, the first item is found with its own.
+func TestVectorIndexKeepsUpdatedValues(t *testing.T) {
+	srv, c := newServer(t)
+	docsTable(t, srv)
+	update := func(pk, note string, v []float32) {
+		t.Helper()
+		if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("docs"), Key: item{"pk": S(pk)},
+			UpdateExpression:          aws.String("SET emb = :v, note = :n"),
+			ExpressionAttributeValues: item{":v": vecAV(v), ":n": S(note)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	update("first", "one", []float32{1, 0, 0, 0})
+	for i := range 20 {
+		update(fmt.Sprintf("other%02d", i), fmt.Sprintf("xyz%02d", i), []float32{0, 1, float32(i), 0})
+	}
+	out, err := c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("docs"), IndexName: aws.String("byL2"),
+		SearchVector: searchVec([]float32{1, 0, 0, 0}), TopK: aws.Int32(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.SearchResults) != 1 {
+		t.Fatalf("%d results", len(out.SearchResults))
+	}
+	got := out.SearchResults[0].Item
+	if sval(got["pk"]) != "first" || sval(got["note"]) != "one" || out.SearchResults[0].Score != 0 {
+		t.Fatalf("nearest = %s, note %q (score %v), want first, note one, 0", sval(got["pk"]), sval(got["note"]), out.SearchResults[0].Score)
+	}
+}
