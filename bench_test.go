@@ -233,7 +233,7 @@ func TestCallAllocations(t *testing.T) {
 	}{
 		{"Put", 11, func() error { return orders.Put(ctx, o) }},
 		{"Get", 12, func() error { _, err := orders.Get(ctx, o); return err }},
-		{"Query", 22, func() error { _, err := orders.Query(ctx, Order{UserID: "u1"}); return err }},
+		{"Query", 17, func() error { _, err := orders.Query(ctx, Order{UserID: "u1"}); return err }},
 	} {
 		var err error
 		if got := testing.AllocsPerRun(200, func() { err = tt.f() }); got > tt.max {
