@@ -202,7 +202,9 @@ func (c *cannedAPI) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamo
 	return &dynamodb.QueryOutput{Items: c.items, Count: int32(len(c.items))}, nil
 }
 
-func BenchmarkLayer(b *testing.B) {
+// cannedOrders is the table BenchmarkLayer calls: a Get answers o (with a
+// set), a Query 11 orders.
+func cannedOrders() (*dynamo.Table[Order], Order) {
 	o := order("u1", 1)
 	o.Tags = codec.NewSet("a", "b")
 	item, _ := Orders.Dump(o)
@@ -211,7 +213,43 @@ func BenchmarkLayer(b *testing.B) {
 		items[i], _ = Orders.Dump(order("u1", i))
 	}
 	repo, _ := dynamo.FromClient(&cannedAPI{item: item, items: items})
-	orders := dynamo.Bind(repo, Orders)
+	return dynamo.Bind(repo, Orders), o
+}
+
+// The allocations of a call, the SDK's answer aside, are the repo's own
+// work on every call: this guards them against regressions. The counts
+// include the canned output (one) and, for Get and Query, the decoded
+// result (the Set's map: two; a page's items: one).
+func TestCallAllocations(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under the race detector and coverage")
+	}
+	orders, o := cannedOrders()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		max  float64
+		f    func() error
+	}{
+		{"Put", 10, func() error { return orders.Put(ctx, o) }},
+		{"Get", 11, func() error { _, err := orders.Get(ctx, o); return err }},
+		// An option moves the request's config to the heap; ConsistentRead is
+		// a *bool of its own.
+		{"Get, Consistent", 13, func() error { _, err := orders.Get(ctx, o, dynamo.Consistent()); return err }},
+		{"Query", 16, func() error { _, err := orders.Query(ctx, Order{UserID: "u1"}); return err }},
+	} {
+		var err error
+		if got := testing.AllocsPerRun(200, func() { err = tt.f() }); got > tt.max {
+			t.Errorf("%s: %.1f allocs, want at most %.0f", tt.name, got, tt.max)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+	}
+}
+
+func BenchmarkLayer(b *testing.B) {
+	orders, o := cannedOrders()
 	ctx := context.Background()
 	b.Run("Put", func(b *testing.B) {
 		b.ReportAllocs()

@@ -34,7 +34,7 @@ func (t *Table[T]) put(ctx context.Context, v T, opts []PutOption) (T, bool, err
 	var old T
 	var found bool
 	err := t.run(ctx, "PutItem", func(ctx context.Context, op string) error {
-		in, err := request.Put(t.schema, v, append([]PutOption{request.At(t.repo.now())}, opts...)...)
+		in, err := request.Put(t.schema, v, t.stamped(opts)...)
 		if err != nil {
 			return invalid(op, err)
 		}
@@ -46,6 +46,15 @@ func (t *Table[T]) put(ctx context.Context, v T, opts []PutOption) (T, bool, err
 		return err
 	})
 	return old, found, err
+}
+
+// stamped adds the repo's clock to the options of a Put when the schema
+// has timestamp fields to stamp (boxing a time costs an allocation).
+func (t *Table[T]) stamped(opts []PutOption) []PutOption {
+	if _, created, updated := t.schema.Lifecycle(); created == "" && updated == "" {
+		return opts
+	}
+	return append([]PutOption{request.At(t.repo.now())}, opts...)
 }
 
 // Get reads the item whose key fields are set on key (the full primary

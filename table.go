@@ -32,6 +32,9 @@ func (t *Table[T]) Repo() *Repo { return t.repo }
 
 // run runs one operation of this table under the repo's operation tracer.
 func (t *Table[T]) run(ctx context.Context, op string, fn func(ctx context.Context, op string) error) error {
+	if t.repo.opTracer == nil {
+		return fn(ctx, op) // the tracer's table list is not built for nothing
+	}
 	return t.repo.run(ctx, op, t.tables(), func(ctx context.Context) error { return fn(ctx, op) })
 }
 

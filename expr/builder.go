@@ -767,9 +767,21 @@ func (b *Builder) KeyCondition(pkName string, pk types.AttributeValue, skName st
 	if err := b.claimValue(":pk", pk); err != nil {
 		return "", err
 	}
-	c := &Compare{Op: EQ, L: Path{{Name: "#pk"}}, R: &Value{Placeholder: ":pk"}}
-	return b.sortCondition([]Cond{c}, skName, op, sk)
+	if err := b.claimSort(skName, op, sk); err != nil {
+		return "", err
+	}
+	return keyConditionText[op], nil
 }
+
+// keyConditionText is KeyCondition's text for each op: its placeholders
+// are fixed, so it is printed once, not on every Query.
+var keyConditionText = func() (text [KeyBeginsWith + 1]string) {
+	for op := range text {
+		pk := &Compare{Op: EQ, L: Path{{Name: "#pk"}}, R: &Value{Placeholder: ":pk"}}
+		text[op] = printSort([]Cond{pk}, KeyOp(op))
+	}
+	return text
+}()
 
 // KeyPart is an attribute of a key and its value.
 type KeyPart struct {
@@ -803,7 +815,10 @@ func (b *Builder) MultiKeyCondition(eq []KeyPart, skName string, op KeyOp, sk ..
 		}
 		conds[i] = &Compare{Op: EQ, L: Path{{Name: n}}, R: &Value{Placeholder: v}}
 	}
-	return b.sortCondition(conds, skName, op, sk)
+	if err := b.claimSort(skName, op, sk); err != nil {
+		return "", err
+	}
+	return printSort(conds, op), nil
 }
 
 // checkSortOp checks a sort-key operator and the number of its values.
@@ -832,41 +847,44 @@ func checkSortOp(skName string, op KeyOp, sk []types.AttributeValue) error {
 	return nil
 }
 
-// sortCondition appends the sort-key comparison (none for KeyNone) to the
-// equalities and prints the conjunction.
-func (b *Builder) sortCondition(conds []Cond, skName string, op KeyOp, sk []types.AttributeValue) (string, error) {
+// claimSort records the sort-key placeholders of op: #sk and its values
+// (:sk, or :sk0 and :sk1 for KeyBetween); none for KeyNone.
+func (b *Builder) claimSort(skName string, op KeyOp, sk []types.AttributeValue) error {
 	if op == KeyNone {
-		if len(conds) == 1 {
-			return Print(conds[0]), nil
-		}
-		return Print(&And{Conds: conds}), nil
+		return nil
 	}
 	if err := b.claimName("#sk", skName); err != nil {
-		return "", err
+		return err
 	}
+	if op == KeyBetween {
+		if err := b.claimValue(":sk0", sk[0]); err != nil {
+			return err
+		}
+		return b.claimValue(":sk1", sk[1])
+	}
+	return b.claimValue(":sk", sk[0])
+}
+
+// printSort appends the sort-key comparison of op (none for KeyNone), on
+// the placeholders claimSort records, to the equalities and prints the
+// conjunction.
+func printSort(conds []Cond, op KeyOp) string {
 	skPath := Path{{Name: "#sk"}}
 	var s Cond
 	switch op {
+	case KeyNone:
+		if len(conds) == 1 {
+			return Print(conds[0])
+		}
+		return Print(&And{Conds: conds})
 	case KeyBetween:
-		if err := b.claimValue(":sk0", sk[0]); err != nil {
-			return "", err
-		}
-		if err := b.claimValue(":sk1", sk[1]); err != nil {
-			return "", err
-		}
 		s = &Between{X: skPath, Lo: &Value{Placeholder: ":sk0"}, Hi: &Value{Placeholder: ":sk1"}}
 	case KeyBeginsWith:
-		if err := b.claimValue(":sk", sk[0]); err != nil {
-			return "", err
-		}
 		s = &CondFunc{Name: "begins_with", Args: []Operand{skPath, &Value{Placeholder: ":sk"}}}
 	default:
-		if err := b.claimValue(":sk", sk[0]); err != nil {
-			return "", err
-		}
 		s = &Compare{Op: keyCompare[op], L: skPath, R: &Value{Placeholder: ":sk"}}
 	}
-	return Print(&And{Conds: append(conds, s)}), nil
+	return Print(&And{Conds: append(conds, s)})
 }
 
 var keyCompare = [...]CompareOp{KeyEQ: EQ, KeyLT: LT, KeyLE: LE, KeyGT: GT, KeyGE: GE}

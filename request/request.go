@@ -140,7 +140,18 @@ func (x exprs) projection(op string, paths []expr.Path) (*string, error) {
 }
 
 // collect applies opts to a fresh config.
+//
+// Without options the config is made here, where an inlined call puts it
+// on the caller's stack when the builder keeps it there; applying an
+// option through its interface moves it to the heap.
 func collect[O interface{ apply(*config) }](opts []O) *config {
+	if len(opts) == 0 {
+		return new(config)
+	}
+	return collectAll(opts)
+}
+
+func collectAll[O interface{ apply(*config) }](opts []O) *config {
 	c := new(config)
 	for _, o := range opts {
 		if any(o) != nil {

@@ -108,7 +108,12 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	// The item first, so that the key parts come from its attributes
 	// instead of being encoded twice; a key error still comes first.
 	item, encErr := s.encode(rv)
-	key, err := s.primaryKey(rv, item)
+	// The generated keys and the entity attribute: one allocation.
+	var avs []types.AttributeValueMemberS
+	if !s.raw || s.marker != "" {
+		avs = make([]types.AttributeValueMemberS, 3)
+	}
+	key, err := s.primaryKey(rv, item, avs)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +128,8 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 		item[key.SKName] = key.SK
 	}
 	if s.marker != "" {
-		item[s.marker] = &types.AttributeValueMemberS{Value: s.entity}
+		avs[2].Value = s.entity
+		item[s.marker] = &avs[2]
 	}
 	return item, nil
 }

@@ -24,6 +24,11 @@ func (s *Schema[T]) checkSize(av types.AttributeValue, pk bool) error {
 	default:
 		return nil
 	}
+	return s.checkLen(n, pk)
+}
+
+// checkLen rejects a key value of n bytes DynamoDB would reject.
+func (s *Schema[T]) checkLen(n int, pk bool) error {
 	name, what, limit := s.skName, "sort key", limits.MaxSortKeyBytes
 	if pk {
 		name, what, limit = s.pkName, "partition key", limits.MaxPartitionKeyBytes
@@ -156,23 +161,32 @@ func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeVal
 	}
 	var b strings.Builder
 	b.Grow(len(s.prefix) + 16*len(s.pk))
+	if unset, err := s.writePK(&b, rv, item); err != nil || unset != nil {
+		return nil, unset, err
+	}
+	av := &types.AttributeValueMemberS{Value: b.String()}
+	return av, nil, s.checkSize(av, true)
+}
+
+// writePK writes the generated partition key of rv to b; it returns the
+// first unset partition-key field when one is unset.
+func (s *Schema[T]) writePK(b *strings.Builder, rv reflect.Value, item map[string]types.AttributeValue) (*keyField, error) {
 	b.WriteString(s.prefix)
 	for i := range s.pk {
 		k := &s.pk[i]
 		p, ok, err := s.part(k, rv, true, item)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if !ok {
-			return nil, k, nil
+			return k, nil
 		}
 		if i > 0 {
 			b.WriteString(s.sep)
 		}
 		b.WriteString(p)
 	}
-	av := &types.AttributeValueMemberS{Value: b.String()}
-	return av, nil, s.checkSize(av, true)
+	return nil, nil
 }
 
 // requirePK is pkValue with an unset field as an error.
@@ -205,26 +219,9 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 	}
 	var b strings.Builder
 	b.Grow(32 * len(s.sk)) // a time part is 20 to 30 bytes: one allocation, not three
-	n := 0
-	for i := range s.sk {
-		k := &s.sk[i]
-		p, ok, err := s.part(k, rv, whole, item)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			unset = k
-			break
-		}
-		if n > 0 {
-			b.WriteString(s.sep)
-		}
-		b.WriteString(k.label)
-		b.WriteString(p)
-		n++
-	}
-	if n == 0 {
-		return nil, unset, nil
+	n, unset, err := s.writeSK(&b, rv, whole, item)
+	if err != nil || n == 0 {
+		return nil, unset, err
 	}
 	if unset != nil {
 		// A prefix ends with the separator so that begins_with matches
@@ -238,17 +235,81 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 	return sk, unset, nil
 }
 
+// writeSK writes the generated sort key of rv to b, up to the first unset
+// sort-key field, which it returns; n is the number of parts written.
+func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, item map[string]types.AttributeValue) (n int, unset *keyField, err error) {
+	for i := range s.sk {
+		k := &s.sk[i]
+		p, ok, err := s.part(k, rv, whole, item)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !ok {
+			return n, k, nil
+		}
+		if n > 0 {
+			b.WriteString(s.sep)
+		}
+		b.WriteString(k.label)
+		b.WriteString(p)
+		n++
+	}
+	return n, nil, nil
+}
+
 // PrimaryKey returns the full table key of v. Every partition-key field must
 // be set, and with a sort key every sort-key field too (a field's default
 // counts as set); a key value containing the separator is an error.
 func (s *Schema[T]) PrimaryKey(v T) (Key, error) {
 	rv := reflect.ValueOf(&v).Elem()
-	return s.primaryKey(rv, nil)
+	return s.primaryKey(rv, nil, nil)
 }
 
 // primaryKey builds the full key of rv; item, when not nil, is rv's item as
-// encode made it, whose key fields are not encoded again.
-func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.AttributeValue) (Key, error) {
+// encode made it, whose key fields are not encoded again. The generated key
+// values are members of avs when it has room for two (Dump passes the entity
+// attribute's too), and their text is one string: one allocation for each,
+// where building them apart costs two.
+func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.AttributeValue, avs []types.AttributeValueMemberS) (Key, error) {
+	if s.raw || s.embedded || len(s.sk) == 0 {
+		return s.primaryKeyApart(rv, item)
+	}
+	if len(avs) < 2 {
+		avs = make([]types.AttributeValueMemberS, 2)
+	}
+	var b strings.Builder
+	b.Grow(len(s.prefix) + 16*len(s.pk) + 32*len(s.sk))
+	unset, err := s.writePK(&b, rv, item)
+	if err == nil && unset != nil {
+		err = s.errf(unset.f.Name, "partition-key value is unset")
+	}
+	if err != nil {
+		return Key{}, err
+	}
+	pkLen := b.Len()
+	// The partition key's size before the sort key's errors, as apart.
+	if err := s.checkLen(pkLen, true); err != nil {
+		return Key{}, err
+	}
+	_, unset, err = s.writeSK(&b, rv, true, item)
+	if err != nil {
+		return Key{}, err
+	}
+	if unset != nil {
+		return Key{}, s.errf(unset.f.Name, "sort-key value is unset; the full key is required")
+	}
+	text := b.String()
+	pk, sk := &avs[0], &avs[1]
+	pk.Value, sk.Value = text[:pkLen], text[pkLen:]
+	if err := s.checkSize(sk, false); err != nil {
+		return Key{}, err
+	}
+	return Key{PKName: s.pkName, PK: pk, SKName: s.skName, SK: sk}, nil
+}
+
+// primaryKeyApart is primaryKey built from pkValue and skValue: raw keys
+// (the fields' own values), a partition key alone, an embedded schema.
+func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.AttributeValue) (Key, error) {
 	pk, err := s.requirePK(rv, item)
 	if err != nil {
 		return Key{}, err

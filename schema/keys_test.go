@@ -488,6 +488,11 @@ func TestKeySizeLimits(t *testing.T) {
 	if _, err := orders.PrimaryKey(Order{UserID: long[:2042], PlacedAt: jan15, OrderID: long[:1003]}); err != nil {
 		t.Fatalf("keys at the limits: %v", err)
 	}
+	// The partition key's size is checked before the sort key is looked at.
+	_, err = orders.PrimaryKey(Order{UserID: long})
+	wantErr(t, err, "dynamo: schema Order: field pk: partition key is 2054 bytes; DynamoDB allows at most 2048")
+	_, err = orders.Dump(Order{UserID: long, OrderID: long[:1004]})
+	wantErr(t, err, "dynamo: schema Order: field pk: partition key is 2054 bytes; DynamoDB allows at most 2048")
 	raw := schema.Must[RawItem]("legacy", schema.RawKeys())
 	_, err = raw.PrimaryKey(RawItem{ID: 1, Name: long[:1025]})
 	wantErr(t, err, "dynamo: schema RawItem: field name: sort key is 1025 bytes; DynamoDB allows at most 1024")
@@ -554,5 +559,36 @@ func TestDumpWritesKeyFieldDefaults(t *testing.T) {
 	back, err := users.Load(it)
 	if err != nil || back != (User{UserID: "u1", Kind: "profile"}) {
 		t.Fatalf("Load = %+v, %v", back, err)
+	}
+}
+
+// Dump's generated keys are PrimaryKey's, and each attribute value of the
+// item is its own: changing one changes no other (the key values and the
+// entity attribute are made together).
+func TestDumpKeysAreDistinctValues(t *testing.T) {
+	o := Order{UserID: "u1", PlacedAt: jan15, OrderID: "o1"}
+	item, err := orders.Dump(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := orders.PrimaryKey(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := func(name string) string { return item[name].(*types.AttributeValueMemberS).Value }
+	if s("pk") != "order#u1" || s("sk") != "2024-01-15T10:00:00Z#o1" || s(orders.EntityAttribute()) != "order" {
+		t.Fatalf("pk %q, sk %q, entity %q", s("pk"), s("sk"), s(orders.EntityAttribute()))
+	}
+	if av(item["pk"]) != av(key.PK) || av(item["sk"]) != av(key.SK) {
+		t.Fatalf("Dump's key %v %v, PrimaryKey's %v %v", item["pk"], item["sk"], key.PK, key.SK)
+	}
+	item["pk"].(*types.AttributeValueMemberS).Value = "x"
+	item["sk"].(*types.AttributeValueMemberS).Value = "y"
+	if s(orders.EntityAttribute()) != "order" || key.PK.(*types.AttributeValueMemberS).Value != "order#u1" {
+		t.Fatalf("entity %q, key %v after changing the item's keys", s(orders.EntityAttribute()), key.PK)
+	}
+	again, _ := orders.Dump(o)
+	if again["pk"].(*types.AttributeValueMemberS).Value != "order#u1" || again["sk"].(*types.AttributeValueMemberS).Value != "2024-01-15T10:00:00Z#o1" {
+		t.Fatalf("a second Dump: %v %v", again["pk"], again["sk"])
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package dynamo_test
+
+const raceEnabled = false
