@@ -41,16 +41,23 @@ func TestWriteAllocations(t *testing.T) {
 		{"PutItem", put, 23},
 		{"UpdateItem", update, 27},
 	} {
-		// AllocsPerRun counts the whole process's allocations, so goroutines
-		// other tests left behind (sweepers, idle connections) can only add
-		// to it: the fewest of a few trials is the request's own count.
-		got := tt.max + 1e9
-		for range 5 {
-			got = min(got, testing.AllocsPerRun(100, func() { c.call(t, tt.action, tt.body) }))
-		}
-		if got > tt.max {
-			t.Errorf("%s: %.1f allocs, want at most %.0f", tt.action, got, tt.max)
-		}
+		checkAllocs(t, c, tt.action, tt.body, tt.max)
+	}
+}
+
+// checkAllocs fails t if a request of action with body makes more than max
+// allocations. AllocsPerRun counts the whole process's allocations, so
+// goroutines other tests left behind (sweepers, idle connections) can only
+// add to it: the fewest of a few trials is the request's own count.
+func checkAllocs(t *testing.T, c *caller, action, body string, max float64) {
+	t.Helper()
+	got := max + 1e9
+	for range 5 {
+		got = min(got, testing.AllocsPerRun(100, func() { c.call(t, action, body) }))
+	}
+	t.Logf("%s: %.1f allocs", action, got)
+	if got > max {
+		t.Errorf("%s: %.1f allocs, want at most %.0f", action, got, max)
 	}
 }
 
@@ -84,14 +91,7 @@ func TestBatchAllocations(t *testing.T) {
 		{"BatchWriteItem", write, 89},
 		{"BatchGetItem", get, 27},
 	} {
-		got := tt.max + 1e9
-		for range 5 {
-			got = min(got, testing.AllocsPerRun(100, func() { c.call(t, tt.action, tt.body) }))
-		}
-		t.Logf("%s: %.1f allocs", tt.action, got)
-		if got > tt.max {
-			t.Errorf("%s: %.1f allocs, want at most %.0f", tt.action, got, tt.max)
-		}
+		checkAllocs(t, c, tt.action, tt.body, tt.max)
 	}
 }
 
@@ -116,12 +116,5 @@ func TestQueryAllocations(t *testing.T) {
 	query := `{"TableName":"bench","KeyConditionExpression":"pk = :p","FilterExpression":"n >= :z","ExpressionAttributeValues":{":p":{"S":"p001"},":z":{"N":"0"}}}`
 	// Today 31 (35 before its values were decoded into the scratch); one
 	// to spare for the runtime's own variation.
-	const max = 32
-	got := max + 1e9
-	for range 5 {
-		got = min(got, testing.AllocsPerRun(100, func() { c.call(t, "Query", query) }))
-	}
-	if got > max {
-		t.Errorf("Query: %.1f allocs, want at most %d", got, max)
-	}
+	checkAllocs(t, c, "Query", query, 32)
 }
