@@ -500,11 +500,7 @@ func TestPeriodicSyncsEveryInterval(t *testing.T) {
 		armed.Store(true)
 		_, _, err := coll(t, e, "a").Put(fmt.Appendf(nil, "%d", round), item("v"))
 		must(t, err)
-		select {
-		case <-synced:
-		case <-time.After(time.Minute): // a guard: the fsync is due in 5ms
-			t.Fatalf("round %d: no fsync of the log a minute after a write", round)
-		}
+		<-synced // without the periodic fsync, the test binary's timeout ends it
 		armed.Store(false)
 	}
 	// Each signal came from an fsync that started after the one before
