@@ -1,0 +1,5 @@
+//go:build !race
+
+package ddbjson
+
+const raceEnabled = false
