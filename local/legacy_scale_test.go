@@ -64,12 +64,22 @@ func TestLegacyParametersScaleLinearly(t *testing.T) {
 			return err
 		},
 	}
+	// now is the process's CPU time, which other processes loading the
+	// machine do not inflate as they do wall time (wall time where CPU
+	// time is not measured).
+	epoch := time.Now()
+	now := func() time.Duration {
+		if c := cpuTime(); c > 0 {
+			return c
+		}
+		return time.Since(epoch)
+	}
 	// fastest is the best of runs of sending reqs requests of n attributes.
 	fastest := func(send func(int) error, n, reqs, runs int) time.Duration {
 		best := time.Duration(1<<63 - 1)
 		for range runs {
 			runtime.GC()
-			start := time.Now()
+			start := now()
 			for range reqs {
 				// Many attributes make the translated expression too long:
 				// the answer is then that ValidationException.
@@ -77,7 +87,7 @@ func TestLegacyParametersScaleLinearly(t *testing.T) {
 					wantErrContains(t, err, "ValidationException", "Expression size has exceeded the maximum allowed size")
 				}
 			}
-			best = min(best, time.Since(start))
+			best = min(best, now()-start)
 		}
 		return best
 	}
