@@ -1184,9 +1184,29 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return encodeStringSet(*(*Set[string])(p), st), nil
 		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			elems, err := setElems(av, ec.kind, t)
+			if err != nil {
+				return err
+			}
+			*(*Set[string])(p) = decodeStringSet(elems)
+			return nil
+		}
 	case intSet:
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return encodeIntSet(*(*Set[int])(p), st), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			elems, err := setElems(av, ec.kind, t)
+			if err != nil {
+				return err
+			}
+			s, err := decodeIntSet(elems)
+			if err != nil {
+				return err
+			}
+			*(*Set[int])(p) = s
+			return nil
 		}
 	}
 	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
@@ -1220,18 +1240,6 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		if err != nil {
 			return err
 		}
-		switch {
-		case stringSet:
-			setAs(v, decodeStringSet(elems))
-			return nil
-		case intSet:
-			s, err := decodeIntSet(elems)
-			if err != nil {
-				return err
-			}
-			setAs(v, s)
-			return nil
-		}
 		m := reflect.MakeMapWithSize(t, len(elems))
 		k := reflect.New(kt).Elem()
 		for _, e := range elems {
@@ -1242,6 +1250,9 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		}
 		v.Set(m)
 		return nil
+	}
+	if c.decAt != nil {
+		decodeByAddress(c)
 	}
 	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
@@ -1711,15 +1722,6 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		}
 		return st.M(m), nil
 	}
-	if stringMap {
-		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			sm := *(*map[string]string)(p)
-			if sm == nil {
-				return nil, nil
-			}
-			return encodeStringMap(sm, st), nil
-		}
-	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberM)
 		if !ok {
@@ -1731,21 +1733,6 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 				return err
 			}
 			v.Set(reflect.ValueOf(m))
-			return nil
-		}
-		if stringMap {
-			sm := make(map[string]string, len(x.Value))
-			for k, e := range x.Value {
-				switch e := e.(type) {
-				case *types.AttributeValueMemberS:
-					sm[k] = e.Value
-				case *types.AttributeValueMemberNULL, nil:
-					sm[k] = ""
-				default:
-					return within(mismatch(e, et), mapSeg(k))
-				}
-			}
-			v.Set(reflect.ValueOf(sm))
 			return nil
 		}
 		if v.IsNil() {
@@ -1767,9 +1754,48 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		}
 		return nil
 	}
+	if stringMap {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			sm := *(*map[string]string)(p)
+			if sm == nil {
+				return nil, nil
+			}
+			return encodeStringMap(sm, st), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			x, ok := av.(*types.AttributeValueMemberM)
+			if !ok {
+				return mismatch(av, t)
+			}
+			sm, err := decodeStringMap(x.Value, et)
+			if err != nil {
+				return err
+			}
+			*(*map[string]string)(p) = sm
+			return nil
+		}
+		decodeByAddress(c)
+	}
 	c.isZero = reflect.Value.IsNil
 	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
+}
+
+// decodeStringMap decodes an M of strings (NULL loads as "") into a new
+// map[string]string.
+func decodeStringMap(m map[string]types.AttributeValue, et reflect.Type) (map[string]string, error) {
+	sm := make(map[string]string, len(m))
+	for k, e := range m {
+		switch e := e.(type) {
+		case *types.AttributeValueMemberS:
+			sm[k] = e.Value
+		case *types.AttributeValueMemberNULL, nil:
+			sm[k] = ""
+		default:
+			return nil, within(mismatch(e, et), mapSeg(k))
+		}
+	}
+	return sm, nil
 }
 
 func encodeStringMap(sm map[string]string, st *encState) types.AttributeValue {
