@@ -1263,12 +1263,39 @@ func encodeStringSet(s Set[string], st *encState) types.AttributeValue {
 		return nil
 	}
 	elems := st.strings(len(s))
-	for k := range s {
-		elems = append(elems, k)
+	if len(s) > smallSet {
+		for k := range s {
+			elems = append(elems, k)
+		}
+		slices.Sort(elems)
+		return st.SS(elems)
 	}
-	slices.Sort(elems)
+	// A small set is sorted on the stack, by an index of its strings, so
+	// that each string is stored into the slab once: every store there is
+	// a write barrier while the collector marks, and a sort in place moves
+	// each string several times.
+	var keys [smallSet]string
+	var order [smallSet]uint8
+	n := 0
+	for k := range s {
+		keys[n] = k
+		order[n] = uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	elems = elems[:n]
+	for i, x := range order[:n] {
+		elems[i] = keys[x]
+	}
 	return st.SS(elems)
 }
+
+// smallSet is the most elements a set is sorted on the stack with.
+const smallSet = 16
 
 func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	if len(s) == 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,6 +209,38 @@ func TestIntegerDecodeMatchesStrconv(t *testing.T) {
 			} else {
 				want, wantErr := strconv.ParseUint(text, 10, c.bits)
 				check(text, c.bits, c.get(), err, int64(want), wantErr)
+			}
+		}
+	}
+}
+
+// A small string set is sorted on the stack by its own insertion sort; at
+// every size, on either side of the cut, it is written in slices.Sort's
+// order.
+func TestStringSetOrderMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []string{"", "a", "b", "A", "é", "ab", "aa", "a\x00", "\xff", "z", "日本"}
+	for size := 1; size <= 40; size++ {
+		for range 200 {
+			s := codec.NewSet[string]()
+			for len(s) < size {
+				var b strings.Builder
+				for range r.IntN(4) {
+					b.WriteString(alphabet[r.IntN(len(alphabet))])
+				}
+				s[b.String()+strconv.Itoa(r.IntN(size*2))] = struct{}{}
+			}
+			av, err := codec.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]string, 0, len(s))
+			for k := range s {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			if got := av.(*types.AttributeValueMemberSS).Value; !slices.Equal(got, want) {
+				t.Fatalf("size %d: %q, want %q", size, got, want)
 			}
 		}
 	}
