@@ -245,3 +245,60 @@ func TestStringSetOrderMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// Floats that are short decimals (a price, a quantity) are written and
+// read without strconv; around the edges of that path (fraction digits,
+// 2^40 units, 15 digits, the floats next to each decimal) the text and
+// the value are strconv's.
+func TestShortFloatsMatchStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var floats []float64
+	for range 100000 {
+		n := 1 + r.Int64N(1<<(1+r.IntN(42)))
+		f := float64(n) / math.Pow10(r.IntN(8))
+		floats = append(floats, f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)))
+	}
+	for _, edge := range []float64{1 << 40, 1<<40 - 1, 1<<40 + 1, (1<<40 - 1) / 1e4, 1e-4, 1e-5, 0.0001, 0.00015} {
+		floats = append(floats, edge, math.Nextafter(edge, 0), math.Nextafter(edge, math.Inf(1)))
+	}
+	for _, f := range floats {
+		for _, f := range []float64{f, -f} {
+			av, err := codec.Marshal(f)
+			if err != nil {
+				t.Fatalf("Marshal(%v): %v", f, err)
+			}
+			if got, want := av.(*types.AttributeValueMemberN).Value, canonicalFloat(f, 64); got != want {
+				t.Fatalf("Marshal(%v) = %s, want %s", f, got, want)
+			}
+		}
+	}
+	texts := []string{"0", "-0", "0.0", "-0.0", "00.5", "5.", ".5", "-", "", "-.5", "1.2.3", "+1", "1e5",
+		"123456789012345", "1234567890123456", "12345678901234.5", "1234567890123.45", "0.000000000000001",
+		"9007199254740993", "999999999999999", "-999999999999999", "1_0", "0x10", "NaN", "Inf", "1.5 ", " 1.5"}
+	for range 100000 {
+		var b strings.Builder
+		if r.IntN(3) == 0 {
+			b.WriteByte('-')
+		}
+		nd := 1 + r.IntN(17)
+		point := r.IntN(nd + 1)
+		for i := range nd {
+			if i == point && i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		var got float64
+		err := codec.Unmarshal(&types.AttributeValueMemberN{Value: text}, &got)
+		want, werr := strconv.ParseFloat(text, 64)
+		switch {
+		case werr == nil && (err != nil || math.Float64bits(got) != math.Float64bits(want)):
+			t.Fatalf("%q: got %v (%v), want %v", text, got, err, want)
+		case werr != nil && err == nil:
+			t.Fatalf("%q: got %v, strconv refuses it: %v", text, got, werr)
+		}
+	}
+}
