@@ -382,10 +382,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.kind = KindN
 		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendInt(st.buf(), v.Int(), 10))), nil
+			return st.N(st.itoa(v.Int())), nil
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendInt(st.buf(), loadInt(p, k), 10))), nil
+			return st.N(st.itoa(loadInt(p, k))), nil
 		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -404,10 +404,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.kind = KindN
 		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendUint(st.buf(), v.Uint(), 10))), nil
+			return st.N(st.utoa(v.Uint())), nil
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendUint(st.buf(), loadUint(p, k), 10))), nil
+			return st.N(st.utoa(loadUint(p, k))), nil
 		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -773,7 +773,7 @@ func buildTime(c *codec, o opts) {
 			if t.Nanosecond() != 0 {
 				return nil, errorf("time has fractional seconds; unixtime stores whole seconds (refusing to truncate)")
 			}
-			return st.N(st.str(strconv.AppendInt(st.buf(), t.Unix(), 10))), nil
+			return st.N(st.itoa(t.Unix())), nil
 		}, func(av types.AttributeValue) (time.Time, error) {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
@@ -1309,7 +1309,7 @@ func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	slices.Sort(vals)
 	elems := st.strings(len(vals))[:len(vals)]
 	for i, x := range vals {
-		elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
+		elems[i] = st.itoa(int64(x))
 	}
 	return st.NS(elems)
 }
@@ -1349,7 +1349,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 		}
 		slices.Sort(vals)
 		for _, x := range vals {
-			elems = append(elems, st.str(strconv.AppendInt(st.buf(), x, 10)))
+			elems = append(elems, st.itoa(x))
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		vals := make([]uint64, 0, n)
@@ -1359,7 +1359,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 		}
 		slices.Sort(vals)
 		for _, x := range vals {
-			elems = append(elems, st.str(strconv.AppendUint(st.buf(), x, 10)))
+			elems = append(elems, st.utoa(x))
 		}
 	default:
 		bits := kt.Bits()

@@ -302,3 +302,34 @@ func TestShortFloatsMatchStrconv(t *testing.T) {
 		}
 	}
 }
+
+// Integers below 100 take strconv's constant text instead of the slab's;
+// either side of the cut the text is strconv's.
+func TestSmallIntegerText(t *testing.T) {
+	for n := int64(-300); n <= 300; n++ {
+		av, err := codec.Marshal(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := av.(*types.AttributeValueMemberN).Value, strconv.FormatInt(n, 10); got != want {
+			t.Fatalf("Marshal(%d) = %s", n, got)
+		}
+		if n >= 0 {
+			av, err := codec.Marshal(uint16(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := av.(*types.AttributeValueMemberN).Value, strconv.FormatInt(n, 10); got != want {
+				t.Fatalf("Marshal(uint16 %d) = %s", n, got)
+			}
+		}
+		av, err = codec.Marshal(codec.NewSet(int(n), int(n)+100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{strconv.FormatInt(n, 10), strconv.FormatInt(n+100, 10)}
+		if got := av.(*types.AttributeValueMemberNS).Value; !slices.Equal(got, want) {
+			t.Fatalf("Marshal(Set %d) = %q, want %q", n, got, want)
+		}
+	}
+}

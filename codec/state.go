@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -184,4 +185,22 @@ func (st *encState) str(b []byte) string {
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	return string(b)
+}
+
+// itoa returns n in decimal. Below 100 it is strconv's own constant
+// text, which takes nothing from the slab; small numbers (counts,
+// quantities, versions) are the common ones.
+func (st *encState) itoa(n int64) string {
+	if 0 <= n && n < 100 {
+		return strconv.FormatInt(n, 10)
+	}
+	return st.str(strconv.AppendInt(st.buf(), n, 10))
+}
+
+// utoa is itoa for unsigned numbers.
+func (st *encState) utoa(n uint64) string {
+	if n < 100 {
+		return strconv.FormatUint(n, 10)
+	}
+	return st.str(strconv.AppendUint(st.buf(), n, 10))
 }
