@@ -208,14 +208,14 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if f == 0 {
 		return append(b, '0'), nil
 	}
-	// Rounding is monotonic, so the shortest digits of f lie in [1e-7, 1e21)
-	// exactly when |f| lies in [float(1e-7), float(1e21)) at f's precision:
-	// the plain form, which 'f' writes.
 	if bits == 64 {
 		if out, ok := appendShortFloat(b, f); ok {
 			return out, nil
 		}
 	}
+	// Rounding is monotonic, so the shortest digits of f lie in [1e-7, 1e21)
+	// exactly when |f| lies in [float(1e-7), float(1e21)) at f's precision:
+	// the plain form, which 'f' writes.
 	if a := math.Abs(f); bits == 32 && float32(a) >= 1e-7 && float32(a) < 1e21 || bits == 64 && a >= 1e-7 && a < 1e21 {
 		return strconv.AppendFloat(b, f, 'f', -1, bits), nil
 	}
