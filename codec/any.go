@@ -21,9 +21,9 @@ func encodeAny(x any, st *encState) (types.AttributeValue, error) {
 	case bool:
 		return st.BOOL(x), nil
 	case int:
-		return st.N(st.str(strconv.AppendInt(st.buf(), int64(x), 10))), nil
+		return st.N(st.itoa(int64(x))), nil
 	case int64:
-		return st.N(st.str(strconv.AppendInt(st.buf(), x, 10))), nil
+		return st.N(st.itoa(x)), nil
 	case float64:
 		b, err := appendFloat(st.buf(), x, 64)
 		if err != nil {

@@ -382,10 +382,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.kind = KindN
 		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendInt(st.buf(), v.Int(), 10))), nil
+			return st.N(st.itoa(v.Int())), nil
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendInt(st.buf(), loadInt(p, k), 10))), nil
+			return st.N(st.itoa(loadInt(p, k))), nil
 		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -404,10 +404,10 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.kind = KindN
 		bits, k := t.Bits(), t.Kind()
 		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendUint(st.buf(), v.Uint(), 10))), nil
+			return st.N(st.utoa(v.Uint())), nil
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			return st.N(st.str(strconv.AppendUint(st.buf(), loadUint(p, k), 10))), nil
+			return st.N(st.utoa(loadUint(p, k))), nil
 		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -773,7 +773,7 @@ func buildTime(c *codec, o opts) {
 			if t.Nanosecond() != 0 {
 				return nil, errorf("time has fractional seconds; unixtime stores whole seconds (refusing to truncate)")
 			}
-			return st.N(st.str(strconv.AppendInt(st.buf(), t.Unix(), 10))), nil
+			return st.N(st.itoa(t.Unix())), nil
 		}, func(av types.AttributeValue) (time.Time, error) {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
@@ -1184,9 +1184,29 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return encodeStringSet(*(*Set[string])(p), st), nil
 		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			elems, err := setElems(av, ec.kind, t)
+			if err != nil {
+				return err
+			}
+			*(*Set[string])(p) = decodeStringSet(elems)
+			return nil
+		}
 	case intSet:
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return encodeIntSet(*(*Set[int])(p), st), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			elems, err := setElems(av, ec.kind, t)
+			if err != nil {
+				return err
+			}
+			s, err := decodeIntSet(elems)
+			if err != nil {
+				return err
+			}
+			*(*Set[int])(p) = s
+			return nil
 		}
 	}
 	c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) {
@@ -1220,18 +1240,6 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		if err != nil {
 			return err
 		}
-		switch {
-		case stringSet:
-			setAs(v, decodeStringSet(elems))
-			return nil
-		case intSet:
-			s, err := decodeIntSet(elems)
-			if err != nil {
-				return err
-			}
-			setAs(v, s)
-			return nil
-		}
 		m := reflect.MakeMapWithSize(t, len(elems))
 		k := reflect.New(kt).Elem()
 		for _, e := range elems {
@@ -1243,6 +1251,9 @@ func buildSet(c *codec, t reflect.Type, o opts) error {
 		v.Set(m)
 		return nil
 	}
+	if c.decAt != nil {
+		decodeByAddress(c)
+	}
 	c.isZero = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
 }
@@ -1252,12 +1263,39 @@ func encodeStringSet(s Set[string], st *encState) types.AttributeValue {
 		return nil
 	}
 	elems := st.strings(len(s))
-	for k := range s {
-		elems = append(elems, k)
+	if len(s) > smallSet {
+		for k := range s {
+			elems = append(elems, k)
+		}
+		slices.Sort(elems)
+		return st.SS(elems)
 	}
-	slices.Sort(elems)
+	// A small set is sorted on the stack, by an index of its strings, so
+	// that each string is stored into the slab once: every store there is
+	// a write barrier while the collector marks, and a sort in place moves
+	// each string several times.
+	var keys [smallSet]string
+	var order [smallSet]uint8
+	n := 0
+	for k := range s {
+		keys[n] = k
+		order[n] = uint8(n)
+		n++
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	elems = elems[:n]
+	for i, x := range order[:n] {
+		elems[i] = keys[x]
+	}
 	return st.SS(elems)
 }
+
+// smallSet is the most elements a set is sorted on the stack with.
+const smallSet = 16
 
 func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	if len(s) == 0 {
@@ -1271,7 +1309,7 @@ func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	slices.Sort(vals)
 	elems := st.strings(len(vals))[:len(vals)]
 	for i, x := range vals {
-		elems[i] = st.str(strconv.AppendInt(st.buf(), int64(x), 10))
+		elems[i] = st.itoa(int64(x))
 	}
 	return st.NS(elems)
 }
@@ -1311,7 +1349,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 		}
 		slices.Sort(vals)
 		for _, x := range vals {
-			elems = append(elems, st.str(strconv.AppendInt(st.buf(), x, 10)))
+			elems = append(elems, st.itoa(x))
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		vals := make([]uint64, 0, n)
@@ -1321,7 +1359,7 @@ func encodeNumericSet(v reflect.Value, kt reflect.Type, st *encState) (types.Att
 		}
 		slices.Sort(vals)
 		for _, x := range vals {
-			elems = append(elems, st.str(strconv.AppendUint(st.buf(), x, 10)))
+			elems = append(elems, st.utoa(x))
 		}
 	default:
 		bits := kt.Bits()
@@ -1711,15 +1749,6 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		}
 		return st.M(m), nil
 	}
-	if stringMap {
-		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-			sm := *(*map[string]string)(p)
-			if sm == nil {
-				return nil, nil
-			}
-			return encodeStringMap(sm, st), nil
-		}
-	}
 	c.dec = func(av types.AttributeValue, v reflect.Value) error {
 		x, ok := av.(*types.AttributeValueMemberM)
 		if !ok {
@@ -1731,21 +1760,6 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 				return err
 			}
 			v.Set(reflect.ValueOf(m))
-			return nil
-		}
-		if stringMap {
-			sm := make(map[string]string, len(x.Value))
-			for k, e := range x.Value {
-				switch e := e.(type) {
-				case *types.AttributeValueMemberS:
-					sm[k] = e.Value
-				case *types.AttributeValueMemberNULL, nil:
-					sm[k] = ""
-				default:
-					return within(mismatch(e, et), mapSeg(k))
-				}
-			}
-			v.Set(reflect.ValueOf(sm))
 			return nil
 		}
 		if v.IsNil() {
@@ -1767,9 +1781,48 @@ func (b *builder) buildMap(c *codec, t reflect.Type, o opts) error {
 		}
 		return nil
 	}
+	if stringMap {
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			sm := *(*map[string]string)(p)
+			if sm == nil {
+				return nil, nil
+			}
+			return encodeStringMap(sm, st), nil
+		}
+		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
+			x, ok := av.(*types.AttributeValueMemberM)
+			if !ok {
+				return mismatch(av, t)
+			}
+			sm, err := decodeStringMap(x.Value, et)
+			if err != nil {
+				return err
+			}
+			*(*map[string]string)(p) = sm
+			return nil
+		}
+		decodeByAddress(c)
+	}
 	c.isZero = reflect.Value.IsNil
 	c.isEmpty = func(v reflect.Value) bool { return v.Len() == 0 }
 	return nil
+}
+
+// decodeStringMap decodes an M of strings (NULL loads as "") into a new
+// map[string]string.
+func decodeStringMap(m map[string]types.AttributeValue, et reflect.Type) (map[string]string, error) {
+	sm := make(map[string]string, len(m))
+	for k, e := range m {
+		switch e := e.(type) {
+		case *types.AttributeValueMemberS:
+			sm[k] = e.Value
+		case *types.AttributeValueMemberNULL, nil:
+			sm[k] = ""
+		default:
+			return nil, within(mismatch(e, et), mapSeg(k))
+		}
+	}
+	return sm, nil
 }
 
 func encodeStringMap(sm map[string]string, st *encState) types.AttributeValue {

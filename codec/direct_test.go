@@ -1,6 +1,7 @@
 package codec_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -151,6 +152,84 @@ func TestTimeTextAsTimeParse(t *testing.T) {
 			t.Errorf("%q: error %v, time.Parse %v", s, err, werr)
 		case err == nil && (got != want.UTC()):
 			t.Errorf("%q: %v, want %v", s, got, want.UTC())
+		}
+	}
+}
+
+// The sets and string maps decoded at their address (Set[string],
+// Set[int], map[string]string) load what the general path loads for the
+// same shapes of another type, and fail where it fails, with the same
+// message but for the type's name.
+func TestDirectSetsAndMapsMatchGeneral(t *testing.T) {
+	type direct struct {
+		SS  codec.Set[string] `dynamo:"ss"`
+		NS  codec.Set[int]    `dynamo:"ns"`
+		Map map[string]string `dynamo:"map"`
+	}
+	type general struct {
+		SS  map[string]struct{}    `dynamo:"ss"`
+		NS  map[int]struct{}       `dynamo:"ns"`
+		Map map[string]directLevel `dynamo:"map"`
+	}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	null := &types.AttributeValueMemberNULL{Value: true}
+	for _, av := range []struct {
+		attr string
+		av   types.AttributeValue
+	}{
+		{"ss", &types.AttributeValueMemberSS{Value: []string{"b", "a", ""}}},
+		{"ss", &types.AttributeValueMemberSS{Value: []string{}}},
+		{"ss", &types.AttributeValueMemberNS{Value: []string{"1"}}},
+		{"ss", s("a")},
+		{"ss", null},
+		{"ns", &types.AttributeValueMemberNS{Value: []string{"3", "-1", "1E2", "0.0", "-9223372036854775808"}}},
+		{"ns", &types.AttributeValueMemberNS{Value: []string{"1.5"}}},
+		{"ns", &types.AttributeValueMemberNS{Value: []string{"x"}}},
+		{"ns", &types.AttributeValueMemberNS{Value: []string{"9223372036854775808"}}},
+		{"ns", &types.AttributeValueMemberSS{Value: []string{"1"}}},
+		{"ns", null},
+		{"map", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"a": s("x"), "b": null, "": s("")}}},
+		{"map", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{}}},
+		{"map", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"a": &types.AttributeValueMemberN{Value: "1"}}}},
+		{"map", &types.AttributeValueMemberL{}},
+		{"map", null},
+	} {
+		item := map[string]types.AttributeValue{av.attr: av.av}
+		// A set is replaced; a map[string]string too, where other maps
+		// merge into the one there: the maps start nil.
+		d := direct{SS: codec.NewSet("old"), NS: codec.NewSet(7)}
+		g := general{SS: map[string]struct{}{"old": {}}, NS: map[int]struct{}{7: {}}}
+		derr, gerr := codec.UnmarshalItem(item, &d), codec.UnmarshalItem(item, &g)
+		if derr != nil || gerr != nil {
+			got, want := fmt.Sprint(derr), fmt.Sprint(gerr)
+			got = strings.NewReplacer("direct.", "general.", "codec.Set[string]", "map[string]struct {}",
+				"codec.Set[int]", "map[int]struct {}", "into string", "into codec_test.directLevel",
+				"map[string]string", "map[string]codec_test.directLevel").Replace(got)
+			if got != want {
+				t.Errorf("%s: error %q, general %q", js(av.av), derr, gerr)
+			}
+			continue
+		}
+		var got, want string
+		switch av.attr {
+		case "ss":
+			got, want = fmt.Sprint(map[string]struct{}(d.SS)), fmt.Sprint(g.SS)
+			if (d.SS == nil) != (g.SS == nil) {
+				t.Errorf("%s: nil %v, general nil %v", js(av.av), d.SS == nil, g.SS == nil)
+			}
+		case "ns":
+			got, want = fmt.Sprint(map[int]struct{}(d.NS)), fmt.Sprint(g.NS)
+			if (d.NS == nil) != (g.NS == nil) {
+				t.Errorf("%s: nil %v, general nil %v", js(av.av), d.NS == nil, g.NS == nil)
+			}
+		case "map":
+			got, want = fmt.Sprint(d.Map), fmt.Sprint(g.Map)
+			if (d.Map == nil) != (g.Map == nil) {
+				t.Errorf("%s: nil %v, general nil %v", js(av.av), d.Map == nil, g.Map == nil)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: loads %s, general %s", js(av.av), got, want)
 		}
 	}
 }

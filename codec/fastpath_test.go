@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -209,6 +210,126 @@ func TestIntegerDecodeMatchesStrconv(t *testing.T) {
 				want, wantErr := strconv.ParseUint(text, 10, c.bits)
 				check(text, c.bits, c.get(), err, int64(want), wantErr)
 			}
+		}
+	}
+}
+
+// A small string set is sorted on the stack by its own insertion sort; at
+// every size, on either side of the cut, it is written in slices.Sort's
+// order.
+func TestStringSetOrderMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := []string{"", "a", "b", "A", "é", "ab", "aa", "a\x00", "\xff", "z", "日本"}
+	for size := 1; size <= 40; size++ {
+		for range 200 {
+			s := codec.NewSet[string]()
+			for len(s) < size {
+				var b strings.Builder
+				for range r.IntN(4) {
+					b.WriteString(alphabet[r.IntN(len(alphabet))])
+				}
+				s[b.String()+strconv.Itoa(r.IntN(size*2))] = struct{}{}
+			}
+			av, err := codec.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]string, 0, len(s))
+			for k := range s {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			if got := av.(*types.AttributeValueMemberSS).Value; !slices.Equal(got, want) {
+				t.Fatalf("size %d: %q, want %q", size, got, want)
+			}
+		}
+	}
+}
+
+// Floats that are short decimals (a price, a quantity) are written and
+// read without strconv; around the edges of that path (fraction digits,
+// 2^40 units, 15 digits, the floats next to each decimal) the text and
+// the value are strconv's.
+func TestShortFloatsMatchStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var floats []float64
+	for range 100000 {
+		n := 1 + r.Int64N(1<<(1+r.IntN(42)))
+		f := float64(n) / math.Pow10(r.IntN(8))
+		floats = append(floats, f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)))
+	}
+	for _, edge := range []float64{1 << 40, 1<<40 - 1, 1<<40 + 1, (1<<40 - 1) / 1e4, 1e-4, 1e-5, 0.0001, 0.00015} {
+		floats = append(floats, edge, math.Nextafter(edge, 0), math.Nextafter(edge, math.Inf(1)))
+	}
+	for _, f := range floats {
+		for _, f := range []float64{f, -f} {
+			av, err := codec.Marshal(f)
+			if err != nil {
+				t.Fatalf("Marshal(%v): %v", f, err)
+			}
+			if got, want := av.(*types.AttributeValueMemberN).Value, canonicalFloat(f, 64); got != want {
+				t.Fatalf("Marshal(%v) = %s, want %s", f, got, want)
+			}
+		}
+	}
+	texts := []string{"0", "-0", "0.0", "-0.0", "00.5", "5.", ".5", "-", "", "-.5", "1.2.3", "+1", "1e5",
+		"123456789012345", "1234567890123456", "12345678901234.5", "1234567890123.45", "0.000000000000001",
+		"9007199254740993", "999999999999999", "-999999999999999", "1_0", "0x10", "NaN", "Inf", "1.5 ", " 1.5"}
+	for range 100000 {
+		var b strings.Builder
+		if r.IntN(3) == 0 {
+			b.WriteByte('-')
+		}
+		nd := 1 + r.IntN(17)
+		point := r.IntN(nd + 1)
+		for i := range nd {
+			if i == point && i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		var got float64
+		err := codec.Unmarshal(&types.AttributeValueMemberN{Value: text}, &got)
+		want, werr := strconv.ParseFloat(text, 64)
+		switch {
+		case werr == nil && (err != nil || math.Float64bits(got) != math.Float64bits(want)):
+			t.Fatalf("%q: got %v (%v), want %v", text, got, err, want)
+		case werr != nil && err == nil:
+			t.Fatalf("%q: got %v, strconv refuses it: %v", text, got, werr)
+		}
+	}
+}
+
+// Integers below 100 take strconv's constant text instead of the slab's;
+// either side of the cut the text is strconv's.
+func TestSmallIntegerText(t *testing.T) {
+	for n := int64(-300); n <= 300; n++ {
+		av, err := codec.Marshal(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := av.(*types.AttributeValueMemberN).Value, strconv.FormatInt(n, 10); got != want {
+			t.Fatalf("Marshal(%d) = %s", n, got)
+		}
+		if n >= 0 {
+			av, err := codec.Marshal(uint16(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := av.(*types.AttributeValueMemberN).Value, strconv.FormatInt(n, 10); got != want {
+				t.Fatalf("Marshal(uint16 %d) = %s", n, got)
+			}
+		}
+		av, err = codec.Marshal(codec.NewSet(int(n), int(n)+100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{strconv.FormatInt(n, 10), strconv.FormatInt(n+100, 10)}
+		if got := av.(*types.AttributeValueMemberNS).Value; !slices.Equal(got, want) {
+			t.Fatalf("Marshal(Set %d) = %q, want %q", n, got, want)
 		}
 	}
 }

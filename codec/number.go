@@ -208,6 +208,11 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 	if f == 0 {
 		return append(b, '0'), nil
 	}
+	if bits == 64 {
+		if out, ok := appendShortFloat(b, f); ok {
+			return out, nil
+		}
+	}
 	// Rounding is monotonic, so the shortest digits of f lie in [1e-7, 1e21)
 	// exactly when |f| lies in [float(1e-7), float(1e21)) at f's precision:
 	// the plain form, which 'f' writes.
@@ -231,6 +236,99 @@ func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
 		return b, errorf("cannot store a number outside DynamoDB's range (1E-130 to 9.99…E+125)")
 	}
 	return appendDigits(b, D, exp), nil
+}
+
+// appendShortFloat writes a nonzero float64 that is the nearest to a
+// decimal of at most maxShortFrac fraction digits and fewer than 2^40 units
+// of its last digit (prices, quantities, measures) without strconv's
+// search for the shortest digits; ok is false for every other float.
+//
+// For k = 0, 1, … it takes n, the integer nearest to |f|×10^k, and keeps it
+// if n/10^k, correctly rounded as ParseFloat rounds the text, is |f|. The
+// first k that holds gives the shortest digits, the ones strconv writes:
+// a decimal with k fraction digits that reads back as f lies within
+// 2^-12 of |f|×10^k (the product's rounding and f's own are each below
+// 2^-13 there), so n is the only candidate, and it is found whenever one
+// exists; and of two decimals that read back as f, the one with fewer
+// fraction digits has no more significant digits.
+func appendShortFloat(b []byte, f float64) ([]byte, bool) {
+	a := math.Abs(f)
+	for k := 0; k <= maxShortFrac; k++ {
+		x := a * shortPow10[k]
+		if x >= 1<<40 {
+			return b, false
+		}
+		n := float64(int64(x + 0.5))
+		if d := x - n; n == 0 || d > 1e-3 || d < -1e-3 || n/shortPow10[k] != a {
+			continue
+		}
+		if f < 0 {
+			b = append(b, '-')
+		}
+		var buf [24]byte
+		digits := strconv.AppendUint(buf[:0], uint64(n), 10)
+		if k == 0 {
+			return append(b, digits...), true
+		}
+		if whole := len(digits) - k; whole > 0 {
+			b = append(b, digits[:whole]...)
+			b = append(b, '.')
+			return append(b, digits[whole:]...), true
+		}
+		b = append(b, '0', '.')
+		for range k - len(digits) {
+			b = append(b, '0')
+		}
+		return append(b, digits...), true
+	}
+	return b, false
+}
+
+const maxShortFrac = 4
+
+var shortPow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseShortFloat reads a float64 written as an optional minus, digits and
+// an optional point followed by digits, 15 digits at most, without
+// strconv: the digits are then an exact float64, and so is 10^(fraction
+// digits), and one correctly rounded division gives the float nearest
+// the text, as ParseFloat gives. ok is false for every other form.
+func parseShortFloat(s string) (float64, bool) {
+	i, neg := 0, false
+	if len(s) > 0 && s[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	nd, frac := 0, -1 // digits; digits after the point, -1 before it
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '.' {
+			if frac >= 0 || nd == 0 {
+				return 0, false
+			}
+			frac = 0
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		m = m*10 + uint64(c-'0')
+		nd++
+		if frac >= 0 {
+			frac++
+		}
+	}
+	if nd == 0 || nd > 15 || frac == 0 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac > 0 {
+		f /= shortPow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 func formatFloat(f float64, bits int) (string, error) {
@@ -335,6 +433,11 @@ func smallInt(s string) (int64, bool) {
 }
 
 func parseFloat(s string, bits int) (float64, error) {
+	if bits == 64 {
+		if f, ok := parseShortFloat(s); ok {
+			return f, nil
+		}
+	}
 	f, err := strconv.ParseFloat(s, bits)
 	if err != nil {
 		if isNumberSyntax(s) {

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -14,18 +15,44 @@ import (
 // and strings of one slab may belong to different items: they share only
 // the backing array, which the garbage collector keeps while any is used.
 type encState struct {
-	s     []types.AttributeValueMemberS
-	n     []types.AttributeValueMemberN
-	m     []types.AttributeValueMemberM
-	l     []types.AttributeValueMemberL
-	bools []types.AttributeValueMemberBOOL
-	nulls []types.AttributeValueMemberNULL
-	ss    []types.AttributeValueMemberSS
-	ns    []types.AttributeValueMemberNS
+	s     slab[types.AttributeValueMemberS]
+	n     slab[types.AttributeValueMemberN]
+	m     slab[types.AttributeValueMemberM]
+	l     slab[types.AttributeValueMemberL]
+	bools slab[types.AttributeValueMemberBOOL]
+	nulls slab[types.AttributeValueMemberNULL]
+	ss    slab[types.AttributeValueMemberSS]
+	ns    slab[types.AttributeValueMemberNS]
 	strs  []string
 	avs   []types.AttributeValue
 	text  []byte
 	depth int // pointers, lists and maps entered: stops cycles
+}
+
+// slab is a run of members handed out one at a time. It moves an index,
+// not the slice, so that handing one out stores no pointer (a store into
+// the pooled state that the garbage collector's write barrier would
+// otherwise record while it marks).
+type slab[T any] struct {
+	buf  []T
+	next int
+}
+
+// take returns the next member, starting a new slab of about slabBytes
+// when this one is used up.
+func (s *slab[T]) take() *T {
+	if s.next == len(s.buf) {
+		s.refill()
+	}
+	p := &s.buf[s.next]
+	s.next++
+	return p
+}
+
+func (s *slab[T]) refill() {
+	var zero T
+	n := slabBytes / max(int(unsafe.Sizeof(zero)), 1)
+	s.buf, s.next = make([]T, min(max(n, slabMinMembers), slabMaxMembers)), 0
 }
 
 // maxNesting bounds how deep a value may nest, far beyond DynamoDB's own
@@ -43,12 +70,15 @@ func (st *encState) enter() error {
 
 func (st *encState) leave() { st.depth-- }
 
+// Slabs are sized in bytes, so that the small members (an M is one
+// pointer) come as many to an allocation as the strings do.
 const (
-	slabScalars = 32
-	slabOthers  = 8
-	slabSlices  = 64
-	slabText    = 1024
-	minText     = 64
+	slabBytes      = 512
+	slabMinMembers = 16
+	slabMaxMembers = 64
+	slabSlices     = 64
+	slabText       = 1024
+	minText        = 64
 )
 
 var statePool = sync.Pool{New: func() any { return new(encState) }}
@@ -57,81 +87,49 @@ func getState() *encState   { return statePool.Get().(*encState) }
 func putState(st *encState) { statePool.Put(st) }
 
 func (st *encState) S(v string) *types.AttributeValueMemberS {
-	if len(st.s) == 0 {
-		st.s = make([]types.AttributeValueMemberS, slabScalars)
-	}
-	p := &st.s[0]
-	st.s = st.s[1:]
+	p := st.s.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) N(v string) *types.AttributeValueMemberN {
-	if len(st.n) == 0 {
-		st.n = make([]types.AttributeValueMemberN, slabScalars)
-	}
-	p := &st.n[0]
-	st.n = st.n[1:]
+	p := st.n.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) M(v map[string]types.AttributeValue) *types.AttributeValueMemberM {
-	if len(st.m) == 0 {
-		st.m = make([]types.AttributeValueMemberM, slabOthers)
-	}
-	p := &st.m[0]
-	st.m = st.m[1:]
+	p := st.m.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) L(v []types.AttributeValue) *types.AttributeValueMemberL {
-	if len(st.l) == 0 {
-		st.l = make([]types.AttributeValueMemberL, slabOthers)
-	}
-	p := &st.l[0]
-	st.l = st.l[1:]
+	p := st.l.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) BOOL(v bool) *types.AttributeValueMemberBOOL {
-	if len(st.bools) == 0 {
-		st.bools = make([]types.AttributeValueMemberBOOL, slabOthers)
-	}
-	p := &st.bools[0]
-	st.bools = st.bools[1:]
+	p := st.bools.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) NULL() *types.AttributeValueMemberNULL {
-	if len(st.nulls) == 0 {
-		st.nulls = make([]types.AttributeValueMemberNULL, slabOthers)
-	}
-	p := &st.nulls[0]
-	st.nulls = st.nulls[1:]
+	p := st.nulls.take()
 	p.Value = true
 	return p
 }
 
 func (st *encState) SS(v []string) *types.AttributeValueMemberSS {
-	if len(st.ss) == 0 {
-		st.ss = make([]types.AttributeValueMemberSS, slabOthers)
-	}
-	p := &st.ss[0]
-	st.ss = st.ss[1:]
+	p := st.ss.take()
 	p.Value = v
 	return p
 }
 
 func (st *encState) NS(v []string) *types.AttributeValueMemberNS {
-	if len(st.ns) == 0 {
-		st.ns = make([]types.AttributeValueMemberNS, slabOthers)
-	}
-	p := &st.ns[0]
-	st.ns = st.ns[1:]
+	p := st.ns.take()
 	p.Value = v
 	return p
 }
@@ -187,4 +185,22 @@ func (st *encState) str(b []byte) string {
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	return string(b)
+}
+
+// itoa returns n in decimal. Below 100 it is strconv's own constant
+// text, which takes nothing from the slab; small numbers (counts,
+// quantities, versions) are the common ones.
+func (st *encState) itoa(n int64) string {
+	if 0 <= n && n < 100 {
+		return strconv.FormatInt(n, 10)
+	}
+	return st.str(strconv.AppendInt(st.buf(), n, 10))
+}
+
+// utoa is itoa for unsigned numbers.
+func (st *encState) utoa(n uint64) string {
+	if n < 100 {
+		return strconv.FormatUint(n, 10)
+	}
+	return st.str(strconv.AppendUint(st.buf(), n, 10))
 }
