@@ -430,6 +430,7 @@ func (b *builder) newNode() *node {
 		b.grow = min(max(2*b.grow, 1), maxSlabLeaves)
 		b.nodes = make([]node, b.grow)
 		b.slab = make([]entry, b.grow*btreeMaxItems)
+		prefault(b.slab)
 	}
 	n := &b.nodes[0]
 	n.items = b.slab[:0:btreeMaxItems]

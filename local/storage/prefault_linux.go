@@ -1,0 +1,29 @@
+package storage
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// madvPopulateWrite is MADV_POPULATE_WRITE (Linux 5.14), which the syscall
+// package does not name.
+const madvPopulateWrite = 23
+
+// prefault maps in the whole pages of s in one call, before they are
+// written: a large slab fresh from the system otherwise takes a page fault
+// on each 4 KB as it is filled, which on a virtual machine cost about
+// twice the time (24 MB: 85 ms against 50 ms). Kernels without it refuse
+// the call and the pages fault in as written.
+func prefault(s []entry) {
+	if len(s) == 0 {
+		return
+	}
+	page := uintptr(syscall.Getpagesize())
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	end := start + uintptr(len(s))*unsafe.Sizeof(entry{})
+	start = (start + page - 1) &^ (page - 1)
+	end &^= page - 1
+	if start < end {
+		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateWrite)
+	}
+}
