@@ -171,8 +171,10 @@ func TestRestartAllocatesPerBlock(t *testing.T) {
 		}
 		must(t, e.Close())
 	})
-	// The tree's nodes (one per ~60 items) and the blocks, and little else.
-	if allocs > n/20 {
+	// The blocks; the log's half is put item by item (two allocations per
+	// node, one node per ~60 items), the snapshot's half built from a few
+	// slabs; and little else.
+	if allocs > n/32 {
 		t.Fatalf("a restart of %d items made %.0f allocations", n, allocs)
 	}
 	t.Logf("a restart of %d items: %.0f allocations", n, allocs)
