@@ -401,8 +401,8 @@ func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string,
 }
 
 // bulkLeafItems is how full a bulk build leaves its leaves: one short of
-// the maximum, as full as in-order puts leave them, so the tree takes as
-// much memory as before and an insert into any leaf splits none at once.
+// the maximum (in-order puts leave 61), so a later insert into any leaf
+// does not split it at once.
 const bulkLeafItems = btreeMaxItems - 1
 
 // builder builds a tree bottom-up from entries in ascending key order: it
