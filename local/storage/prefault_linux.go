@@ -18,12 +18,11 @@ func prefault(s []entry) {
 	if len(s) == 0 {
 		return
 	}
-	page := uintptr(syscall.Getpagesize())
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	end := start + uintptr(len(s))*unsafe.Sizeof(entry{})
-	start = (start + page - 1) &^ (page - 1)
-	end &^= page - 1
-	if start < end {
-		syscall.Syscall(syscall.SYS_MADVISE, start, end-start, madvPopulateWrite)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(entry{})))
+	page := syscall.Getpagesize()
+	lo := -int(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) & (page - 1) // to the first page boundary
+	hi := lo + (len(b)-lo)&^(page-1)
+	if lo < hi && hi <= len(b) {
+		syscall.Madvise(b[lo:hi], madvPopulateWrite)
 	}
 }
