@@ -399,3 +399,136 @@ func (n *node) descend(start, end string, hasStart, hasEnd bool, fn func(string,
 	}
 	return true
 }
+
+// bulkLeafItems is how full a bulk build leaves its leaves: one short of
+// the maximum (in-order puts leave 61), so a later insert into any leaf
+// does not split it at once.
+const bulkLeafItems = btreeMaxItems - 1
+
+// builder builds a tree bottom-up from entries in ascending key order: it
+// fills leaves as the entries come and builds the levels above them once,
+// at finish, instead of descending from the root and splitting a leaf
+// every 62 entries. Leaves and their entry arrays come from slabs that
+// double up to maxSlabLeaves leaves, so a large collection is a few hundred
+// objects for the collector rather than two per node, and a small one
+// takes no more than one leaf.
+type builder struct {
+	leaves []*node // leaves filled so far, in order
+	seps   []entry // seps[i] is the entry between leaves[i] and leaves[i+1]
+	sep    bool    // seps holds one entry more, which the next leaf follows
+	length int     // entries added
+	slab   []entry // entry arrays of the leaves to come
+	nodes  []node  // nodes to come
+	grow   int     // leaves in the next slab
+}
+
+const maxSlabLeaves = 64
+
+// newNode returns a node with room for btreeMaxItems entries from the slabs.
+func (b *builder) newNode() *node {
+	if len(b.nodes) == 0 {
+		b.grow = min(max(2*b.grow, 1), maxSlabLeaves)
+		b.nodes = make([]node, b.grow)
+		b.slab = make([]entry, b.grow*btreeMaxItems)
+		prefault(b.slab)
+	}
+	n := &b.nodes[0]
+	n.items = b.slab[:0:btreeMaxItems]
+	b.nodes, b.slab = b.nodes[1:], b.slab[btreeMaxItems:]
+	return n
+}
+
+// add appends e, whose key must be after every key added before.
+func (b *builder) add(e entry) {
+	b.length++
+	if len(b.leaves) > 0 && !b.sep {
+		if l := b.leaves[len(b.leaves)-1]; len(l.items) < bulkLeafItems {
+			l.items = append(l.items, e)
+			return
+		}
+		// The leaf is full: e goes between it and the next one.
+		b.seps = append(b.seps, e)
+		b.sep = true
+		return
+	}
+	l := b.newNode()
+	l.items = append(l.items, e)
+	b.leaves = append(b.leaves, l)
+	b.sep = false
+}
+
+// last returns the entry added last.
+func (b *builder) last() *entry {
+	if b.sep {
+		return &b.seps[len(b.seps)-1]
+	}
+	l := b.leaves[len(b.leaves)-1]
+	return &l.items[len(l.items)-1]
+}
+
+// finish stores the entries added into t, which must be empty, with
+// leaves and inner nodes between btreeMinItems and btreeMaxItems entries.
+func (b *builder) finish(t *btree) {
+	if len(b.leaves) == 0 {
+		return
+	}
+	if b.sep {
+		// A separator with no leaf after it ends the last leaf, which has
+		// room for one more.
+		l := b.leaves[len(b.leaves)-1]
+		l.items = append(l.items, b.seps[len(b.seps)-1])
+		b.seps = b.seps[:len(b.seps)-1]
+	}
+	if k := len(b.leaves); k > 1 && len(b.leaves[k-1].items) < btreeMinItems {
+		// The last leaf is short: share the entries of the last two
+		// leaves and the separator between them evenly.
+		left, right := b.leaves[k-2], b.leaves[k-1]
+		all := make([]entry, 0, len(left.items)+1+len(right.items))
+		all = append(append(append(all, left.items...), b.seps[k-2]), right.items...)
+		half := len(all) / 2
+		left.items = append(left.items[:0], all[:half]...)
+		b.seps[k-2] = all[half]
+		right.items = append(right.items[:0], all[half+1:]...)
+		clear(left.items[len(left.items):cap(left.items)])
+	}
+	level, seps := b.leaves, b.seps
+	for len(level) > 1 {
+		level, seps = b.buildLevel(level, seps)
+	}
+	t.root, t.length = level[0], b.length
+	t.findLast()
+	*b = builder{}
+}
+
+// buildLevel groups the nodes of one level, and the entries between them,
+// under as few parents as hold them: each parent has at most
+// btreeMaxItems+1 children, and as many as the others or one fewer, so at
+// least half as many (k nodes need p = ceil(k/64) parents; with p > 1 each
+// gets more than 32). It returns the parents and the entries between them.
+func (b *builder) buildLevel(level []*node, seps []entry) ([]*node, []entry) {
+	const fan = btreeMaxItems + 1
+	p := (len(level) + fan - 1) / fan
+	parents := make([]*node, 0, p)
+	up := make([]entry, 0, p-1)
+	items := make([]entry, 0, p*btreeMaxItems)
+	children := make([]*node, 0, p*fan)
+	nodes := make([]node, p)
+	at := 0
+	for j := range p {
+		n := len(level) / p
+		if j < len(level)%p {
+			n++
+		}
+		nd := &nodes[j]
+		nd.items = append(items[len(items):len(items):len(items)+btreeMaxItems], seps[at:at+n-1]...)
+		items = items[:len(items)+btreeMaxItems]
+		nd.children = append(children[len(children):len(children):len(children)+fan], level[at:at+n]...)
+		children = children[:len(children)+fan]
+		parents = append(parents, nd)
+		if j < p-1 {
+			up = append(up, seps[at+n-1])
+		}
+		at += n
+	}
+	return parents, up
+}

@@ -283,3 +283,171 @@ func TestBtreeMixedPrefixes(t *testing.T) {
 		t.Fatalf("walk: %q, want %q", keys, want)
 	}
 }
+
+// bulk builds a tree of keys (ascending) through builder.
+func bulk(keys []string, v Value) *btree {
+	var b builder
+	for _, k := range keys {
+		b.add(newEntry(k, v))
+	}
+	var t btree
+	b.finish(&t)
+	return &t
+}
+
+// A bulk build holds every key given, as a valid B-tree whose leaves are
+// at least half full, at every size around the boundaries of a leaf, a
+// level and a slab; and puts and deletes in any order then work on it as
+// on a tree built by puts.
+func TestBtreeBulkBuild(t *testing.T) {
+	v := MustEncode(Item{})
+	sizes := []int{0, 1, 2, btreeMinItems, bulkLeafItems - 1, bulkLeafItems, bulkLeafItems + 1, bulkLeafItems + 2,
+		2*bulkLeafItems + 1, 2*bulkLeafItems + 2, 2*bulkLeafItems + 3, (bulkLeafItems + 1) * (btreeMaxItems + 1),
+		(bulkLeafItems+1)*(btreeMaxItems+1) + 1, (bulkLeafItems+1)*(btreeMaxItems+1)*2 + 40, 300_000}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20 {
+		sizes = append(sizes, r.IntN(20000))
+	}
+	for _, n := range sizes {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("k%07d", 2*i)
+		}
+		tr := bulk(keys, v)
+		if got := tr.check(t); !slices.Equal(got, keys) && n > 0 {
+			t.Fatalf("n=%d: the bulk build holds %d keys", n, len(got))
+		}
+		var leaves func(*node, bool)
+		leaves = func(nd *node, root bool) {
+			if len(nd.children) == 0 && !root && len(nd.items) < btreeMinItems {
+				t.Fatalf("n=%d: a leaf of %d entries", n, len(nd.items))
+			}
+			for _, c := range nd.children {
+				leaves(c, false)
+			}
+		}
+		if tr.root != nil {
+			leaves(tr.root, true)
+		}
+		for _, k := range keys {
+			if _, ok := tr.get(k); !ok {
+				t.Fatalf("n=%d: %s is missing", n, k)
+			}
+		}
+		if n > 20000 {
+			continue // the churn below is the same at any size
+		}
+		model := map[string]bool{}
+		for _, k := range keys {
+			model[k] = true
+		}
+		for i := range 3 * (n + 100) {
+			k := fmt.Sprintf("k%07d", r.IntN(2*n+20))
+			switch r.IntN(3) {
+			case 0:
+				if _, replaced := tr.put(k, v); replaced != model[k] {
+					t.Fatalf("n=%d: put %s replaced %v, model %v", n, k, replaced, model[k])
+				}
+				model[k] = true
+			case 1:
+				if _, ok := tr.delete(k); ok != model[k] {
+					t.Fatalf("n=%d: delete %s: %v, model %v", n, k, ok, model[k])
+				}
+				delete(model, k)
+			default:
+				if _, ok := tr.get(k); ok != model[k] {
+					t.Fatalf("n=%d: get %s: %v, model %v", n, k, ok, model[k])
+				}
+			}
+			if i%997 == 0 {
+				tr.check(t)
+			}
+		}
+		if got, want := tr.check(t), slices.Sorted(maps.Keys(model)); !slices.Equal(got, want) && len(want) > 0 {
+			t.Fatalf("n=%d: %d keys after churn, want %d", n, len(got), len(want))
+		}
+	}
+}
+
+// A sorted load holds what puts of the same items would, in order or not
+// (an item out of order, or again, is put on the tree built so far), keeps
+// the items where they are, and refuses what PutShared refuses.
+func TestLoadSorted(t *testing.T) {
+	item := func(i int) Value {
+		return MustEncode(Item{"n": &types.AttributeValueMemberN{Value: strconv.Itoa(i)}})
+	}
+	// shared returns key followed by the encoding of v, and v in it.
+	shared := func(key string, v Value) ([]byte, Value) {
+		buf := append([]byte(key), v.Encoded()...)
+		return buf, TrustedValue(unsafeString(buf[len(key):]), v.Size())
+	}
+	var keys []string
+	for i := range 5000 {
+		keys = append(keys, fmt.Sprintf("k%05d", i))
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, order := range []string{"sorted", "then unsorted", "then again"} {
+		in := slices.Clone(keys)
+		switch order {
+		case "then unsorted":
+			r.Shuffle(len(in)-3000, func(i, j int) { in[3000+i], in[3000+j] = in[3000+j], in[3000+i] })
+		case "then again":
+			in = append(in, keys[100:200]...)
+		}
+		eng := NewMemory()
+		c, _ := eng.Collection("c")
+		ld, err := c.(SortedLoader).LoadSorted()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]Value{}
+		var first []byte
+		for i, k := range in {
+			buf, v := shared(k, item(i))
+			if i == 0 {
+				first = buf
+			}
+			if err := ld.PutShared(buf, len(k), v); err != nil {
+				t.Fatal(err)
+			}
+			want[k] = v
+		}
+		ld.Finish()
+		if c.Len() != len(want) {
+			t.Fatalf("%s: %d items, want %d", order, c.Len(), len(want))
+		}
+		var got []string
+		c.Ascend(nil, nil, func(k []byte, v Value) bool {
+			if want[string(k)] != v {
+				t.Fatalf("%s: %s holds another item", order, k)
+			}
+			got = append(got, string(k))
+			return true
+		})
+		if !slices.Equal(got, keys) {
+			t.Fatalf("%s: Ascend gives %d keys, want %d", order, len(got), len(keys))
+		}
+		v, _, _ := c.Get([]byte(in[0]))
+		if unsafe.StringData(v.Encoded()) != &first[len(in[0])] {
+			t.Fatalf("%s: the item was copied", order)
+		}
+		if _, _, err := c.Put([]byte("k99999"), item(0)); err != nil || c.Len() != len(want)+1 {
+			t.Fatalf("%s: put after the load: %v, %d items", order, err, c.Len())
+		}
+		if _, ok, _ := c.Delete([]byte(keys[0])); !ok {
+			t.Fatalf("%s: delete after the load failed", order)
+		}
+		if _, err := c.(SortedLoader).LoadSorted(); err == nil {
+			t.Fatalf("%s: a sorted load into a collection with items started", order)
+		}
+	}
+	c, _ := NewMemory().Collection("c")
+	ld, _ := c.(SortedLoader).LoadSorted()
+	buf, v := shared("key", item(1))
+	if err := ld.PutShared(buf, 3, Value{}); err == nil {
+		t.Fatal("PutShared of the zero Value succeeded")
+	}
+	if err := ld.PutShared(buf, len(buf)+1, v); err == nil {
+		t.Fatal("PutShared of a key longer than its buffer succeeded")
+	}
+}

@@ -20,7 +20,9 @@
 //
 // NewMemory is the in-memory engine (one B-tree per collection, each item
 // one allocation holding its key and its encoding, or, restored by a
-// durable engine through SharedPutter, a place in the block that engine
-// read its files into). Every engine must pass the conformance suite in
+// durable engine through SharedPutter, a place in the block or mapping
+// that engine read its files into; a collection restored from items in key
+// order through SortedLoader is built bottom-up, its nodes from a few
+// slabs). Every engine must pass the conformance suite in
 // package storagetest.
 package storage

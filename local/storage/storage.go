@@ -99,6 +99,28 @@ type SharedPutter interface {
 	PutShared(kv []byte, keyLen int, v Value) (old Value, replaced bool, err error)
 }
 
+// SortedLoader is implemented by the memory engine's collections. A
+// durable engine restoring a snapshot, which holds each collection's items
+// in key order, builds the collection from them in one pass rather than
+// inserting them one at a time.
+type SortedLoader interface {
+	// LoadSorted starts loading items into the collection, which must be
+	// empty and must not be used until the Loader's Finish.
+	LoadSorted() (Loader, error)
+}
+
+// A Loader stores items into the collection it was started on. Items in
+// ascending key order are built into the collection at Finish; an item out
+// of order (not expected of a snapshot) builds what came before and is put
+// as by PutShared, as are the items after it.
+type Loader interface {
+	// PutShared is SharedPutter.PutShared, with the same checks, without
+	// the old item.
+	PutShared(kv []byte, keyLen int, v Value) error
+	// Finish stores the items put; the collection can then be used.
+	Finish()
+}
+
 // NewMemory returns an in-memory engine: one B-tree per collection.
 func NewMemory() Engine {
 	return &memEngine{colls: map[string]*memColl{}, meta: map[string][]byte{}}
@@ -247,21 +269,72 @@ func (c *memColl) Put(key []byte, v Value) (Value, bool, error) {
 
 // PutShared implements SharedPutter.
 func (c *memColl) PutShared(kv []byte, keyLen int, v Value) (Value, bool, error) {
-	if err := c.check(); err != nil {
+	e, err := c.sharedEntry(kv, keyLen, v)
+	if err != nil {
 		return Value{}, false, err
 	}
+	old, replaced := c.tree.putEntry(e)
+	return old, replaced, nil
+}
+
+// sharedEntry checks a PutShared and returns the entry it stores.
+func (c *memColl) sharedEntry(kv []byte, keyLen int, v Value) (entry, error) {
+	if err := c.check(); err != nil {
+		return entry{}, err
+	}
 	if v.IsZero() {
-		return Value{}, false, errZeroValue
+		return entry{}, errZeroValue
 	}
 	if keyLen < 0 || keyLen > len(kv) {
-		return Value{}, false, fmt.Errorf("storage: key of %d bytes in a buffer of %d", keyLen, len(kv))
+		return entry{}, fmt.Errorf("storage: key of %d bytes in a buffer of %d", keyLen, len(kv))
 	}
 	e, ok := sharedEntry(kv, keyLen, v)
 	if !ok {
 		e = newEntry(unsafeString(kv[:keyLen]), v)
 	}
-	old, replaced := c.tree.putEntry(e)
-	return old, replaced, nil
+	return e, nil
+}
+
+// LoadSorted implements SortedLoader.
+func (c *memColl) LoadSorted() (Loader, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	if c.tree.length > 0 {
+		return nil, errors.New("storage: sorted load into a collection that is not empty")
+	}
+	return &memLoader{c: c}, nil
+}
+
+// memLoader builds its collection's tree bottom-up (see builder) while keys
+// come in order; once one does not, it puts into the tree.
+type memLoader struct {
+	c       *memColl
+	b       builder
+	unorder bool
+}
+
+func (l *memLoader) PutShared(kv []byte, keyLen int, v Value) error {
+	e, err := l.c.sharedEntry(kv, keyLen, v)
+	if err != nil {
+		return err
+	}
+	if !l.unorder && (l.b.length == 0 || l.b.last().less(e.pre, e.key())) {
+		l.b.add(e)
+		return nil
+	}
+	if !l.unorder {
+		l.b.finish(&l.c.tree)
+		l.unorder = true
+	}
+	l.c.tree.putEntry(e)
+	return nil
+}
+
+func (l *memLoader) Finish() {
+	if !l.unorder {
+		l.b.finish(&l.c.tree)
+	}
 }
 
 // errZeroValue refuses to store no item: Delete removes one.

@@ -685,11 +685,13 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	}
 	var count, gen uint64
 	ended := false
+	var ld sortedLoad
 	_, err = readRecords(readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
 		if r.op == opEnd {
+			ld.finish()
 			if r.count != count {
 				return fmt.Errorf("end marker counts %d records, read %d", r.count, count)
 			}
@@ -697,8 +699,13 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 			return nil
 		}
 		count++
+		if r.op == opPut {
+			return ld.put(e.collLocked(r.coll), r)
+		}
+		ld.finish()
 		return e.replay(r)
 	})
+	ld.finish()
 	if err == nil && !ended {
 		err = errors.New("no end marker")
 	}
@@ -707,6 +714,41 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	}
 	e.snapSize = st.Size()
 	return gen, nil
+}
+
+// sortedLoad loads a snapshot's puts, which come one collection after
+// another in key order, through the memory engine's storage.SortedLoader
+// where it has one: each collection's tree is built once, from full leaves
+// up. The logs after the snapshot are replayed put by put.
+type sortedLoad struct {
+	c  *collection
+	ld storage.Loader
+}
+
+// put stores a put record of c.
+func (s *sortedLoad) put(c *collection, r record) error {
+	if c != s.c {
+		s.finish()
+		if sl, ok := c.mem.(storage.SortedLoader); ok && c.mem.Len() == 0 {
+			ld, err := sl.LoadSorted()
+			if err != nil {
+				return err
+			}
+			s.c, s.ld = c, ld
+		}
+	}
+	if s.ld == nil {
+		return c.load(r.kv, len(r.key), r.item)
+	}
+	return s.ld.PutShared(r.kv, len(r.key), r.item)
+}
+
+// finish ends the load in progress, if any.
+func (s *sortedLoad) finish() {
+	if s.ld != nil {
+		s.ld.Finish()
+	}
+	*s = sortedLoad{}
 }
 
 // resetLog empties a log and writes its header, durably. O_APPEND makes

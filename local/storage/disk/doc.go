@@ -14,9 +14,10 @@
 // and the mapping lasts as long as the process, so a file a compaction
 // deletes keeps its disk space until then. Where files cannot be mapped,
 // they are read into blocks of 256 KB instead; a block stays allocated
-// while one of its items is stored. Keys in order (a snapshot) are appended
-// to the tree's rightmost leaf without a descent. A write is
-// appended to a write-ahead log and fsynced before it returns, so no
+// while one of its items is stored. A snapshot holds each collection's
+// items in key order, and the tree is built from them bottom-up, leaves
+// first (storage.SortedLoader); the logs after it are replayed write by
+// write. A write is appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
 // share one fsync (group commit). A batch (Engine.Apply: an item with its
 // index entries, a whole transaction) is one record, so a crash leaves all
