@@ -113,8 +113,10 @@ func partitionBounds(pk types.AttributeValue) (start, end []byte, err error) {
 }
 
 // successor returns the smallest key greater than every key with prefix p.
-func successor(p []byte) []byte {
-	s := append([]byte(nil), p...)
+func successor(p []byte) []byte { return successorOf(append([]byte(nil), p...)) }
+
+// successorOf is successor in the memory of s, which it overwrites.
+func successorOf(s []byte) []byte {
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] != 0xFF {
 			s[i]++

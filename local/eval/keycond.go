@@ -18,9 +18,9 @@ type KeyCond struct {
 	Sort          []types.AttributeValue // one value; two for BETWEEN
 }
 
-// keyCondAlloc is a KeyCond with the array behind its Sort: one
-// allocation for both.
-type keyCondAlloc struct {
+// KeyCondBuf is the memory of a KeyCond with the array behind its Sort:
+// one allocation for both, or none when the caller recycles it.
+type KeyCondBuf struct {
 	kc      KeyCond
 	sortBuf [2]types.AttributeValue
 }
@@ -82,61 +82,75 @@ type keyLeaf struct {
 // parameter values were invalid: Condition parameter type does not match
 // schema type").
 func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
+	return c.KeyConditionIn(new(KeyCondBuf), hashKey, rangeKey)
+}
+
+// KeyConditionIn is KeyCondition in the caller's memory (a request's
+// recycled state), which it overwrites.
+func (c *Compiled) KeyConditionIn(buf *KeyCondBuf, hashKey, rangeKey string) (*KeyCond, error) {
+	*buf = KeyCondBuf{}
+	if err := c.keyConditionTo(buf, hashKey, rangeKey); err != nil {
+		return nil, err
+	}
+	return &buf.kc, nil
+}
+
+func (c *Compiled) keyConditionTo(buf *KeyCondBuf, hashKey, rangeKey string) error {
 	if c.keyCondition == nil {
-		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+		return validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
 	}
 	var leafBuf [4]*cond // a key condition has one or two leaves
 	leaves, err := flattenKeyCond(c.keyCondition, leafBuf[:0])
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var parsedBuf [2]keyLeaf
 	parsed := parsedBuf[:0]
 	for _, l := range leaves {
 		kl, err := keyLeafOf(l)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, p := range parsed {
 			if p.name == kl.name {
-				return nil, validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
+				return validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
 			}
 		}
 		parsed = append(parsed, kl)
 	}
 	if keys := 1 + min(len(rangeKey), 1); len(parsed) > keys {
-		return nil, validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
+		return validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
 			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(keys) + ")")
 	}
-	alloc := &keyCondAlloc{kc: KeyCond{PartitionName: hashKey}}
-	kc := &alloc.kc
+	kc := &buf.kc
+	kc.PartitionName = hashKey
 	found := false
 	for _, l := range parsed {
 		if l.name == hashKey {
 			found = true
 			if l.op != "EQ" {
-				return nil, validation("Query key condition not supported")
+				return validation("Query key condition not supported")
 			}
 			kc.Partition = l.vals[0]
 		}
 	}
 	if !found {
-		return nil, validation("Query condition missed key schema element: " + hashKey)
+		return validation("Query condition missed key schema element: " + hashKey)
 	}
 	for _, l := range parsed {
 		if l.name == hashKey {
 			continue
 		}
 		if rangeKey == "" {
-			return nil, validation("Query key condition not supported")
+			return validation("Query key condition not supported")
 		}
 		if l.name != rangeKey {
-			return nil, validation("Query condition missed key schema element: " + rangeKey)
+			return validation("Query condition missed key schema element: " + rangeKey)
 		}
 		kc.SortName, kc.SortOp = l.name, l.op
-		kc.Sort = append(alloc.sortBuf[:0:len(alloc.sortBuf)], l.vals[:l.nvals]...)
+		kc.Sort = append(buf.sortBuf[:0:len(buf.sortBuf)], l.vals[:l.nvals]...)
 	}
-	return kc, nil
+	return nil
 }
 
 // flattenKeyCond appends the leaves under the ANDs of n to leaves, in
