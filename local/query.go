@@ -545,16 +545,9 @@ func (src *source) keyBounds(st *readState, in *queryInput, ex *eval.Compiled) (
 			return nil, nil, invalidParam("Condition parameter type does not match schema type")
 		}
 	}
-	if kc.SortOp == "" {
-		// The whole partition, in the state's buffer: its key prefix and,
-		// after it, the successor.
-		p, err := appendPartition(st.keys[:0], kc.Partition)
-		if err != nil {
-			return nil, nil, err
-		}
-		n := len(p)
-		st.keys = append(p, p...)
-		return st.keys[:n:n], successorOf(st.keys[n:]), nil
+	if kc.SortOp == "" { // the whole partition, in the state's memory
+		start, end, st.keys, err = appendPartitionBounds(st.keys, kc.Partition)
+		return start, end, err
 	}
 	return sortBounds(kc)
 }
