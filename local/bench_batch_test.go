@@ -96,6 +96,26 @@ func BenchmarkQuery10(b *testing.B) {
 	}
 }
 
+// BenchmarkQuery10Plain is the Query the load generator sends: 10 items,
+// no filter or projection, so that the answer is the items as stored.
+func BenchmarkQuery10Plain(b *testing.B) {
+	_, c := benchServer(b)
+	for p := range 100 {
+		for s := range 10 {
+			c.call(b, "PutItem", putBody(fmt.Sprintf("p%03d", p), fmt.Sprintf("s%02d", s), s))
+		}
+	}
+	bodies := make([]string, 100)
+	for p := range bodies {
+		bodies[p] = `{"TableName":"bench","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"` + fmt.Sprintf("p%03d", p) + `"}}}`
+	}
+	b.ReportAllocs()
+	cpuPerOp(b)
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "Query", bodies[i%len(bodies)])
+	}
+}
+
 // BenchmarkUpdateItem is an ADD on one of 10,000 items.
 func BenchmarkUpdateItem(b *testing.B) {
 	_, c := benchServer(b)

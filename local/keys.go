@@ -105,16 +105,27 @@ func (m *tableMeta) appendIndexKey(dst []byte, ix *indexMeta, item Item) ([]byte
 
 // partitionBounds returns the [start, end) range of one partition.
 func partitionBounds(pk types.AttributeValue) (start, end []byte, err error) {
-	start, err = appendPartition(nil, pk)
+	start, end, _, err = appendPartitionBounds(nil, pk)
+	return start, end, err
+}
+
+// appendPartitionBounds is partitionBounds in the memory of buf (a
+// request's recycled buffer), which it returns grown: both keys in it.
+func appendPartitionBounds(buf []byte, pk types.AttributeValue) (start, end, grown []byte, err error) {
+	p, err := appendPartition(buf[:0], pk)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, buf, err
 	}
-	return start, successor(start), nil
+	n := len(p)
+	grown = append(p, p...)
+	return grown[:n:n], successorOf(grown[n:]), grown, nil
 }
 
 // successor returns the smallest key greater than every key with prefix p.
-func successor(p []byte) []byte {
-	s := append([]byte(nil), p...)
+func successor(p []byte) []byte { return successorOf(append([]byte(nil), p...)) }
+
+// successorOf is successor in the memory of s, which it overwrites.
+func successorOf(s []byte) []byte {
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] != 0xFF {
 			s[i]++

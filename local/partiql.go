@@ -600,7 +600,7 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 			return nil, validation(msgConsistentGSI)
 		}
 	}
-	src, err := s.source(t, ri, true)
+	src, err := s.source(new(source), t, ri, true)
 	if err != nil {
 		return nil, err
 	}
@@ -704,7 +704,7 @@ func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *
 			left = most - scanned
 		}
 		src.spent = size
-		p, err := src.walk(start, end, forward, left, ex, false)
+		p, err := src.walk(new(walker), start, end, forward, left, ex, false)
 		if err != nil {
 			return nil, err
 		}

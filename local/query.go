@@ -96,13 +96,13 @@ type source struct {
 	spent int  // bytes the page already read elsewhere (a PartiQL read of several partitions)
 }
 
-// source is the table or index a Query (query) or a Scan reads; a vector
-// index's name is answered with the vector search errors first.
-func (s *Server) source(t *table, in *readInput, query bool) (*source, error) {
+// source sets src to the table or index a Query (query) or a Scan reads; a
+// vector index's name is answered with the vector search errors first.
+func (s *Server) source(src *source, t *table, in *readInput, query bool) (*source, error) {
 	if err := t.vectorIndexRead(in.IndexName, query); err != nil {
 		return nil, err
 	}
-	src := &source{t: t, hash: t.meta.Hash, rng: t.meta.Range, coll: t.items}
+	*src = source{t: t, hash: t.meta.Hash, rng: t.meta.Range, coll: t.items}
 	if in.IndexName == nil {
 		return src, nil
 	}
@@ -212,15 +212,19 @@ func (o outItem) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
 // item only what the filter and the projection read is decoded (all of an
 // LSI entry for its table fetch); the page keeps the Values it returns,
 // not decoded copies.
-func (src *source) walk(start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
+// w is the walk's memory: a request's recycled readState, or a new walker.
+func (src *source) walk(w *walker, start, end []byte, forward bool, limit int, ex *eval.Compiled, count bool) (*page, error) {
 	list := pageItems.Get().(*[]outItem)
-	w := &walker{src: src, ex: ex, limit: limit, count: count, p: page{items: (*list)[:0], list: list}}
+	w.src, w.ex, w.limit, w.count, w.p, w.err = src, ex, limit, count, page{items: (*list)[:0], list: list}, nil
 	w.filterAttrs, w.projAttrs = ex.FilterAttributes(), ex.ProjectionAttributes()
+	if w.visitFn == nil {
+		w.visitFn = w.visit // a method value allocates: once per walker
+	}
 	var err error
 	if forward {
-		err = src.coll.Ascend(start, end, w.visit)
+		err = src.coll.Ascend(start, end, w.visitFn)
 	} else {
-		err = src.coll.Descend(start, end, w.visit)
+		err = src.coll.Descend(start, end, w.visitFn)
 	}
 	if err != nil {
 		return nil, err
@@ -239,6 +243,34 @@ type walker struct {
 	scratch                storage.Scratch
 	p                      page
 	err                    error
+	visitFn                func([]byte, storage.Value) bool // w.visit
+}
+
+// readState is the memory of one Query or Scan that nothing keeps once its
+// answer is written: its source, its walk, its key condition and the bytes
+// of its bounds, recycled from one request to the next.
+type readState struct {
+	src  source
+	w    walker
+	kc   eval.KeyCondBuf
+	keys []byte
+}
+
+var readStates = sync.Pool{New: func() any { return new(readState) }}
+
+// release returns st to readStates, keeping only memory of its own: the
+// filter's map (emptied), the filter's scratch values (overwritten by the
+// next filter) and the key buffer.
+func (st *readState) release() {
+	filtered, scratch, visit := st.w.filtered, st.w.scratch, st.w.visitFn
+	clear(filtered)
+	keys := st.keys[:0]
+	if cap(keys) > 1<<10 {
+		keys = nil
+	}
+	*st = readState{keys: keys}
+	st.w.filtered, st.w.scratch, st.w.visitFn = filtered, scratch, visit
+	readStates.Put(st)
 }
 
 // visit takes one item of the walk; false stops it.
@@ -387,7 +419,8 @@ func (src *source) readMeter(size int, mode string, consistent bool) meter {
 // readPage walks [start, end) of src for a Query (query) or a Scan and
 // answers with the page: the projection check, Limit, Select COUNT and the
 // consumed capacity work the same for both.
-func (s *Server) readPage(src *source, in *readInput, ex *eval.Compiled, start, end []byte, forward, query bool) (any, error) {
+func (s *Server) readPage(st *readState, in *readInput, ex *eval.Compiled, start, end []byte, forward, query bool) (any, error) {
+	src := &st.src
 	if err := src.checkProjected(ex, query); err != nil {
 		return nil, err
 	}
@@ -396,7 +429,7 @@ func (s *Server) readPage(src *source, in *readInput, ex *eval.Compiled, start, 
 		limit = int(min(*in.Limit, math.MaxInt32))
 	}
 	count := str(in.Select) == "COUNT"
-	p, err := src.walk(start, end, forward, limit, ex, count)
+	p, err := src.walk(&st.w, start, end, forward, limit, ex, count)
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +480,9 @@ func (s *Server) query(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
-	src, err := s.source(t, &in.readInput, true)
+	st := readStates.Get().(*readState)
+	defer st.release()
+	src, err := s.source(&st.src, t, &in.readInput, true)
 	if err != nil {
 		return nil, err
 	}
@@ -461,7 +496,7 @@ func (s *Server) query(c *call) (any, error) {
 			}
 		}
 	} else {
-		start, end, err = src.keyBounds(&in, ex)
+		start, end, err = src.keyBounds(st, &in, ex)
 	}
 	if err != nil {
 		return nil, err
@@ -483,14 +518,14 @@ func (s *Server) query(c *call) (any, error) {
 			end = k
 		}
 	}
-	return s.readPage(src, &in.readInput, ex, start, end, forward, true)
+	return s.readPage(st, &in.readInput, ex, start, end, forward, true)
 }
 
 // keyBounds checks the key condition of a query of the table or of an index
 // with a key of one partition and at most one sort attribute, and returns
 // the range of storage keys it selects.
-func (src *source) keyBounds(in *queryInput, ex *eval.Compiled) (start, end []byte, err error) {
-	kc, err := ex.KeyCondition(src.hash.Name, src.rng.Name)
+func (src *source) keyBounds(st *readState, in *queryInput, ex *eval.Compiled) (start, end []byte, err error) {
+	kc, err := ex.KeyConditionIn(&st.kc, src.hash.Name, src.rng.Name)
 	if err != nil {
 		return nil, nil, evalError(err)
 	}
@@ -509,6 +544,10 @@ func (src *source) keyBounds(in *queryInput, ex *eval.Compiled) (start, end []by
 		if !hasType(v, src.rng.Type) {
 			return nil, nil, invalidParam("Condition parameter type does not match schema type")
 		}
+	}
+	if kc.SortOp == "" { // the whole partition, in the state's memory
+		start, end, st.keys, err = appendPartitionBounds(st.keys, kc.Partition)
+		return start, end, err
 	}
 	return sortBounds(kc)
 }
@@ -642,7 +681,9 @@ func (s *Server) scan(c *call) (any, error) {
 		return nil, err
 	}
 	defer t.mu.RUnlock()
-	src, err := s.source(t, &in.readInput, false)
+	st := readStates.Get().(*readState)
+	defer st.release()
+	src, err := s.source(&st.src, t, &in.readInput, false)
 	if err != nil {
 		return nil, err
 	}
@@ -660,7 +701,7 @@ func (s *Server) scan(c *call) (any, error) {
 		}
 		start = after(k)
 	}
-	return s.readPage(src, &in.readInput, ex, start, end, true, false)
+	return s.readPage(st, &in.readInput, ex, start, end, true, false)
 }
 
 // segmentBounds is segment's share of the 64-bit partition hash space:

@@ -282,3 +282,54 @@ func TestQueryConcurrentValues(t *testing.T) {
 		<-done
 	}
 }
+
+// TestReadsShareNoState runs Queries and Scans of every kind one after the
+// other, as a client paging and filtering would: each request's recycled
+// state (its source, walk, filter map, key condition and bounds) must start
+// clean, whatever the request before it left there, an error included.
+func TestReadsShareNoState(t *testing.T) {
+	srv, c := newServer(t)
+	numbersTable(t, srv)
+	for i := range 5 {
+		put(t, c, "nums", item{"pk": S("p"), "sk": N(fmt.Sprint(i)), "x": S(fmt.Sprint("v", i%2))})
+		put(t, c, "nums", item{"pk": S("q"), "sk": N(fmt.Sprint(10 + i))})
+	}
+	query := func(in *dynamodb.QueryInput) *dynamodb.QueryOutput {
+		t.Helper()
+		in.TableName = aws.String("nums")
+		out, err := c.Query(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for range 3 {
+		out := query(&dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p"), FilterExpression: aws.String("x = :x"),
+			ExpressionAttributeValues: item{":p": S("p"), ":x": S("v1")}})
+		if got := skList(out.Items, "sk"); got != "1,3" || out.ScannedCount != 5 {
+			t.Fatalf("filtered: %s of %d", got, out.ScannedCount)
+		}
+		out = query(&dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": S("q")}})
+		if got := skList(out.Items, "sk"); got != "10,11,12,13,14" || out.LastEvaluatedKey != nil {
+			t.Fatalf("whole partition: %s, %v", got, out.LastEvaluatedKey)
+		}
+		first := query(&dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": S("p")},
+			Limit: aws.Int32(2), ScanIndexForward: aws.Bool(false)})
+		rest := query(&dynamodb.QueryInput{KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": S("p")},
+			ExclusiveStartKey: first.LastEvaluatedKey, ScanIndexForward: aws.Bool(false)})
+		if got := skList(first.Items, "sk") + "|" + skList(rest.Items, "sk"); got != "4,3|2,1,0" {
+			t.Fatalf("pages: %s", got)
+		}
+		_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("pk = :p"),
+			ExpressionAttributeValues: item{":p": N("1")}})
+		wantErr(t, err, "ValidationException", "One or more parameter values were invalid: Condition parameter type does not match schema type")
+		scan, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("nums"), FilterExpression: aws.String("sk >= :n"),
+			ExpressionAttributeValues: item{":n": N("13")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scan.Count != 2 || scan.ScannedCount != 10 {
+			t.Fatalf("scan: %d of %d", scan.Count, scan.ScannedCount)
+		}
+	}
+}

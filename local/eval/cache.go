@@ -13,9 +13,10 @@ import (
 // depend on the text alone — and clients send the same few expressions over
 // and over, so Compile keeps the parse of recent texts, and with it the
 // last resolution of an update's or projection's document paths (see
-// docPaths). Resolving the values, and every other check that depends on
-// the placeholders, still runs on every request. The syntax trees are
-// shared and never modified (the resolver only reads them).
+// docPaths) or of a key condition (see keyPlan). Resolving the values, and
+// every check that depends on them, still runs on every request. The
+// syntax trees are shared and never modified (the resolver only reads
+// them).
 
 // exprKind is which grammar, and which name in messages, a text is parsed
 // with.
@@ -38,6 +39,7 @@ type parsed struct {
 	err      error
 	nodes    nodeCounts
 	docPaths atomic.Pointer[docPaths]
+	keyPlan  atomic.Pointer[keyPlan]
 }
 
 type parseKey struct {

@@ -153,6 +153,10 @@ type slab struct {
 // allocation (a block); larger ones get a slice of each kind.
 func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	switch {
+	case n == nodeCounts{} && nUsed <= 2:
+		// No nodes: a key condition resolved from its plan (keyPlan).
+		b := new(usedBlock)
+		return &b.c, b.used[:0:nUsed]
 	case n.conds == 0 && n.operands <= 1 && n.opPtrs == 0 && n.condPtrs == 0 && n.steps == 0 && nUsed <= 2:
 		// An update whose values are placeholders: "SET a = :v", "ADD n :one".
 		b := new(valueBlock)
@@ -190,8 +194,13 @@ func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	return &Compiled{}, used
 }
 
-// valueBlock, tinyBlock and smallBlock are a Compiled with room for the
-// nodes of small expressions (see reserve).
+// usedBlock, valueBlock, tinyBlock and smallBlock are a Compiled with room
+// for the nodes of small expressions (see reserve).
+type usedBlock struct {
+	c    Compiled
+	used [2]string
+}
+
 type valueBlock struct {
 	c        Compiled
 	operands [1]operand

@@ -29,9 +29,11 @@
 // concurrency-safe cache: parsing depends on the text alone), so a client
 // repeating its expressions pays for resolving its names and values only;
 // every check against them still runs on every request. The paths of an
-// update or projection, which depend on the text and the names alone, are
-// kept with the parse and reused while the names stand for the same
-// attributes.
+// update or projection, and the conditions of a key condition, which depend
+// on the text and the names alone, are kept with the parse and reused while
+// the names stand for the same attributes; a key condition's values are
+// checked against its kept conditions, and a request whose values fail a
+// check is resolved in full for its error.
 //
 // Errors are *Error with Type "ValidationException" and DynamoDB's message.
 package eval

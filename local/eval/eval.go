@@ -41,6 +41,11 @@ type Compiled struct {
 	update                          *update
 	projection                      *projNode
 
+	// A key condition resolved from its kept plan has no keyCondition:
+	// its leaves take their values from the request's.
+	keyPlan *keyPlan
+	values  map[string]types.AttributeValue
+
 	// Top-level attributes read (nested) or written (nestedSet) through a
 	// nested path (a.b, a[0]) by the expressions other than the key
 	// condition, for CheckKeyPaths.
@@ -115,10 +120,14 @@ func Compile(in Input) (*Compiled, error) {
 	// slab can hold the nodes of every expression; their errors are still
 	// reported in DynamoDB's order below.
 	var keyCond, upd, condition, filter, proj *parsed
+	var plan *keyPlan // the key condition's, when the names fit it
 	var nodes nodeCounts
 	if in.KeyCondition != nil {
 		keyCond = parseExpr(kindKeyCondition, *in.KeyCondition)
-		nodes.add(keyCond.nodes)
+		if plan = keyCond.keyPlan.Load(); plan == nil || !plan.uses.fits(in.Names) {
+			plan = nil
+			nodes.add(keyCond.nodes)
+		}
 	}
 	if in.Update != nil {
 		upd = parseExpr(kindUpdate, *in.Update)
@@ -140,9 +149,19 @@ func Compile(in Input) (*Compiled, error) {
 	c, used := r.slab.reserve(nodes, len(in.Names)+len(in.Values))
 	r.usedNames, r.usedValues = used[:0:len(in.Names)], used[len(in.Names):len(in.Names)]
 	var err error
-	if keyCond != nil {
+	switch {
+	case plan != nil && r.planFits(plan):
+		c.keyPlan, c.values = plan, in.Values
+	case keyCond != nil:
+		// In full: without a plan, or for the error of a value the plan's
+		// checks refused (the slab has no room for these nodes then).
 		if c.keyCondition, err = r.condition(keyCond, "KeyConditionExpression"); err != nil {
 			return nil, err
+		}
+		if plan == nil {
+			if kp := newKeyPlan(keyCond.cond, c, in.Names); kp != nil {
+				keyCond.keyPlan.Store(kp)
+			}
 		}
 	}
 	if upd != nil {
@@ -210,7 +229,7 @@ func (c *Compiled) CheckFilterKeys(keyAttrs ...string) error {
 // report which expressions the request carried.
 func (c *Compiled) HasCondition() bool    { return c.condition != nil }
 func (c *Compiled) HasFilter() bool       { return c.filter != nil }
-func (c *Compiled) HasKeyCondition() bool { return c.keyCondition != nil }
+func (c *Compiled) HasKeyCondition() bool { return c.keyCondition != nil || c.keyPlan != nil }
 func (c *Compiled) HasUpdate() bool       { return c.update != nil }
 func (c *Compiled) HasProjection() bool   { return c.projection != nil }
 

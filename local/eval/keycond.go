@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -18,9 +20,9 @@ type KeyCond struct {
 	Sort          []types.AttributeValue // one value; two for BETWEEN
 }
 
-// keyCondAlloc is a KeyCond with the array behind its Sort: one
-// allocation for both.
-type keyCondAlloc struct {
+// KeyCondBuf is the memory of a KeyCond with the array behind its Sort:
+// one allocation for both, or none when the caller recycles it.
+type KeyCondBuf struct {
 	kc      KeyCond
 	sortBuf [2]types.AttributeValue
 }
@@ -82,61 +84,248 @@ type keyLeaf struct {
 // parameter values were invalid: Condition parameter type does not match
 // schema type").
 func (c *Compiled) KeyCondition(hashKey, rangeKey string) (*KeyCond, error) {
-	if c.keyCondition == nil {
-		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-	}
-	var leafBuf [4]*cond // a key condition has one or two leaves
-	leaves, err := flattenKeyCond(c.keyCondition, leafBuf[:0])
-	if err != nil {
+	return c.KeyConditionIn(new(KeyCondBuf), hashKey, rangeKey)
+}
+
+// KeyConditionIn is KeyCondition in the caller's memory (a request's
+// recycled state), which it overwrites.
+func (c *Compiled) KeyConditionIn(buf *KeyCondBuf, hashKey, rangeKey string) (*KeyCond, error) {
+	*buf = KeyCondBuf{}
+	if err := c.keyConditionTo(buf, hashKey, rangeKey); err != nil {
 		return nil, err
 	}
+	return &buf.kc, nil
+}
+
+func (c *Compiled) keyConditionTo(buf *KeyCondBuf, hashKey, rangeKey string) error {
 	var parsedBuf [2]keyLeaf
-	parsed := parsedBuf[:0]
-	for _, l := range leaves {
-		kl, err := keyLeafOf(l)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range parsed {
-			if p.name == kl.name {
-				return nil, validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
-			}
-		}
-		parsed = append(parsed, kl)
+	parsed, err := c.keyLeaves(parsedBuf[:0])
+	if err != nil {
+		return err
 	}
 	if keys := 1 + min(len(rangeKey), 1); len(parsed) > keys {
-		return nil, validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
+		return validation("The number of query conditions (" + strconv.Itoa(len(parsed)) +
 			") exceeds the number of key attributes defined in the schema (" + strconv.Itoa(keys) + ")")
 	}
-	alloc := &keyCondAlloc{kc: KeyCond{PartitionName: hashKey}}
-	kc := &alloc.kc
+	kc := &buf.kc
+	kc.PartitionName = hashKey
 	found := false
 	for _, l := range parsed {
 		if l.name == hashKey {
 			found = true
 			if l.op != "EQ" {
-				return nil, validation("Query key condition not supported")
+				return validation("Query key condition not supported")
 			}
 			kc.Partition = l.vals[0]
 		}
 	}
 	if !found {
-		return nil, validation("Query condition missed key schema element: " + hashKey)
+		return validation("Query condition missed key schema element: " + hashKey)
 	}
 	for _, l := range parsed {
 		if l.name == hashKey {
 			continue
 		}
 		if rangeKey == "" {
-			return nil, validation("Query key condition not supported")
+			return validation("Query key condition not supported")
 		}
 		if l.name != rangeKey {
-			return nil, validation("Query condition missed key schema element: " + rangeKey)
+			return validation("Query condition missed key schema element: " + rangeKey)
 		}
 		kc.SortName, kc.SortOp = l.name, l.op
-		kc.Sort = append(alloc.sortBuf[:0:len(alloc.sortBuf)], l.vals[:l.nvals]...)
+		kc.Sort = append(buf.sortBuf[:0:len(buf.sortBuf)], l.vals[:l.nvals]...)
 	}
-	return kc, nil
+	return nil
+}
+
+const msgNoKeyCondition = "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."
+
+// keyLeaves appends to dst the conditions of the key condition, each on
+// one key attribute, in the order written: first the shape of each in that
+// order (operator, nested paths), then repeated keys, as KeyCondition and
+// MultiKeyCondition check them.
+func (c *Compiled) keyLeaves(dst []keyLeaf) ([]keyLeaf, error) {
+	if kp := c.keyPlan; kp != nil {
+		if kp.shape != "" {
+			return nil, validation(kp.shape)
+		}
+		for i, kl := range kp.keys {
+			n := 0
+			for _, o := range kp.leaves[i].ops {
+				if o.value != nil {
+					kl.vals[n] = c.values[o.value.Placeholder]
+					n++
+				}
+			}
+			dst = append(dst, kl)
+		}
+		return dst, nil
+	}
+	if c.keyCondition == nil {
+		return nil, validation(msgNoKeyCondition)
+	}
+	var leafBuf [4]*cond // a key condition has one or two leaves
+	leaves, err := flattenKeyCond(c.keyCondition, leafBuf[:0])
+	if err != nil {
+		return nil, err
+	}
+	first := len(dst)
+	for _, l := range leaves {
+		kl, err := keyLeafOf(l)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range dst[first:] {
+			if p.name == kl.name {
+				return nil, validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
+			}
+		}
+		dst = append(dst, kl)
+	}
+	return dst, nil
+}
+
+// keyPlan is the resolution of a KeyConditionExpression's text and names,
+// kept with its parse (parsed.keyPlan) like an update's document paths
+// (docPaths) and reused while the request's names resolve its "#name"
+// placeholders the same way. It holds each condition with its paths
+// resolved, and what keyLeaves makes of them: the leaves without their
+// values, or the message for their shape. Only the resolution of a key
+// condition that resolved without error is kept, and only of the shapes a
+// key condition can have (ANDs of comparisons, BETWEEN and begins_with over
+// paths and placeholders). The checks that depend on the values run on
+// every request (planFits); when one fails, Compile resolves the
+// expression in full, so that its error is the one the full resolution
+// gives, in the same order. It is immutable.
+type keyPlan struct {
+	uses   docPaths // the placeholders used (names, reals); no paths
+	leaves []planLeaf
+	shape  string    // keyLeaves' message; "" when it has keys
+	keys   []keyLeaf // no vals
+}
+
+// planLeaf is one condition of a keyPlan, as checkLeaf sees it.
+type planLeaf struct {
+	kind condKind
+	op   expr.CompareOp
+	name string // the operator as messages name it
+	ops  []planOperand
+}
+
+// planOperand is a resolved path, or a value placeholder of the parse.
+type planOperand struct {
+	path  path
+	value *expr.Value
+}
+
+// newKeyPlan makes the plan of the key condition parsed as p, resolved
+// into c (a Compiled whose key condition resolved without error) with
+// names; nil for a shape a plan does not keep.
+func newKeyPlan(p expr.Cond, c *Compiled, names map[string]string) *keyPlan {
+	kp := &keyPlan{}
+	if !kp.add(p, c.keyCondition, names) {
+		return nil
+	}
+	leaves, err := c.keyLeaves(nil)
+	if err != nil {
+		kp.shape = err.(*Error).Message
+		return kp
+	}
+	for _, kl := range leaves {
+		kl.vals = [3]types.AttributeValue{}
+		kp.keys = append(kp.keys, kl)
+	}
+	return kp
+}
+
+// add adds the conditions of e, resolved as n, to kp; false for a shape
+// kp does not keep.
+func (kp *keyPlan) add(e expr.Cond, n *cond, names map[string]string) bool {
+	var ops []expr.Operand
+	l := planLeaf{kind: n.kind}
+	switch e := e.(type) {
+	case *expr.And:
+		for i, k := range e.Conds {
+			if !kp.add(k, n.kids[i], names) {
+				return false
+			}
+		}
+		return true
+	case *expr.Compare:
+		l.op, l.name, ops = e.Op, string(e.Op), []expr.Operand{e.L, e.R}
+	case *expr.Between:
+		l.name, ops = "BETWEEN", []expr.Operand{e.X, e.Lo, e.Hi}
+	case *expr.CondFunc:
+		if e.Name != "begins_with" {
+			return false
+		}
+		l.name, ops = e.Name, e.Args
+	default:
+		return false
+	}
+	for i, o := range ops {
+		switch o := o.(type) {
+		case expr.Path:
+			// What the names stand for may alias memory the caller
+			// reuses (a request buffer): the kept path gets a copy.
+			q := slices.Clone(n.ops[i].path)
+			for j, e := range o {
+				if e.IsIndex || !strings.HasPrefix(e.Name, "#") {
+					continue
+				}
+				k := slices.Index(kp.uses.names, e.Name)
+				if k < 0 {
+					k = len(kp.uses.names)
+					kp.uses.names = append(kp.uses.names, e.Name)
+					kp.uses.reals = append(kp.uses.reals, strings.Clone(names[e.Name]))
+				}
+				q[j].name = kp.uses.reals[k]
+			}
+			l.ops = append(l.ops, planOperand{path: q})
+		case *expr.Value:
+			if o.Placeholder == "" {
+				return false
+			}
+			l.ops = append(l.ops, planOperand{value: o})
+		default:
+			return false
+		}
+	}
+	kp.leaves = append(kp.leaves, l)
+	return true
+}
+
+// planFits runs on the request's values the checks of the key condition
+// that depend on them, in the resolver's order, and records the
+// placeholders kp uses; false when one fails. The names were found to fit.
+func (r *resolver) planFits(kp *keyPlan) bool {
+	r.begin("KeyConditionExpression")
+	for _, l := range kp.leaves {
+		var ops [3]operand
+		var ptrs [3]*operand
+		c := cond{kind: l.kind, op: l.op, ops: ptrs[:len(l.ops)]}
+		for i, o := range l.ops {
+			ptrs[i] = &ops[i]
+			if o.value == nil {
+				ops[i].kind, ops[i].path = opPath, o.path
+				continue
+			}
+			av, err := r.value(o.value)
+			if err != nil {
+				return false
+			}
+			ops[i].kind, ops[i].val = opValue, av
+		}
+		if r.checkLeaf(&c, l.name) != nil {
+			return false
+		}
+	}
+	for _, n := range kp.uses.names {
+		if !slices.Contains(r.usedNames, n) {
+			r.usedNames = append(r.usedNames, n)
+		}
+	}
+	return true
 }
 
 // flattenKeyCond appends the leaves under the ANDs of n to leaves, in

@@ -1,8 +1,11 @@
 package eval
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 func TestKeyCondition(t *testing.T) {
@@ -135,6 +138,76 @@ func TestKeyCondMatches(t *testing.T) {
 		k := &KeyCond{SortOp: tt.op, Sort: tt.vals}
 		if got := k.Matches(tt.sort); got != tt.want {
 			t.Errorf("%s %v matches %v = %v", tt.op, tt.vals, tt.sort, got)
+		}
+	}
+}
+
+// A key condition's kept plan must not change an answer: each request
+// below, compiled after another with the same text stored its plan, gets
+// what it gets from a cold cache (its Compile error, or its KeyCondition
+// and MultiKeyCondition), whatever its names and values. The valid ones
+// are served by the plan.
+func TestKeyPlanSameAnswers(t *testing.T) {
+	boolv := func(b bool) AV { return &types.AttributeValueMemberBOOL{Value: b} }
+	const between = "#k = :p AND sk BETWEEN :a AND :b"
+	ok := vals{":p": sv("u"), ":a": sv("a"), ":b": sv("b")}
+	cases := []struct {
+		text    string
+		names   names
+		vals    vals
+		planned bool // served by the plan
+	}{
+		{between, names{"#k": "pk"}, ok, false},  // the first: no plan yet
+		{between, names{"#k": "gpk"}, ok, false}, // other names: a new plan
+		{between, names{"#k": "gpk"}, vals{":p": nv("1"), ":a": nv("1"), ":b": nv("2")}, true},
+		{between, names{"#k": "gpk"}, vals{":p": sv("u"), ":a": sv("b"), ":b": sv("a")}, false},
+		{between, names{"#k": "gpk"}, vals{":p": sv("u"), ":a": sv("a"), ":b": nv("1")}, false},
+		{between, names{"#k": "gpk"}, vals{":p": sv("u"), ":a": sv("a")}, false},
+		{between, names{"#k": "gpk"}, vals{":p": sv("u"), ":a": sv("a"), ":b": sv("b"), ":c": sv("c")}, false},
+		{between, names{"#k": "gpk", "#x": "x"}, ok, false},
+		{between, names{"#j": "gpk"}, ok, false},
+		{between, names{"#k": "gpk"}, vals{":p": boolv(true), ":a": sv("a"), ":b": sv("b")}, true},
+		{"pk = :p AND begins_with(sk, :a)", nil, vals{":p": sv("u"), ":a": sv("x")}, false},
+		{"pk = :p AND begins_with(sk, :a)", nil, vals{":p": sv("u"), ":a": nv("1")}, false},
+		{"pk = :p AND begins_with(sk, :a)", nil, vals{":p": sv("v"), ":a": sv("y")}, true},
+		{"pk = :p AND sk < :a", nil, vals{":p": sv("u"), ":a": boolv(true)}, false},
+		{"pk = :p AND sk < :a", nil, vals{":p": sv("u"), ":a": sv("a")}, false},
+		{"pk = :p AND sk < :a", nil, vals{":p": sv("u"), ":a": boolv(true)}, false},
+		{"pk = :p AND pk = :a", nil, vals{":p": sv("u"), ":a": sv("a")}, false},
+		{"pk = :p AND pk = :a", nil, vals{":p": sv("u"), ":a": sv("b")}, true},
+		{"(pk = :p) AND (sk <> :a)", nil, vals{":p": sv("u"), ":a": sv("a")}, false},
+		{"(pk = :p) AND (sk <> :a)", nil, vals{":p": sv("u"), ":a": sv("b")}, true},
+		{"pk = :p OR sk = :a", nil, vals{":p": sv("u"), ":a": sv("a")}, false},
+		{"pk = :p OR sk = :a", nil, vals{":p": sv("u"), ":a": sv("a")}, false},
+	}
+	answer := func(c *Compiled, err error) string {
+		if err != nil {
+			return "Compile: " + err.Error()
+		}
+		out := ""
+		for _, keys := range [][2]string{{"pk", "sk"}, {"gpk", "sk"}, {"pk", ""}} {
+			kc, err := c.KeyCondition(keys[0], keys[1])
+			out += fmt.Sprintf("%+v %v; ", kc, err)
+		}
+		mk, err := c.MultiKeyCondition([]string{"gpk"}, []string{"sk"})
+		return out + fmt.Sprintf("%+v %v", mk, err)
+	}
+	for i, tc := range cases {
+		in := Input{KeyCondition: str(tc.text), Names: tc.names, Values: tc.vals}
+		resetParseCache()
+		cold := answer(Compile(in))
+		resetParseCache()
+		for _, before := range cases[:i] { // the requests before, with the same text
+			if before.text == tc.text {
+				Compile(Input{KeyCondition: str(before.text), Names: before.names, Values: before.vals})
+			}
+		}
+		c, err := Compile(in)
+		if warm := answer(c, err); warm != cold {
+			t.Errorf("%d %q %v %v:\n warm %s\n cold %s", i, tc.text, tc.names, tc.vals, warm, cold)
+		}
+		if planned := err == nil && c.keyPlan != nil; planned != tc.planned {
+			t.Errorf("%d %q %v %v: planned %v, want %v", i, tc.text, tc.names, tc.vals, planned, tc.planned)
 		}
 	}
 }

@@ -25,22 +25,12 @@ type MultiKeyCond struct {
 // the new shapes, so a missing or skipped attribute and a condition after
 // the range condition reuse its single-key messages.
 func (c *Compiled) MultiKeyCondition(hashKeys, rangeKeys []string) (*MultiKeyCond, error) {
-	if c.keyCondition == nil {
-		return nil, validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-	}
-	leaves, err := flattenKeyCond(c.keyCondition, nil)
+	leaves, err := c.keyLeaves(nil)
 	if err != nil {
 		return nil, err
 	}
 	byName := map[string]keyLeaf{}
-	for _, l := range leaves {
-		kl, err := keyLeafOf(l)
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := byName[kl.name]; dup {
-			return nil, validation("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key")
-		}
+	for _, kl := range leaves {
 		byName[kl.name] = kl
 	}
 	if keys := len(hashKeys) + len(rangeKeys); len(byName) > keys {
