@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1003,6 +1004,15 @@ func (e *Engine) flushLocked(sync bool) {
 	buf, upto, n := e.pending, e.lastSeq, e.pendingN
 	e.pending, e.pendingN = e.spare[:0], 0
 	e.mu.Unlock()
+	if sync {
+		// Let the goroutines readied onto this P run first (a writer that
+		// Unlock just woke; net/http's connection reader, started once the
+		// request body is read): left queued during the fsync, they make
+		// the runtime's monitor take the P and wake a thread for them, and
+		// poll at its fastest rate meanwhile. Thread switches cost far more
+		// than a goroutine switch, most of all on a virtualised machine.
+		runtime.Gosched()
+	}
 	start := time.Now()
 	err := e.writeLog(buf, sync)
 	took := time.Since(start)
