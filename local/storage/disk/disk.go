@@ -583,10 +583,22 @@ func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool, form
 // last record (a compaction cuts the zeros off the log it retires, but a
 // crash or a failure can leave them). A record is never empty, so its
 // header is never all zeros; a crash that cut a write short leaves
-// something else, or zeros before the record's bytes that did reach the
-// disk, and repairLog deals with that as before.
+// something else, and repairLog deals with it as before. A record whose
+// end lies in the zeros (its bytes cut short, the rest of it zeros) is
+// marked torn, as it would be without zeros after it.
 func zeroTail(f file, fe *frameError, size int64) (bool, error) {
-	return allZero(f, fe.offset, size)
+	b := make([]byte, size-fe.offset)
+	if _, err := f.ReadAt(b, fe.offset); err != nil && err != io.EOF {
+		return false, err
+	}
+	data := len(bytes.TrimRight(b, "\x00"))
+	if data == 0 {
+		return true, nil
+	}
+	if data < frameHeader || frameHeader+int64(binary.LittleEndian.Uint32(b)) > int64(data) {
+		fe.torn = true
+	}
+	return false, nil
 }
 
 func truncateLog(f file, size int64) error {
