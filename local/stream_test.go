@@ -697,7 +697,7 @@ func TestStreamCrashKeepsItemAndRecordTogether(t *testing.T) {
 	}
 	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(eng)))
 	arn := streamTable(t, srv, "crash", types.StreamViewTypeNewImage)
-	walPath, start := lastLog(t, dir)
+	walPath, start := lastLog(t, dir, eng)
 	put(t, srv.Client(), "crash", item{"pk": S("a"), "sk": S("1")})
 	srv.Close()
 	if err := eng.Close(); err != nil {

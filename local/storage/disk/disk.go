@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,11 +157,19 @@ type Engine struct {
 	colls map[string]*collection
 	// lastColl is the collection collLocked returned last.
 	lastColl *collection
-	file     file   // the current log, opened O_APPEND
+	file     file   // the current log
 	gen      uint64 // the current log's generation
 	err      error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
+	// The current log's records end at written (logSize less pending), the
+	// file runs on in zeros written ahead of them up to fileSize, and
+	// syncedSize is the size the last fsync made durable (-1: unknown).
+	// While the two sizes agree, a write overwrites zeros already on disk
+	// and only its data needs flushing (fdatasync): one synchronous disk
+	// write instead of two, the data and then the inode. Only the goroutine
+	// doing the log's I/O (busy, or holding mu) touches them.
+	written, fileSize, syncedSize int64
 	// busy is set while one goroutine writes or fsyncs the log with mu
 	// released; others wait on cond instead of issuing their own I/O.
 	busy bool
@@ -375,15 +384,17 @@ func (e *Engine) load() error {
 			f.Close()
 			continue
 		}
-		e.file, e.gen, e.logSize = f, live[i], end
+		e.useLog(f, live[i], end)
 		if form != format2 {
 			// New records go to a new log in the current format; this one
 			// is replayed in its own until a compaction covers it.
 			f.Close()
-			if e.file, err = e.createLog(e.gen + 1); err != nil {
+			nf, err := e.createLog(e.gen + 1)
+			if err != nil {
+				e.file = nil
 				return err
 			}
-			e.gen, e.logSize = e.gen+1, int64(len(logMagic))
+			e.useLog(nf, e.gen+1, int64(len(logMagic)))
 		}
 	}
 	e.snapGen = covered
@@ -406,18 +417,30 @@ func (e *Engine) initDir() error {
 	if err != nil {
 		return err
 	}
-	e.file, e.gen, e.logSize = f, 1, int64(len(logMagic))
+	e.useLog(f, 1, int64(len(logMagic)))
 	return e.writeManifest(manifest{newest: 1})
+}
+
+// useLog makes f, log generation gen whose records end at end, the log new
+// records go to. Whether its size is durable is unknown (a crash may have
+// left zeros written ahead that never reached the disk), so the first sync
+// is a full fsync.
+func (e *Engine) useLog(f file, gen uint64, end int64) {
+	e.file, e.gen, e.logSize, e.written = f, gen, end, end
+	e.fileSize, e.syncedSize = end, -1
+	if st, err := f.Stat(); err == nil {
+		e.fileSize = max(st.Size(), end)
+	}
 }
 
 // createLog creates log generation gen, durably, with its header.
 func (e *Engine) createLog(gen uint64) (file, error) {
 	path := logPath(e.dir, gen)
-	f, err := e.fs.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, filePerm)
+	f, err := e.fs.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, filePerm)
 	if err != nil {
 		return nil, fmt.Errorf("disk: %w", err)
 	}
-	err = writeAll(f, logMagic)
+	_, err = f.WriteAt(logMagic, 0)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -436,7 +459,7 @@ func (e *Engine) createLog(gen uint64) (file, error) {
 // repairLog). It returns the open log, its size after recovery, whether
 // records were cut off, and its record format.
 func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut bool, form format, err error) {
-	opened, err := e.fs.OpenFile(path, os.O_RDWR|os.O_APPEND, filePerm)
+	opened, err := e.fs.OpenFile(path, os.O_RDWR, filePerm)
 	if err != nil {
 		return nil, 0, false, 0, fmt.Errorf("disk: %w", err)
 	}
@@ -480,6 +503,11 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 	var fe *frameError
 	if !errors.As(rerr, &fe) {
 		return nil, 0, false, 0, fmt.Errorf("disk: replay %s: %w", path, rerr)
+	}
+	if zeros, err := zeroTail(f, fe, size); err != nil {
+		return nil, 0, false, 0, fmt.Errorf("disk: read %s: %w", path, err)
+	} else if zeros {
+		return f, end, false, form, nil
 	}
 	if err := e.repairLog(f, fe, size, newest, form); err != nil {
 		return nil, 0, false, 0, err
@@ -547,6 +575,30 @@ func (e *Engine) repairLog(f file, fe *frameError, size int64, newest bool, form
 	e.log.Error("disk: log is damaged; cut it at the damage as asked, dropping every record after it",
 		"log", f.Name(), "offset", fe.offset, "bytes", dropped, "reason", fe.err.Error(), "saved", saved)
 	return truncateLog(f, fe.offset)
+}
+
+// zeroTail reports whether reading a log stopped at fe only because zeros
+// run from there to its end: the zeros written ahead of the records (see
+// writeLog), which is where the log ends. An older log normally ends at its
+// last record (a compaction cuts the zeros off the log it retires, but a
+// crash or a failure can leave them). A record is never empty, so its
+// header is never all zeros; a crash that cut a write short leaves
+// something else, and repairLog deals with it as before. A record whose
+// end lies in the zeros (its bytes cut short, the rest of it zeros) is
+// marked torn, as it would be without zeros after it.
+func zeroTail(f file, fe *frameError, size int64) (bool, error) {
+	b := make([]byte, size-fe.offset)
+	if _, err := f.ReadAt(b, fe.offset); err != nil && err != io.EOF {
+		return false, err
+	}
+	data := len(bytes.TrimRight(b, "\x00"))
+	if data == 0 {
+		return true, nil
+	}
+	if data < frameHeader || frameHeader+int64(binary.LittleEndian.Uint32(b)) > int64(data) {
+		fe.torn = true
+	}
+	return false, nil
 }
 
 func truncateLog(f file, size int64) error {
@@ -751,13 +803,12 @@ func (s *sortedLoad) finish() {
 	*s = sortedLoad{}
 }
 
-// resetLog empties a log and writes its header, durably. O_APPEND makes
-// the next write land at the new end.
+// resetLog empties a log and writes its header, durably.
 func resetLog(f file) error {
 	if err := f.Truncate(0); err != nil {
 		return fmt.Errorf("disk: truncate log: %w", err)
 	}
-	if err := writeAll(f, logMagic); err != nil {
+	if _, err := f.WriteAt(logMagic, 0); err != nil {
 		return fmt.Errorf("disk: write log: %w", err)
 	}
 	if err := f.Sync(); err != nil {
@@ -766,9 +817,82 @@ func resetLog(f file) error {
 	return nil
 }
 
-func writeAll(f file, b []byte) error {
-	_, err := f.Write(b) // os.File.Write loops until done or an error
+// writeLog writes buf after the log's records and, if sync is set, makes
+// every record written so far durable. A write that passes the end of the
+// file writes zeros ahead of the records (preallocates), and the next sync
+// is a full fsync, which makes that size durable; until the records reach
+// it again, syncs flush only the data. The caller does the log's I/O (it
+// holds mu, or busy is set).
+func (e *Engine) writeLog(buf []byte, sync bool) error {
+	if len(buf) > 0 {
+		// os.File.WriteAt loops until done or an error.
+		if _, err := e.file.WriteAt(buf, e.written); err != nil {
+			return err
+		}
+		e.written += int64(len(buf))
+		if e.written > e.fileSize {
+			e.fileSize = e.written + e.zeroFill(e.written)
+		}
+	}
+	if !sync {
+		return nil
+	}
+	if e.fileSize == e.syncedSize {
+		return datasync(e.file)
+	}
+	if err := e.file.Sync(); err != nil {
+		return err
+	}
+	e.syncedSize = e.fileSize
+	return nil
+}
+
+// closeLog closes the current log, cut at its last record if trim is set
+// (the engine has not failed): the zeros ahead of the records are only for
+// appends.
+func (e *Engine) closeLog(trim bool) error {
+	var err error
+	if trim && e.fileSize > e.written {
+		err = e.file.Truncate(e.written)
+	}
+	if cerr := e.file.Close(); err == nil {
+		err = cerr
+	}
 	return err
+}
+
+// zeros is what zeroFill writes.
+var zeros [64 << 10]byte
+
+// zeroFill writes zeros at off, the end of the log's records, as many as
+// the log holds so far, at least 64 KiB and at most preallocMax (0 where
+// fdatasync is not used, see datasync): the size grows geometrically, so a
+// small log stays small and a busy one pays a full fsync once per
+// preallocMax bytes. It returns how many it wrote: if the disk is full, the
+// records are in place and only fewer zeros are ahead of them.
+func (e *Engine) zeroFill(off int64) int64 {
+	n := min(max(off, int64(len(zeros))), preallocMax)
+	var done int64
+	for done < n {
+		k, err := e.file.WriteAt(zeros[:min(n-done, int64(len(zeros)))], off+done)
+		done += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	return done
+}
+
+// datasync flushes f's data, and only the metadata needed to read it back,
+// where the platform can (fdatasync); a full fsync elsewhere.
+func datasync(f file) error {
+	switch f := f.(type) {
+	case *os.File:
+		return datasyncFile(f)
+	case interface{ Datasync() error }:
+		return f.Datasync()
+	}
+	return f.Sync()
 }
 
 // collLocked returns the collection handle for name, creating it.
@@ -851,11 +975,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 	e.lastSeq++
 	if e.opts.noGroup {
 		start := time.Now()
-		err := writeAll(e.file, rec)
-		if err == nil {
-			err = e.file.Sync()
-		}
-		if err != nil {
+		if err := e.writeLog(rec, true); err != nil {
 			e.failLocked(err)
 			return e.err
 		}
@@ -938,14 +1058,17 @@ func (e *Engine) flushLocked(sync bool) {
 	buf, upto, n := e.pending, e.lastSeq, e.pendingN
 	e.pending, e.pendingN = e.spare[:0], 0
 	e.mu.Unlock()
+	if sync {
+		// Let the goroutines readied onto this P run first (a writer that
+		// Unlock just woke; net/http's connection reader, started once the
+		// request body is read): left queued during the fsync, they make
+		// the runtime's monitor take the P and wake a thread for them, and
+		// poll at its fastest rate meanwhile. Thread switches cost far more
+		// than a goroutine switch, most of all on a virtualised machine.
+		runtime.Gosched()
+	}
 	start := time.Now()
-	var err error
-	if len(buf) > 0 {
-		err = writeAll(e.file, buf)
-	}
-	if err == nil && sync {
-		err = e.file.Sync()
-	}
+	err := e.writeLog(buf, sync)
 	took := time.Since(start)
 	e.mu.Lock()
 	e.busy = false
@@ -1078,11 +1201,7 @@ func (e *Engine) compact() (err error) {
 	if len(e.pending) > 0 || e.dirty {
 		// The retiring log must be complete and durable.
 		start := time.Now()
-		err := writeAll(e.file, e.pending)
-		if err == nil {
-			err = e.file.Sync()
-		}
-		if err != nil {
+		if err := e.writeLog(e.pending, true); err != nil {
 			e.failLocked(err)
 			e.mu.Unlock()
 			return e.err
@@ -1098,8 +1217,8 @@ func (e *Engine) compact() (err error) {
 		e.mu.Unlock()
 		return err // nothing changed: writes carry on in the current log
 	}
-	e.file.Close()
-	e.file, e.gen, e.logSize = f, covered+1, int64(len(logMagic))
+	e.closeLog(true) // if the cut fails, the zeros left read as the end
+	e.useLog(f, covered+1, int64(len(logMagic)))
 	// The MANIFEST's newest log is a lower bound (Open replays newer ones),
 	// so the new log is in use whether or not this update reaches the disk.
 	if err := e.writeManifest(manifest{snap: e.snapGen, newest: covered + 1}); err != nil {
@@ -1293,7 +1412,7 @@ func (e *Engine) Close() error {
 
 	close(e.stop)
 	e.wg.Wait()
-	if cerr := e.file.Close(); err == nil && cerr != nil {
+	if cerr := e.closeLog(err == nil); err == nil && cerr != nil {
 		err = fmt.Errorf("disk: close log: %w", cerr)
 	}
 	if uerr := unlockDir(e.lock); err == nil && uerr != nil {

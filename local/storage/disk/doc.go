@@ -19,7 +19,12 @@
 // first (storage.SortedLoader); the logs after it are replayed write by
 // write. A write is appended to a write-ahead log and fsynced before it returns, so no
 // acknowledged write is lost to a crash or power cut. Concurrent writers
-// share one fsync (group commit). A batch (Engine.Apply: an item with its
+// share one fsync (group commit). On Linux the log is preallocated: zeros
+// are written ahead of the records and fsynced (at least 64 KiB, as much as
+// the log holds, at most 1 MiB at a time), so an append overwrites blocks
+// already on disk and its fdatasync writes only the data, not the inode
+// too. Zeros after the last record read as the end of the log, and Close
+// cuts them off. A batch (Engine.Apply: an item with its
 // index entries, a whole transaction) is one record, so a crash leaves all
 // of it or none. Each log record is length-prefixed and CRC-32C
 // checksummed. When the log outgrows a threshold the engine starts a new
@@ -51,8 +56,9 @@
 //	MANIFEST   the files that must be there: the snapshot (if any) and the
 //	           newest log, with a checksum; Open initialises only a new or
 //	           empty directory
-//	wal.N      log generation N: "dynwal02", then records (normally one;
-//	           more if a compaction failed, all replayed in order)
+//	wal.N      log generation N: "dynwal02", then records, then zeros
+//	           while open (normally one log; more if a compaction failed,
+//	           all replayed in order)
 //	snapshot   the last compaction: "dynsnp02", then records and an end
 //	           marker naming the last log generation it covers
 //

@@ -74,6 +74,22 @@ func (f faultFile) Write(p []byte) (int, error) {
 	return f.file.Write(p)
 }
 
+func (f faultFile) WriteAt(p []byte, off int64) (int, error) {
+	if err := f.fs.check("write", f.Name()); err != nil {
+		n, _ := f.file.WriteAt(p[:len(p)/2], off)
+		return n, &os.PathError{Op: "write", Path: f.Name(), Err: err}
+	}
+	return f.file.WriteAt(p, off)
+}
+
+// Datasync is asked about as a "sync".
+func (f faultFile) Datasync() error {
+	if err := f.fs.check("sync", f.Name()); err != nil {
+		return &os.PathError{Op: "sync", Path: f.Name(), Err: err}
+	}
+	return datasync(f.file)
+}
+
 func (f faultFile) Sync() error {
 	if err := f.fs.check("sync", f.Name()); err != nil {
 		return &os.PathError{Op: "sync", Path: f.Name(), Err: err}

@@ -21,6 +21,7 @@ type file interface {
 	io.Reader
 	io.ReaderAt
 	io.Writer
+	io.WriterAt // the log is written at its records' end, over zeros written ahead
 	Name() string
 	Stat() (os.FileInfo, error)
 	Sync() error
