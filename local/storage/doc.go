@@ -21,6 +21,10 @@
 // NewMemory is the in-memory engine (one B-tree per collection, each item
 // one allocation holding its key and its encoding, or, restored by a
 // durable engine through SharedPutter, a place in the block that engine
-// read its files into). Every engine must pass the conformance suite in
+// read its files into). Both engines' collections are Finders: a lookup
+// returns where it found its key (a Slot), and a write of that key passing
+// it (Finder.PutAt, Op.At) replaces the value there, so a read-modify-write
+// searches the tree once; a write in between makes the slot stale, and the
+// write searches again. Every engine must pass the conformance suite in
 // package storagetest.
 package storage
