@@ -346,6 +346,8 @@ type batchScratch struct {
 	ops     []batchWriteOp
 	keyList [][]byte
 	found   []outItem
+	values  storage.Scratch // the stored attributes an UpdateItem reads (current)
+	mt      meter           // an UpdateItem's
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
@@ -400,6 +402,8 @@ func (sc *batchScratch) clear() {
 	clear(sc.ops[:cap(sc.ops)])
 	clear(sc.keyList[:cap(sc.keyList)])
 	clear(sc.found[:cap(sc.found)])
+	sc.values.Clear()
+	sc.mt = meter{}
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then
