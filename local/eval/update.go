@@ -51,7 +51,10 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		return nil, err
 	}
 	paths := d.paths
-	blk := new(updateBlock)
+	blk := r.slab.update
+	if blk == nil {
+		blk = new(updateBlock)
+	}
 	u := &blk.u
 	u.set, u.add = blk.set[:0], blk.add[:0]
 	for i, a := range ast.Set {
