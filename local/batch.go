@@ -346,6 +346,10 @@ type batchScratch struct {
 	ops     []batchWriteOp
 	keyList [][]byte
 	found   []outItem
+	values  storage.Scratch // the stored attributes an UpdateItem reads (current)
+	mt      meter           // an UpdateItem's
+	strs    [8]string       // an UpdateItem's string members (rawString)
+	nstrs   int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
@@ -400,6 +404,9 @@ func (sc *batchScratch) clear() {
 	clear(sc.ops[:cap(sc.ops)])
 	clear(sc.keyList[:cap(sc.keyList)])
 	clear(sc.found[:cap(sc.found)])
+	sc.values.Clear()
+	sc.mt = meter{}
+	sc.strs, sc.nstrs = [8]string{}, 0
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then

@@ -2,6 +2,7 @@ package local_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -124,6 +125,25 @@ func BenchmarkUpdateItem(b *testing.B) {
 		k := fmt.Sprintf("k%07d", i)
 		c.call(b, "PutItem", putBody(k, "s", i))
 		bodies[i] = `{"TableName":"bench","Key":{"pk":{"S":"` + k + `"},"sk":{"S":"s"}},"UpdateExpression":"ADD n :one SET v = :v","ExpressionAttributeValues":{":one":{"N":"1"},":v":{"S":"x"}}}`
+	}
+	b.ReportAllocs()
+	cpuPerOp(b)
+	for i := 0; b.Loop(); i++ {
+		c.call(b, "UpdateItem", bodies[i%len(bodies)])
+	}
+}
+
+// BenchmarkUpdateItemCounter is the update the whole-server measurements
+// send (docs/performance.md): ADD n :one with ReturnValues UPDATED_NEW on
+// one of 10,000 items of a table with a hash key only.
+func BenchmarkUpdateItemCounter(b *testing.B) {
+	_, c := benchServer(b)
+	c.call(b, "CreateTable", `{"TableName":"counters","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	bodies := make([]string, 10000)
+	for i := range bodies {
+		k := fmt.Sprintf("k%07d", i)
+		c.call(b, "PutItem", `{"TableName":"counters","Item":{"pk":{"S":"`+k+`"},"v":{"S":"`+payload+`"},"n":{"N":"`+strconv.Itoa(i)+`"}}}`)
+		bodies[i] = `{"TableName":"counters","Key":{"pk":{"S":"` + k + `"}},"UpdateExpression":"ADD n :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"UPDATED_NEW"}`
 	}
 	b.ReportAllocs()
 	cpuPerOp(b)

@@ -304,19 +304,42 @@ func isNull(raw []byte) bool { return string(raw) == "null" }
 // Field decoders. JSON null leaves the field unset.
 
 func rawString(raw []byte, dst **string) error {
+	s, ok, err := rawStringValue(raw)
+	if ok {
+		*dst = &s
+	}
+	return err
+}
+
+// rawString is rawString with the string's variable in sc (nil: a new
+// one), for the next request to reuse; the string itself is a copy.
+func (sc *batchScratch) rawString(raw []byte, dst **string) error {
+	if sc == nil || sc.nstrs == len(sc.strs) {
+		return rawString(raw, dst)
+	}
+	s, ok, err := rawStringValue(raw)
+	if ok {
+		p := &sc.strs[sc.nstrs]
+		sc.nstrs++
+		*p = s
+		*dst = p
+	}
+	return err
+}
+
+// rawStringValue decodes raw, a JSON string or null (ok false).
+func rawStringValue(raw []byte) (s string, ok bool, err error) {
 	if isNull(raw) {
-		return nil
+		return "", false, nil
 	}
 	if raw[0] != '"' {
-		return serialization(wrongType(raw) + " cannot be converted to String")
+		return "", false, serialization(wrongType(raw) + " cannot be converted to String")
 	}
 	d := objectDecoder{b: raw}
-	s, err := d.str()
-	if err != nil {
-		return err
+	if s, err = d.str(); err != nil {
+		return "", false, err
 	}
-	*dst = &s
-	return nil
+	return s, true, nil
 }
 
 func rawBool(raw []byte, dst **bool) error {
@@ -398,24 +421,24 @@ func wrongType(raw []byte) string {
 }
 
 // writeOptions members shared by the write actions; ok=false for others.
-func (o *writeOptions) member(k string, raw []byte) (bool, error) {
+func (o *writeOptions) member(k string, raw []byte, sc *batchScratch) (bool, error) {
 	switch k {
 	case "TableName":
-		return true, rawString(raw, &o.TableName)
+		return true, sc.rawString(raw, &o.TableName)
 	case "ConditionExpression":
-		return true, rawString(raw, &o.ConditionExpression)
+		return true, sc.rawString(raw, &o.ConditionExpression)
 	case "ExpressionAttributeNames":
 		return true, rawNames(raw, &o.ExpressionAttributeNames)
 	case "ExpressionAttributeValues":
 		return true, rawItem(raw, &o.ExpressionAttributeValues)
 	case "ReturnValues":
-		return true, rawString(raw, &o.ReturnValues)
+		return true, sc.rawString(raw, &o.ReturnValues)
 	case "ReturnConsumedCapacity":
-		return true, rawString(raw, &o.ReturnConsumedCapacity)
+		return true, sc.rawString(raw, &o.ReturnConsumedCapacity)
 	case "ReturnItemCollectionMetrics":
-		return true, rawString(raw, &o.ReturnItemCollectionMetrics)
+		return true, sc.rawString(raw, &o.ReturnItemCollectionMetrics)
 	case "ReturnValuesOnConditionCheckFailure":
-		return true, rawString(raw, &o.ReturnValuesOnConditionCheckFailure)
+		return true, sc.rawString(raw, &o.ReturnValuesOnConditionCheckFailure)
 	case "Expected":
 		return true, rawJSONValue(raw, &o.Expected)
 	case "ConditionalOperator":
@@ -430,7 +453,7 @@ func (in *putItemInput) decode(b []byte) error {
 		if k == "Item" {
 			return rawItem(raw, &in.Item)
 		}
-		_, err := in.member(k, raw)
+		_, err := in.member(k, raw, nil)
 		return err
 	})
 }
@@ -441,7 +464,7 @@ func (in *deleteItemInput) decode(b []byte) error {
 		if k == "Key" {
 			return rawItem(raw, &in.Key)
 		}
-		_, err := in.member(k, raw)
+		_, err := in.member(k, raw, nil)
 		return err
 	})
 }
@@ -461,11 +484,11 @@ func (in *updateItemInput) decodeWith(b []byte, sc *batchScratch) error {
 		case "ExpressionAttributeValues":
 			return sc.rawItem(b, raw, &in.ExpressionAttributeValues)
 		case "UpdateExpression":
-			return rawString(raw, &in.UpdateExpression)
+			return sc.rawString(raw, &in.UpdateExpression)
 		case "AttributeUpdates":
 			return rawJSONValue(raw, &in.AttributeUpdates)
 		}
-		_, err := in.member(k, raw)
+		_, err := in.member(k, raw, sc)
 		return err
 	})
 }

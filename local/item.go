@@ -185,6 +185,7 @@ func (o *writeOptions) check(member string, values Item) (*eval.Compiled, error)
 // stored is the item a single-item write replaces.
 type stored struct {
 	key   []byte        // its storage key
+	at    storage.Slot  // where the collection holds key, if it is a storage.Finder
 	v     storage.Value // its encoding; the zero Value when there is none
 	item  Item          // v decoded, nil when there is none: all of it, or some (see current)
 	whole bool          // item holds every attribute
@@ -204,22 +205,44 @@ func (s stored) all() Item {
 // stored item only the attributes the write's expressions read or write
 // are decoded (eval's ItemAttributes), unless the table's indexes, stream,
 // history or vector indexes need all of it (wholeItems); attrs lists them,
-// sorted, in buf (a caller's array: most writes name a few).
-func (o *writeOptions) current(t *table, keyItem Item, ex *eval.Compiled, buf []string) (cur stored, attrs []string, err error) {
+// sorted, in buf (a caller's array: most writes name a few). With a
+// scratch (sc, else nil) the key and those attributes are decoded into
+// its memory, which must then outlive the write and its answer.
+func (o *writeOptions) current(t *table, keyItem Item, ex *eval.Compiled, buf []string, sc *batchScratch) (cur stored, attrs []string, err error) {
 	// The engine copies the key it stores: room to spare lives only as
 	// long as the write, and saves growing the key part by part.
-	key, err := t.meta.appendItemKey(make([]byte, 0, 64), keyItem)
+	var kb []byte
+	if sc != nil {
+		kb = sc.keys[:0]
+	}
+	if cap(kb) < 64 {
+		kb = make([]byte, 0, 64)
+	}
+	key, err := t.meta.appendItemKey(kb, keyItem)
 	if err != nil {
 		return stored{}, nil, err
 	}
-	v, _, err := t.items.Get(key)
+	s := stored{key: key, whole: t.wholeItems()}
+	if sc != nil {
+		sc.keys = key[:0]
+	}
+	if f, ok := t.items.(storage.Finder); ok {
+		s.v, s.at, err = f.Find(key) // apply writes where it found the key
+	} else {
+		s.v, _, err = t.items.Get(key)
+	}
 	if err != nil {
 		return stored{}, nil, err
 	}
-	s := stored{key: key, v: v, whole: t.wholeItems()}
+	v := s.v
 	switch {
 	case s.whole:
 		s.item = itemOf(v)
+	case !v.IsZero() && sc != nil:
+		attrs = ex.ItemAttributes(buf)
+		if s.item, err = v.AttrsScratch(sc.itemMap(), attrs, &sc.values); err != nil {
+			panic(err) // as attrsOf: a stored encoding is valid
+		}
 	case !v.IsZero():
 		attrs = ex.ItemAttributes(buf)
 		s.item = attrsOf(v, nil, attrs)
@@ -287,12 +310,12 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	var names [8]string
-	cur, _, err := in.writeOptions.current(t, item, cond, names[:0])
+	cur, _, err := in.writeOptions.current(t, item, cond, names[:0], nil)
 	if err != nil {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), cur.v.Size()))}
-	if err := t.apply(cur.key, cur.item, cur.v.Size(), item, enc, mt); err != nil {
+	if err := t.apply(cur, item, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
@@ -328,12 +351,12 @@ func (s *Server) deleteItem(c *call) (any, error) {
 		return nil, err
 	}
 	var names [8]string
-	cur, _, err := in.writeOptions.current(t, Item(in.Key), cond, names[:0])
+	cur, _, err := in.writeOptions.current(t, Item(in.Key), cond, names[:0], nil)
 	if err != nil {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(cur.key, cur.item, cur.v.Size(), nil, storage.Value{}, mt); err != nil {
+	if err := t.apply(cur, nil, storage.Value{}, mt); err != nil {
 		return nil, err
 	}
 	mt.table = writeUnits(cur.v.Size())
@@ -408,7 +431,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 		return nil, err
 	}
 	var names [8]string
-	cur, read, err := in.writeOptions.current(t, keyItem, ex, names[:0])
+	cur, read, err := in.writeOptions.current(t, keyItem, ex, names[:0], sc)
 	if err != nil {
 		return nil, err
 	}
@@ -429,8 +452,10 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, evalError(err)
 	}
+	// The meter is the scratch's: the answer is written before its release.
+	mt := &sc.mt
 	if nu == nil { // only removals on a missing item: nothing is written
-		mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(0)}
+		*mt = meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(0)}
 		return s.finishWrite(t, &in.writeOptions, nil, mt, keyItem)
 	}
 	if err := checkValues(nu); err != nil {
@@ -464,8 +489,8 @@ func (s *Server) updateItem(c *call) (any, error) {
 		// request the next request reuses (batchScratch).
 		nu = itemOf(enc)
 	}
-	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
-	if err := t.apply(cur.key, old, oldSize, nu, enc, mt); err != nil {
+	*mt = meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
+	if err := t.apply(cur, nu, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item

@@ -19,16 +19,21 @@ import (
 // its table; the size counters, vector indexes and stream positions change
 // only once the batch is applied.
 
-// apply replaces the item stored under key (old, of oldSize bytes; nil if
-// absent) with nu (nil deletes), whose encoding enc the caller made once
-// (encodeItem; its Size is the new size), maintaining every index, and
-// charges the index writes to mt (the caller charges the table's own
-// write).
-func (t *table) apply(key []byte, old Item, oldSize int, nu Item, enc storage.Value, mt *meter) error {
+// apply replaces the item cur (which current found, under the lock the
+// caller still holds) with nu (nil deletes), whose encoding enc the caller
+// made once (encodeItem; its Size is the new size), maintaining every
+// index, and charges the index writes to mt (the caller charges the
+// table's own write).
+func (t *table) apply(cur stored, nu Item, enc storage.Value, mt *meter) error {
 	b := batchPool.Get().(*writeBatch)
 	defer b.release()
-	if err := t.stage(b, key, old, oldSize, nu, enc, mt); err != nil {
+	if err := t.stage(b, cur.key, cur.item, cur.v.Size(), nu, enc, mt); err != nil {
 		return err
+	}
+	if len(b.ops) > 0 && !enc.IsZero() {
+		// The item's own write, stage's first, goes where current found
+		// its key rather than searching the table again.
+		b.ops[0].At = cur.at
 	}
 	return b.commit(t.engine)
 }

@@ -138,6 +138,7 @@ func parseNow(kind exprKind, text string) *parsed {
 		p.nodes.ofCond(p.cond)
 		if u := p.update; u != nil {
 			// The paths acted on are resolved into docPaths, not the slab.
+			p.nodes.updates = 1
 			for _, a := range u.Set {
 				p.nodes.ofOperand(a.Value)
 			}
@@ -152,6 +153,7 @@ func parseNow(kind exprKind, text string) *parsed {
 // does (a miscount only costs allocations).
 type nodeCounts struct {
 	conds, operands, opPtrs, condPtrs, steps int
+	updates                                  int // an updateBlock
 }
 
 func (n *nodeCounts) add(m nodeCounts) {
@@ -160,6 +162,7 @@ func (n *nodeCounts) add(m nodeCounts) {
 	n.opPtrs += m.opPtrs
 	n.condPtrs += m.condPtrs
 	n.steps += m.steps
+	n.updates += m.updates
 }
 
 func (n *nodeCounts) ofCond(c expr.Cond) {

@@ -376,6 +376,16 @@ func TestCompileUpdateAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { Compile(in) }); n > 10 {
 		t.Errorf("Compile: %v allocations, want at most 10", n)
 	}
+	// A counter's update takes one block for the Compiled, its value and
+	// its actions.
+	u = "ADD n :one"
+	in = Input{Update: &u, Values: vals{":one": nv("1")}}
+	if _, err := Compile(in); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { Compile(in) }); n > 1 {
+		t.Errorf("Compile of %q: %v allocations, want 1", u, n)
+	}
 }
 
 // FuzzDocPaths: an update or projection compiled with the resolution its

@@ -144,6 +144,7 @@ type slab struct {
 	opPtrs   []*operand
 	condPtrs []*cond
 	steps    []step
+	update   *updateBlock // for the UpdateExpression, if reserve had room
 }
 
 // reserve sizes the slab for n nodes and returns the Compiled and the
@@ -159,6 +160,11 @@ func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 		return &b.c, b.used[:0:nUsed]
 	case n.conds == 0 && n.operands <= 1 && n.opPtrs == 0 && n.condPtrs == 0 && n.steps == 0 && nUsed <= 2:
 		// An update whose values are placeholders: "SET a = :v", "ADD n :one".
+		if n.updates > 0 {
+			b := new(updateValueBlock)
+			s.operands, s.update = b.operands[:0:n.operands], &b.update
+			return &b.c, b.used[:0:nUsed]
+		}
 		b := new(valueBlock)
 		s.operands = b.operands[:0:n.operands]
 		return &b.c, b.used[:0:nUsed]
@@ -194,8 +200,9 @@ func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	return &Compiled{}, used
 }
 
-// usedBlock, valueBlock, tinyBlock and smallBlock are a Compiled with room
-// for the nodes of small expressions (see reserve).
+// usedBlock, valueBlock, updateValueBlock, tinyBlock and smallBlock are a
+// Compiled with room for the nodes of small expressions (see reserve);
+// updateValueBlock also has room for the actions of an update.
 type usedBlock struct {
 	c    Compiled
 	used [2]string
@@ -205,6 +212,11 @@ type valueBlock struct {
 	c        Compiled
 	operands [1]operand
 	used     [2]string
+}
+
+type updateValueBlock struct {
+	valueBlock
+	update updateBlock
 }
 
 type tinyBlock struct {

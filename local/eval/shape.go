@@ -21,6 +21,7 @@ type docPaths struct {
 	paths []path   // update: SET, REMOVE, ADD, DELETE in order; projection: as written
 	tree  *projNode
 	heads []string // update: the top-level attributes acted on, in order
+	flat  bool     // every path is a top-level attribute: tree is heads
 }
 
 // fits reports whether names resolve d's placeholders as they did when d
@@ -61,7 +62,7 @@ func (r *resolver) docPaths(p *parsed) (*docPaths, error) {
 	} else {
 		all = p.proj
 	}
-	d := &docPaths{paths: make([]path, len(all)), tree: &projNode{}}
+	d := &docPaths{paths: make([]path, len(all)), tree: &projNode{}, flat: true}
 	// The steps get their own array rather than the request's slab, which
 	// a kept resolution would otherwise hold on to.
 	n := 0
@@ -97,6 +98,7 @@ func (r *resolver) docPaths(p *parsed) (*docPaths, error) {
 	}
 	for _, q := range d.paths {
 		d.tree.add(q)
+		d.flat = d.flat && len(q) == 1
 		if p.update != nil && !slices.Contains(d.heads, q[0].name) {
 			d.heads = append(d.heads, q[0].name)
 		}

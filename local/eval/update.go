@@ -19,6 +19,7 @@ type update struct {
 	delete []pathValue
 	heads  []string  // top-level attributes the actions touch, in order
 	paths  *projNode // every path acted on, for UpdatedAttributes
+	flat   bool      // every path is one of heads (docPaths.flat)
 }
 
 // updateBlock is an update with room for the actions of most expressions:
@@ -51,7 +52,10 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		return nil, err
 	}
 	paths := d.paths
-	blk := new(updateBlock)
+	blk := r.slab.update
+	if blk == nil {
+		blk = new(updateBlock)
+	}
 	u := &blk.u
 	u.set, u.add = blk.set[:0], blk.add[:0]
 	for i, a := range ast.Set {
@@ -77,7 +81,7 @@ func (r *resolver) updateExpr(parsed *parsed) (*update, error) {
 		}
 		u.delete = append(u.delete, pathValue{rest[len(ast.Add)+i], v})
 	}
-	u.heads, u.paths = d.heads, d.tree
+	u.heads, u.paths, u.flat = d.heads, d.tree, d.flat
 	return u, nil
 }
 
@@ -101,10 +105,23 @@ func (r *resolver) setOperand(clause string, a expr.PathValue) (types.AttributeV
 // their enclosing maps and lists as a projection would return them. It is
 // nil without an UpdateExpression or when none of them is in item.
 func (c *Compiled) UpdatedAttributes(item Item) Item {
-	if c.update == nil || item == nil {
+	u := c.update
+	if u == nil || item == nil {
 		return nil
 	}
-	out := project(c.update.paths, item)
+	var out Item
+	if u.flat { // the projection of top-level attributes, without walking its tree
+		for _, h := range u.heads {
+			if v, ok := item[h]; ok {
+				if out == nil {
+					out = make(Item, len(u.heads))
+				}
+				out[h] = v
+			}
+		}
+		return out
+	}
+	out = project(u.paths, item)
 	if len(out) == 0 {
 		return nil
 	}

@@ -250,6 +250,32 @@ func TestUpdatedAttributesProjection(t *testing.T) {
 	}
 }
 
+// An update of top-level attributes only returns them whole, and none of
+// those the item lacks, as the general projection does.
+func TestUpdatedAttributesTopLevel(t *testing.T) {
+	c, err := Compile(Input{Update: str("SET s = :v, #l = :v REMOVE gone, m ADD n :one, added :one"),
+		Names: names{"#l": "l"}, Values: vals{":v": sv("new"), ":one": nv("1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := baseItem()
+	nu, _, err := c.Update(old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOld := Item{"s": sv("x"), "l": old["l"], "m": old["m"], "n": nv("5")}
+	if got := c.UpdatedAttributes(old); !reflect.DeepEqual(got, wantOld) {
+		t.Errorf("UPDATED_OLD:\n got %s\nwant %s", dump(got), dump(wantOld))
+	}
+	wantNew := Item{"s": sv("new"), "l": sv("new"), "n": nv("6"), "added": nv("1")}
+	if got := c.UpdatedAttributes(nu); !reflect.DeepEqual(got, wantNew) {
+		t.Errorf("UPDATED_NEW:\n got %s\nwant %s", dump(got), dump(wantNew))
+	}
+	if got := c.UpdatedAttributes(Item{"other": sv("x")}); got != nil {
+		t.Errorf("nothing updated present: %s", dump(got))
+	}
+}
+
 func TestUpdateMissing(t *testing.T) {
 	c, err := Compile(Input{Update: str("SET a = :v REMOVE x.y, z[0], w")})
 	if err == nil {

@@ -199,17 +199,11 @@ func (n *node) insert(e entry) (Value, bool) {
 }
 
 func (t *btree) get(key string) (Value, bool) {
-	for n := t.root; n != nil; {
-		i, found := n.find(key)
-		if found {
-			return n.items[i].value(), true
-		}
-		if len(n.children) == 0 {
-			return Value{}, false
-		}
-		n = n.children[i]
+	n, i := t.lookup(key) // slot.go
+	if n == nil {
+		return Value{}, false
 	}
-	return Value{}, false
+	return n.items[i].value(), true
 }
 
 // put stores a copy of key and v.

@@ -23,6 +23,10 @@
 // durable engine through SharedPutter, a place in the block or mapping
 // that engine read its files into; a collection restored from items in key
 // order through SortedLoader is built bottom-up, its nodes from a few
-// slabs). Every engine must pass the conformance suite in
+// slabs). Both engines' collections are Finders: a lookup returns where it
+// found its key (a Slot), and a write of that key passing it (Finder.PutAt,
+// Op.At) replaces the value there, so a read-modify-write searches the tree
+// once; a write in between makes the slot stale, and the write searches
+// again. Every engine must pass the conformance suite in
 // package storagetest.
 package storage

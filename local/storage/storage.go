@@ -57,10 +57,18 @@ type Op struct {
 	Coll  Collection // a collection opened from the engine applying the batch
 	Key   []byte
 	Value Value // zero deletes
+	// At is where a Find of Key in Coll found it, if the writer looked
+	// (see Finder.PutAt): a store then replaces the value there.
+	At Slot
 }
 
 // Put is the Op storing v under key in c.
 func Put(c Collection, key []byte, v Value) Op { return Op{Coll: c, Key: key, Value: v} }
+
+// PutAt is Put of the key a Find of c found at at.
+func PutAt(c Collection, key []byte, v Value, at Slot) Op {
+	return Op{Coll: c, Key: key, Value: v, At: at}
+}
 
 // Delete is the Op deleting key from c.
 func Delete(c Collection, key []byte) Op { return Op{Coll: c, Key: key} }
@@ -84,6 +92,30 @@ type Collection interface {
 	Descend(start, end []byte, fn func(key []byte, v Value) bool) error
 	// Len is the number of items.
 	Len() int
+}
+
+// Finder is implemented by collections that can say where a lookup found
+// its key (the memory engine's and the durable engine's), so that a write
+// of the item just read, the usual read-modify-write, replaces its value
+// there rather than searching the collection a second time.
+type Finder interface {
+	// Find is Get, also returning where the key is (the zero Slot if it
+	// is absent). A Value is never zero when present.
+	Find(key []byte) (Value, Slot, error)
+	// PutAt is Put of key, which a Find returned at for. If the
+	// collection has not been written since, the value is replaced there;
+	// otherwise at is stale and PutAt is simply Put. The zero Slot too.
+	PutAt(at Slot, key []byte, v Value) (old Value, replaced bool, err error)
+}
+
+// Slot is where a collection held a key (Finder.Find); the zero Slot
+// is none. Every write to the collection makes the slots before it stale,
+// so that a slot can never point into a tree that has moved its entries.
+type Slot struct {
+	t   *btree
+	n   *node
+	i   int
+	gen uint64
 }
 
 // SharedPutter is implemented by the memory engine's collections. A
@@ -212,9 +244,9 @@ func (e *memEngine) Apply(ops []Op) error {
 	for _, op := range ops {
 		c := op.Coll.(*memColl)
 		if op.Value.IsZero() {
-			c.tree.delete(unsafeString(op.Key))
+			c.delete(op.Key)
 		} else {
-			c.tree.put(unsafeString(op.Key), op.Value)
+			c.putAt(op.At, op.Key, op.Value)
 		}
 	}
 	return nil
@@ -234,7 +266,10 @@ type memColl struct {
 	engine  *memEngine
 	dropped bool
 	tree    btree
+	gen     uint64 // counts the writes, which make earlier Slots stale
 }
+
+var _ Finder = (*memColl)(nil)
 
 var errDropped = errors.New("storage: collection dropped")
 
@@ -257,14 +292,48 @@ func (c *memColl) Get(key []byte) (Value, bool, error) {
 }
 
 func (c *memColl) Put(key []byte, v Value) (Value, bool, error) {
+	return c.PutAt(Slot{}, key, v)
+}
+
+// Find implements Finder.
+func (c *memColl) Find(key []byte) (Value, Slot, error) {
+	if err := c.check(); err != nil {
+		return Value{}, Slot{}, err
+	}
+	n, i := c.tree.lookup(unsafeString(key))
+	if n == nil {
+		return Value{}, Slot{}, nil
+	}
+	return n.items[i].value(), Slot{t: &c.tree, n: n, i: i, gen: c.gen}, nil
+}
+
+// PutAt implements Finder.
+func (c *memColl) PutAt(at Slot, key []byte, v Value) (Value, bool, error) {
 	if err := c.check(); err != nil {
 		return Value{}, false, err
 	}
 	if v.IsZero() {
 		return Value{}, false, errZeroValue
 	}
-	old, ok := c.tree.put(unsafeString(key), v)
+	old, ok := c.putAt(at, key, v)
 	return old, ok, nil
+}
+
+// putAt stores key and v where at says key is, if at is not stale, or
+// where a search finds its place.
+func (c *memColl) putAt(at Slot, key []byte, v Value) (Value, bool) {
+	k := unsafeString(key)
+	if at.t == &c.tree && at.gen == c.gen && at.n.items[at.i].key() == k {
+		c.gen++
+		return c.tree.replaceAt(at.n, at.i, k, v), true
+	}
+	c.gen++
+	return c.tree.put(k, v)
+}
+
+func (c *memColl) delete(key []byte) (Value, bool) {
+	c.gen++
+	return c.tree.delete(unsafeString(key))
 }
 
 // PutShared implements SharedPutter.
@@ -273,6 +342,7 @@ func (c *memColl) PutShared(kv []byte, keyLen int, v Value) (Value, bool, error)
 	if err != nil {
 		return Value{}, false, err
 	}
+	c.gen++
 	old, replaced := c.tree.putEntry(e)
 	return old, replaced, nil
 }
@@ -319,6 +389,7 @@ func (l *memLoader) PutShared(kv []byte, keyLen int, v Value) error {
 	if err != nil {
 		return err
 	}
+	l.c.gen++
 	if !l.unorder && (l.b.length == 0 || l.b.last().less(e.pre, e.key())) {
 		l.b.add(e)
 		return nil
@@ -344,7 +415,7 @@ func (c *memColl) Delete(key []byte) (Value, bool, error) {
 	if err := c.check(); err != nil {
 		return Value{}, false, err
 	}
-	old, ok := c.tree.delete(unsafeString(key))
+	old, ok := c.delete(key)
 	return old, ok, nil
 }
 

@@ -450,6 +450,13 @@ type Scratch struct {
 	n []types.AttributeValueMemberN
 }
 
+// Clear drops the values decoded into sc, which keep the encodings they
+// came from allocated, keeping its memory for the next call.
+func (sc *Scratch) Clear() {
+	clear(sc.s)
+	clear(sc.n)
+}
+
 // AttrsScratch is Attrs for a reader that decodes item after item and
 // keeps none of the values (a filter): the S and N values come from sc,
 // so that those of a call are valid only until the next call with sc.

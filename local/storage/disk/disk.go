@@ -1506,7 +1506,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 			if ops[i].Value.IsZero() {
 				c.mem.Delete(ops[i].Key)
 			} else {
-				c.mem.Put(ops[i].Key, ops[i].Value)
+				c.memPut(ops[i].At, ops[i].Key, ops[i].Value)
 			}
 		}
 	})
@@ -1515,6 +1515,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 var (
 	_ storage.Engine        = (*Engine)(nil)
 	_ storage.HealthChecker = (*Engine)(nil)
+	_ storage.Finder        = (*collection)(nil)
 )
 
 // collection is a handle on one collection: reads go straight to memory,
@@ -1558,6 +1559,34 @@ func (c *collection) Get(key []byte) (storage.Value, bool, error) {
 }
 
 func (c *collection) Put(key []byte, item storage.Value) (old storage.Value, replaced bool, err error) {
+	return c.PutAt(storage.Slot{}, key, item)
+}
+
+// Find implements storage.Finder: its slots are those of the memory
+// collection, which every write reaches once logged.
+func (c *collection) Find(key []byte) (storage.Value, storage.Slot, error) {
+	if err := c.e.readErr(); err != nil {
+		return storage.Value{}, storage.Slot{}, err
+	}
+	if f, ok := c.mem.(storage.Finder); ok {
+		return f.Find(key)
+	}
+	v, _, err := c.mem.Get(key)
+	return v, storage.Slot{}, err
+}
+
+// memPut stores key and item in memory, at at if mem can use it.
+func (c *collection) memPut(at storage.Slot, key []byte, item storage.Value) (storage.Value, bool) {
+	if f, ok := c.mem.(storage.Finder); ok {
+		old, replaced, _ := f.PutAt(at, key, item)
+		return old, replaced
+	}
+	old, replaced, _ := c.mem.Put(key, item)
+	return old, replaced
+}
+
+// PutAt implements storage.Finder: the write is logged as Put's is.
+func (c *collection) PutAt(at storage.Slot, key []byte, item storage.Value) (old storage.Value, replaced bool, err error) {
 	if item.IsZero() {
 		return storage.Value{}, false, fmt.Errorf("disk: put in %q of the zero Value", c.name)
 	}
@@ -1572,7 +1601,7 @@ func (c *collection) Put(key []byte, item storage.Value) (old storage.Value, rep
 	if err != nil {
 		return storage.Value{}, false, fmt.Errorf("disk: put in %q: %w", c.name, err)
 	}
-	err = c.e.commit(rec, c.check, func() { old, replaced, _ = c.mem.Put(key, item) })
+	err = c.e.commit(rec, c.check, func() { old, replaced = c.memPut(at, key, item) })
 	return old, replaced, err
 }
 

@@ -52,6 +52,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) storage.Engine) {
 	t.Run("KeyOrder", testKeyOrder)
 	run("ValuesKept", testValuesKept)
 	run("ValuesOutliveWrites", testValuesOutliveWrites)
+	run("FindPutAt", testFindPutAt)
 }
 
 func item(v string) storage.Value {
@@ -571,4 +572,104 @@ func testValuesOutliveWrites(t *testing.T, e storage.Engine) {
 	if val(v) != "first" {
 		t.Fatalf("a Value read before the item was replaced and deleted now reads %q", val(v))
 	}
+}
+
+// testFindPutAt checks a Finder's slots against a model: a write through a
+// slot, alone (PutAt) or in a batch (Op.At), lands on its key whether the
+// slot is fresh, stale after writes that split and merge the tree's nodes,
+// or another collection's. Engines whose collections are not Finders skip.
+func testFindPutAt(t *testing.T, e storage.Engine) {
+	a, b := coll(t, e, "a"), coll(t, e, "b")
+	fa, ok := a.(storage.Finder)
+	if !ok {
+		t.Skip("the collections are not Finders")
+	}
+	fb := b.(storage.Finder)
+	v, at, err := fa.Find([]byte("k"))
+	must(t, err)
+	if !v.IsZero() || at != (storage.Slot{}) {
+		t.Fatalf("Find of an absent key = %s, %v", val(v), at)
+	}
+	model := map[string]string{}
+	type held struct {
+		key string
+		at  storage.Slot
+	}
+	var slots []held
+	r := rand.New(rand.NewPCG(5, 6))
+	n := 20000
+	if testing.Short() {
+		n = 4000
+	}
+	for i := range 500 { // b holds keys of a: its slots look like a's
+		k := []byte(fmt.Sprintf("%04d", i*3))
+		_, _, err := b.Put(k, item("b"))
+		must(t, err)
+	}
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("%04d", r.IntN(1500))
+		w := fmt.Sprintf("%s.%d", k, i)
+		// The tree grows and shrinks in turns, so its nodes split and merge
+		// while slots are held.
+		shrink := i/2000%2 == 1
+		switch op := r.IntN(8); {
+		case op == 0 || shrink && op <= 3:
+			_, _, err := a.Delete([]byte(k))
+			must(t, err)
+			delete(model, k)
+		case op == 1:
+			_, _, err := a.Put([]byte(k), item(w))
+			must(t, err)
+			model[k] = w
+		case op <= 4: // find now, write through the slot later (long after, often)
+			v, at, err := fa.Find([]byte(k))
+			must(t, err)
+			if mv, had := model[k]; val(v) != mv && had || !had && !v.IsZero() {
+				t.Fatalf("Find(%s) = %s, model %s,%v", k, val(v), mv, had)
+			}
+			slots = append(slots, held{k, at})
+			if _, at, err := fb.Find([]byte(k)); err == nil && r.IntN(4) == 0 {
+				slots = append(slots, held{k, at}) // another collection's slot
+			}
+		case len(slots) > 0 && r.IntN(3) == 0:
+			j := r.IntN(len(slots))
+			h := slots[j]
+			slots = slices.Delete(slots, j, j+1)
+			_, had := model[h.key]
+			var replaced bool
+			if op <= 6 {
+				_, replaced, err = fa.PutAt(h.at, []byte(h.key), item(w))
+			} else {
+				err = e.Apply([]storage.Op{storage.PutAt(a, []byte(h.key), item(w), h.at)})
+				replaced = had
+			}
+			must(t, err)
+			if replaced != had {
+				t.Fatalf("PutAt(%s) replaced=%v, model had=%v", h.key, replaced, had)
+			}
+			model[h.key] = w
+		}
+		if a.Len() != len(model) || b.Len() != 500 {
+			t.Fatalf("Len = %d and %d, model %d and 500", a.Len(), b.Len(), len(model))
+		}
+	}
+	want := make([]string, 0, len(model))
+	for k, v := range model {
+		want = append(want, k+"="+v)
+	}
+	slices.Sort(want)
+	var got []string
+	must(t, a.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
+		got = append(got, string(k)+"="+val(v))
+		return true
+	}))
+	if !slices.Equal(got, want) {
+		t.Fatalf("contents differ from the model: %d vs %d items", len(got), len(want))
+	}
+	must(t, b.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
+		if val(v) != "b" {
+			t.Fatalf("b's %s = %s: a write to a went to b", k, val(v))
+		}
+		return true
+	}))
 }
