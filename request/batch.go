@@ -145,7 +145,7 @@ func BatchGet(keys []GetKey, opts ...BatchGetOption) (*dynamodb.BatchGetItemInpu
 			if c.projSet {
 				x := newExprs(enc)
 				var err error
-				if ka.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
+				if ka.ProjectionExpression, err = x.projection(op, enc, c.projection); err != nil {
 					return err
 				}
 				ka.ExpressionAttributeNames = x.b.Names()

@@ -26,8 +26,9 @@ func Get[T any](s *schema.Schema[T], key T, opts ...GetOption) (*dynamodb.GetIte
 	if err != nil {
 		return nil, wrap(op, err)
 	}
-	in := &dynamodb.GetItemInput{
-		TableName:              aws.String(s.Table()),
+	in, table, _ := newInput[dynamodb.GetItemInput](s.Table(), "")
+	*in = dynamodb.GetItemInput{
+		TableName:              table,
 		Key:                    k.Map(),
 		ReturnConsumedCapacity: c.capacity,
 	}
@@ -36,7 +37,7 @@ func Get[T any](s *schema.Schema[T], key T, opts ...GetOption) (*dynamodb.GetIte
 	}
 	if c.projSet {
 		x := newExprs(s)
-		if in.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
+		if in.ProjectionExpression, err = x.projection(op, s, c.projection); err != nil {
 			return nil, err
 		}
 		in.ExpressionAttributeNames = x.b.Names()
@@ -57,8 +58,9 @@ func Put[T any](s *schema.Schema[T], v T, opts ...PutOption) (*dynamodb.PutItemI
 		return nil, wrap(op, err)
 	}
 	lock(s, c, s.VersionOf(v))
-	in := &dynamodb.PutItemInput{
-		TableName:                           aws.String(s.Table()),
+	in, table, _ := newInput[dynamodb.PutItemInput](s.Table(), "")
+	*in = dynamodb.PutItemInput{
+		TableName:                           table,
 		Item:                                item,
 		ReturnValues:                        c.returnValues,
 		ReturnValuesOnConditionCheckFailure: c.onCondFail,
@@ -82,8 +84,9 @@ func Delete[T any](s *schema.Schema[T], key T, opts ...DeleteOption) (*dynamodb.
 		return nil, wrap(op, err)
 	}
 	lock(s, c, s.VersionOf(key))
-	in := &dynamodb.DeleteItemInput{
-		TableName:                           aws.String(s.Table()),
+	in, table, _ := newInput[dynamodb.DeleteItemInput](s.Table(), "")
+	*in = dynamodb.DeleteItemInput{
+		TableName:                           table,
 		Key:                                 k.Map(),
 		ReturnValues:                        c.returnValues,
 		ReturnValuesOnConditionCheckFailure: c.onCondFail,
@@ -117,8 +120,9 @@ func Update[T any](s *schema.Schema[T], key T, args ...UpdateOption) (*dynamodb.
 		return nil, err
 	}
 	lock(s, c, s.VersionOf(key))
-	in := &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(s.Table()),
+	in, table, _ := newInput[dynamodb.UpdateItemInput](s.Table(), "")
+	*in = dynamodb.UpdateItemInput{
+		TableName:                           table,
 		Key:                                 k.Map(),
 		UpdateExpression:                    update,
 		ReturnValues:                        c.returnValues,

@@ -53,22 +53,23 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 		return nil, err
 	}
 	x := newExprs(s)
-	key, keyNames, exclude, err := keyCondition(op, s, v, c, x)
+	key, exclude, err := keyCondition(op, s, v, c, x)
 	if err != nil {
 		return nil, err
 	}
 	if c.filterSet {
 		// "A filter expression cannot contain partition key or sort key
 		// attributes" (developer guide, Query.FilterExpression).
-		for _, name := range keyNames {
+		for _, name := range keyAttrNames(s, c) {
 			if name != "" && mentions(c.filter, name) {
 				return nil, fieldErr(op, name, "a Query filter cannot use the key attributes; put the condition in the sort-key option")
 			}
 		}
 	}
-	in := &dynamodb.QueryInput{
-		TableName:              aws.String(s.Table()),
-		KeyConditionExpression: key,
+	in, table, keyText := newInput[dynamodb.QueryInput](s.Table(), key)
+	*in = dynamodb.QueryInput{
+		TableName:              table,
+		KeyConditionExpression: keyText,
 		ExclusiveStartKey:      nonEmpty(c.startKey),
 		Select:                 c.sel,
 		ReturnConsumedCapacity: c.capacity,
@@ -93,7 +94,7 @@ func query[T any](s *schema.Schema[T], v T, c *config) (*dynamodb.QueryInput, er
 		}
 		c = &fc
 	}
-	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, s, c); err != nil {
 		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
@@ -141,8 +142,9 @@ func scan[T any](s *schema.Schema[T], c *config) (*dynamodb.ScanInput, error) {
 	if err := checkRead(op, s.Describe(), c); err != nil {
 		return nil, err
 	}
-	in := &dynamodb.ScanInput{
-		TableName:              aws.String(s.Table()),
+	in, table, _ := newInput[dynamodb.ScanInput](s.Table(), "")
+	*in = dynamodb.ScanInput{
+		TableName:              table,
 		ExclusiveStartKey:      nonEmpty(c.startKey),
 		Select:                 c.sel,
 		ReturnConsumedCapacity: c.capacity,
@@ -166,7 +168,7 @@ func scan[T any](s *schema.Schema[T], c *config) (*dynamodb.ScanInput, error) {
 	}
 	x := newExprs(s)
 	var err error
-	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+	if in.FilterExpression, in.ProjectionExpression, err = x.filterProjection(op, s, c); err != nil {
 		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()
@@ -239,10 +241,25 @@ func findVector(d *schema.Description, name string) *schema.VectorIndexSpec {
 	return nil
 }
 
-// keyCondition renders Query's KeyConditionExpression. It also returns the
-// names of the key attributes read and, for a sort-key range that the key
-// condition cannot close exactly, the filter that does (schema.SortRange).
-func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+// keyAttrNames is the names of the key attributes a Query reads: the
+// table's, or those of its Index.
+func keyAttrNames[T any](s *schema.Schema[T], c *config) []string {
+	if c.index == "" {
+		pk, sk := s.KeyNames()
+		return []string{pk, sk}
+	}
+	idx := findIndex(s.Describe(), c.index) // checked by checkRead
+	var names []string
+	for _, a := range slices.Concat(idx.Partition, idx.Sort) {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// keyCondition renders Query's KeyConditionExpression. It also returns, for
+// a sort-key range that the key condition cannot close exactly, the filter
+// that does (schema.SortRange).
+func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (string, expr.Cond, error) {
 	if c.index != "" {
 		return indexCondition(op, s, v, c, x)
 	}
@@ -250,20 +267,20 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	pkName, skName := s.KeyNames()
 	pk, err := s.PartitionValue(v)
 	if err != nil {
-		return nil, nil, nil, wrap(op, err)
+		return "", nil, wrap(op, err)
 	}
 	sop, svals := expr.KeyNone, []types.AttributeValue(nil)
 	var exclude expr.Cond
 	switch {
 	case c.sort != nil && c.sort.op != expr.KeyNone && skName == "":
-		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+		return "", nil, errorf(op, "a sort-key condition on a key without a sort key")
 	case c.sort != nil && c.sort.op != expr.KeyNone && (c.wholeSort || rawValues(c.sort.vals)):
 		// The whole sort key, as it is stored.
 		sop = c.sort.op
 		for _, val := range c.sort.vals {
 			av, err := wholeSortValue(op, skName, val)
 			if err != nil {
-				return nil, nil, nil, err
+				return "", nil, err
 			}
 			svals = append(svals, av)
 		}
@@ -271,7 +288,7 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 		// schema owns the key layout.
 		r, err := s.SortCondition(v, schemaOps[c.sort.op], c.sort.vals...)
 		if err != nil {
-			return nil, nil, nil, wrap(op, err)
+			return "", nil, wrap(op, err)
 		}
 		sop, svals = keyOps[r.Op], r.Values
 		if r.Exclude != nil {
@@ -280,7 +297,7 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	case c.sort == nil && skName != "":
 		prefix, complete, err := s.SortPrefix(v)
 		if err != nil {
-			return nil, nil, nil, wrap(op, err)
+			return "", nil, wrap(op, err)
 		}
 		if prefix != nil {
 			sop, svals = expr.KeyBeginsWith, []types.AttributeValue{prefix}
@@ -291,24 +308,20 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	}
 	text, err := x.b.KeyCondition(pkName, pk, skName, sop, svals...)
 	if err != nil {
-		return nil, nil, nil, wrap(op, err)
+		return "", nil, wrap(op, err)
 	}
-	return aws.String(text), []string{pkName, skName}, exclude, nil
+	return text, exclude, nil
 }
 
 // indexCondition is keyCondition on a secondary index: equality on every
 // partition attribute and on the leading sort attributes v sets; a Sort
 // option compares the next sort attribute, with its type (the last one,
 // instead of its equality, when v sets them all).
-func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (*string, []string, expr.Cond, error) {
+func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs) (string, expr.Cond, error) {
 	idx := findIndex(s.Describe(), c.index) // checked by checkRead
 	iv, err := s.IndexValues(v, c.index)
 	if err != nil {
-		return nil, nil, nil, wrap(op, err)
-	}
-	var names []string
-	for _, a := range slices.Concat(idx.Partition, idx.Sort) {
-		names = append(names, a.Name)
+		return "", nil, wrap(op, err)
 	}
 	eqs := slices.Clone(iv.Partition)
 	sop, skName, svals := expr.KeyNone, "", []types.AttributeValue(nil)
@@ -317,7 +330,7 @@ func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exp
 		eqs = append(eqs, iv.Sort...)
 	case c.sort.op == expr.KeyNone:
 	case len(idx.Sort) == 0:
-		return nil, nil, nil, errorf(op, "a sort-key condition on a key without a sort key")
+		return "", nil, errorf(op, "a sort-key condition on a key without a sort key")
 	default:
 		eqs = append(eqs, iv.Sort...)
 		skName = iv.Next
@@ -329,12 +342,12 @@ func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exp
 		// "begins_with … The sort key must be of type String or Binary"
 		// (developer guide, Query key condition expressions).
 		if i := slices.IndexFunc(idx.Sort, func(a schema.KeyAttr) bool { return a.Name == skName }); sop == expr.KeyBeginsWith && idx.Sort[i].Type == types.ScalarAttributeTypeN {
-			return nil, nil, nil, fieldErr(op, skName, "begins_with needs a string or binary sort-key attribute; it is a number")
+			return "", nil, fieldErr(op, skName, "begins_with needs a string or binary sort-key attribute; it is a number")
 		}
 		for _, val := range c.sort.vals {
 			av, err := sortValue(op, s, skName, sop, val)
 			if err != nil {
-				return nil, nil, nil, err
+				return "", nil, err
 			}
 			svals = append(svals, av)
 		}
@@ -353,9 +366,9 @@ func indexCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exp
 		text, err = x.b.KeyCondition(eqs[0].Name, eqs[0].Value, skName, sop, svals...)
 	}
 	if err != nil {
-		return nil, nil, nil, wrap(op, err)
+		return "", nil, wrap(op, err)
 	}
-	return aws.String(text), names, nil, nil
+	return text, nil, nil
 }
 
 // schemaOps and keyOps translate between the sort-key operators of expr

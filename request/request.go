@@ -71,12 +71,28 @@ func wrap(op string, err error) error {
 }
 
 // exprs collects the expression parts of one request.
-type exprs struct {
-	b   *expr.Builder
-	enc expr.Encoder
+//
+// It holds no encoder of its own (the Builder has it): escape analysis does
+// not tell a struct's fields apart, so an interface call on such a field
+// would move the Builder to the heap with it.
+type exprs struct{ b *expr.Builder }
+
+func newExprs(enc expr.Encoder) exprs { return exprs{expr.NewBuilder(enc)} }
+
+// input is an SDK input allocated together with the text its first string
+// pointers point at (TableName, Query's KeyConditionExpression): one
+// allocation where aws.String costs one more per string.
+type input[I any] struct {
+	in   I
+	text [2]string
 }
 
-func newExprs(enc expr.Encoder) exprs { return exprs{expr.NewBuilder(enc), enc} }
+// newInput returns a zero input of type I and pointers to copies of a and
+// b, all in one allocation.
+func newInput[I any](a, b string) (in *I, pa, pb *string) {
+	x := &input[I]{text: [2]string{a, b}}
+	return &x.in, &x.text[0], &x.text[1]
+}
 
 // identified is what a read needs of a schema to keep its items
 // recognisable: the attributes every projection must include.
@@ -109,27 +125,30 @@ func ifCondition(op string, enc expr.Encoder, c *config) (cond *string, names ma
 
 // filterProjection compiles the filter and projection options of a read
 // (Query, Scan, SearchVectors), each nil when not given.
-func (x exprs) filterProjection(op string, c *config) (filter, projection *string, err error) {
+func (x exprs) filterProjection(op string, enc expr.Encoder, c *config) (filter, projection *string, err error) {
 	if c.filterSet {
 		if filter, err = x.cond(op, c.filter, "f"); err != nil {
 			return nil, nil, err
 		}
 	}
 	if c.projSet {
-		if projection, err = x.projection(op, c.projection); err != nil {
+		if projection, err = x.projection(op, enc, c.projection); err != nil {
 			return nil, nil, err
 		}
 	}
 	return filter, projection, nil
 }
 
-func (x exprs) projection(op string, paths []expr.Path) (*string, error) {
+// projection renders the projection of paths; enc is the request's
+// encoder, whose identity attributes, when it has them, every projection
+// keeps.
+func (x exprs) projection(op string, enc expr.Encoder, paths []expr.Path) (*string, error) {
 	if len(paths) == 0 {
 		return nil, errorf(op, "projection names no attributes")
 	}
 	// A projected item keeps its keys and entity attribute, so that the
 	// read can still tell whose item it is (and recover key fields).
-	if id, ok := x.enc.(identified); ok {
+	if id, ok := enc.(identified); ok {
 		paths = withAttrs(paths, id.IdentityAttributes())
 	}
 	s, err := x.b.ProjectPaths(paths...)

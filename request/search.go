@@ -67,7 +67,7 @@ func SearchVectors[T any](s *schema.Schema[T], index string, vector []float32, o
 			return nil, err
 		}
 	}
-	if in.SearchConditionExpression, in.ProjectionExpression, err = x.filterProjection(op, c); err != nil {
+	if in.SearchConditionExpression, in.ProjectionExpression, err = x.filterProjection(op, s, c); err != nil {
 		return nil, err
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = x.b.Names(), x.b.Values()

@@ -204,7 +204,7 @@ func TransactGet(keys []GetKey, opts ...TxGetOption) (*dynamodb.TransactGetItems
 		if c.projSet {
 			x := newExprs(enc)
 			var err error
-			if g.ProjectionExpression, err = x.projection(op, c.projection); err != nil {
+			if g.ProjectionExpression, err = x.projection(op, enc, c.projection); err != nil {
 				return err
 			}
 			g.ExpressionAttributeNames = x.b.Names()

@@ -104,15 +104,14 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	if s.embedded {
 		return nil, s.errf("", "an embedded schema cannot be stored as a top-level item")
 	}
-	rv := reflect.ValueOf(&v).Elem()
+	// The generated keys and the entity attribute are allocated with the
+	// copy of v.
+	x := &keyed[T]{v: v}
+	avs := x.avs[:]
+	rv := x.value()
 	// The item first, so that the key parts come from its attributes
 	// instead of being encoded twice; a key error still comes first.
 	item, encErr := s.encode(rv)
-	// The generated keys and the entity attribute: one allocation.
-	var avs []types.AttributeValueMemberS
-	if !s.raw || s.marker != "" {
-		avs = make([]types.AttributeValueMemberS, 3)
-	}
 	key, err := s.primaryKey(rv, item, avs)
 	if err != nil {
 		return nil, err

@@ -143,8 +143,9 @@ func (s *Schema[T]) noKeys() error {
 }
 
 // pkValue builds the table partition key of rv. It returns the first unset
-// partition-key field (and a nil value) when one is unset.
-func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeValue) (types.AttributeValue, *keyField, error) {
+// partition-key field (and a nil value) when one is unset. A generated key
+// is written to into when it is not nil.
+func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (types.AttributeValue, *keyField, error) {
 	if s.embedded {
 		return nil, nil, s.noKeys()
 	}
@@ -164,8 +165,11 @@ func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeVal
 	if unset, err := s.writePK(&b, rv, item); err != nil || unset != nil {
 		return nil, unset, err
 	}
-	av := &types.AttributeValueMemberS{Value: b.String()}
-	return av, nil, s.checkSize(av, true)
+	if into == nil {
+		into = new(types.AttributeValueMemberS)
+	}
+	into.Value = b.String()
+	return into, nil, s.checkSize(into, true)
 }
 
 // writePK writes the generated partition key of rv to b; it returns the
@@ -190,8 +194,8 @@ func (s *Schema[T]) writePK(b *strings.Builder, rv reflect.Value, item map[strin
 }
 
 // requirePK is pkValue with an unset field as an error.
-func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeValue) (types.AttributeValue, error) {
-	av, unset, err := s.pkValue(rv, item)
+func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (types.AttributeValue, error) {
+	av, unset, err := s.pkValue(rv, item, into)
 	if err == nil && unset != nil {
 		err = s.errf(unset.f.Name, "partition-key value is unset")
 	}
@@ -201,8 +205,9 @@ func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeV
 // skValue builds the sort key of rv from the sort-key fields up to the
 // first unset one (whole: as an item's key, else as a query's prefix; see
 // keyField.unset). It returns nil when the schema has no sort key or its
-// first field is unset, and the first unset field when incomplete.
-func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.AttributeValue) (av types.AttributeValue, unset *keyField, err error) {
+// first field is unset, and the first unset field when incomplete. A
+// generated key is written to into when it is not nil.
+func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (av types.AttributeValue, unset *keyField, err error) {
 	if s.embedded {
 		return nil, nil, s.noKeys()
 	}
@@ -218,7 +223,6 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 		return av, nil, s.checkSize(av, false)
 	}
 	var b strings.Builder
-	b.Grow(32 * len(s.sk)) // a time part is 20 to 30 bytes: one allocation, not three
 	n, unset, err := s.writeSK(&b, rv, whole, item)
 	if err != nil || n == 0 {
 		return nil, unset, err
@@ -228,11 +232,14 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 		// whole parts only: "u1#" never matches the key of "u10".
 		b.WriteString(s.sep)
 	}
-	sk := &types.AttributeValueMemberS{Value: b.String()}
-	if err := s.checkSize(sk, false); err != nil {
+	if into == nil {
+		into = new(types.AttributeValueMemberS)
+	}
+	into.Value = b.String()
+	if err := s.checkSize(into, false); err != nil {
 		return nil, nil, err
 	}
-	return sk, unset, nil
+	return into, unset, nil
 }
 
 // writeSK writes the generated sort key of rv to b, up to the first unset
@@ -249,6 +256,10 @@ func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, it
 		}
 		if n > 0 {
 			b.WriteString(s.sep)
+		} else if b.Cap() == 0 {
+			// Grown once the key has a part (a query's key often has
+			// none): a time part is 20 to 30 bytes, one allocation, not three.
+			b.Grow(32 * len(s.sk))
 		}
 		b.WriteString(k.label)
 		b.WriteString(p)
@@ -261,9 +272,20 @@ func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, it
 // be set, and with a sort key every sort-key field too (a field's default
 // counts as set); a key value containing the separator is an error.
 func (s *Schema[T]) PrimaryKey(v T) (Key, error) {
-	rv := reflect.ValueOf(&v).Elem()
-	return s.primaryKey(rv, nil, nil)
+	x := &keyed[T]{v: v}
+	return s.primaryKey(x.value(), nil, x.avs[:2])
 }
+
+// keyed is a copy of a value, which has to be on the heap (the codec's
+// coders take its fields' addresses), allocated together with the members
+// of the keys built from it: one allocation, where the copy and the members
+// apart are two. The members keep the copy alive as long as they live.
+type keyed[T any] struct {
+	v   T
+	avs [3]types.AttributeValueMemberS // the partition and sort key, the entity attribute
+}
+
+func (x *keyed[T]) value() reflect.Value { return reflect.ValueOf(&x.v).Elem() }
 
 // primaryKey builds the full key of rv; item, when not nil, is rv's item as
 // encode made it, whose key fields are not encoded again. The generated key
@@ -310,7 +332,7 @@ func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.Attribute
 // primaryKeyApart is primaryKey built from pkValue and skValue: raw keys
 // (the fields' own values), a partition key alone, an embedded schema.
 func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.AttributeValue) (Key, error) {
-	pk, err := s.requirePK(rv, item)
+	pk, err := s.requirePK(rv, item, nil)
 	if err != nil {
 		return Key{}, err
 	}
@@ -318,7 +340,7 @@ func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.Attr
 	if len(s.sk) == 0 {
 		return key, nil
 	}
-	sk, unset, err := s.skValue(rv, true, item)
+	sk, unset, err := s.skValue(rv, true, item, nil)
 	if err != nil {
 		return Key{}, err
 	}
@@ -331,7 +353,8 @@ func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.Attr
 
 // PartitionValue returns the table partition key value of v.
 func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
-	return s.requirePK(reflect.ValueOf(&v).Elem(), nil)
+	x := &keyed[T]{v: v}
+	return s.requirePK(x.value(), nil, &x.avs[0])
 }
 
 // SortPrefix returns the sort key of v as far as its sort-key fields are set,
@@ -342,7 +365,8 @@ func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
 // complete false) when the schema has no sort key or its first sort-key field
 // is unset.
 func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool, err error) {
-	sk, unset, err := s.skValue(reflect.ValueOf(&v).Elem(), false, nil)
+	x := &keyed[T]{v: v}
+	sk, unset, err := s.skValue(x.value(), false, nil, &x.avs[1])
 	if err != nil || sk == nil {
 		return nil, false, err
 	}
@@ -437,10 +461,10 @@ func (s *Schema[T]) IndexValues(v T, index string) (IndexValues, error) {
 func (s *Schema[T]) indexValue(src keySource, rv reflect.Value) (types.AttributeValue, error) {
 	switch src.gen {
 	case 'p':
-		av, _, err := s.pkValue(rv, nil)
+		av, _, err := s.pkValue(rv, nil, nil)
 		return av, err
 	case 's':
-		av, unset, err := s.skValue(rv, false, nil)
+		av, unset, err := s.skValue(rv, false, nil, nil)
 		if err != nil || unset != nil {
 			return nil, err
 		}
