@@ -80,26 +80,22 @@ func BenchmarkBatchGetItem25(b *testing.B) {
 
 // BenchmarkQuery10 reads 10 items per Query.
 func BenchmarkQuery10(b *testing.B) {
-	_, c := benchServer(b)
-	for p := range 100 {
-		for s := range 10 {
-			c.call(b, "PutItem", putBody(fmt.Sprintf("p%03d", p), fmt.Sprintf("s%02d", s), s))
-		}
-	}
-	bodies := make([]string, 100)
-	for p := range bodies {
-		bodies[p] = `{"TableName":"bench","KeyConditionExpression":"pk = :p","FilterExpression":"n >= :z","ExpressionAttributeValues":{":p":{"S":"` + fmt.Sprintf("p%03d", p) + `"},":z":{"N":"0"}}}`
-	}
-	b.ReportAllocs()
-	cpuPerOp(b)
-	for i := 0; b.Loop(); i++ {
-		c.call(b, "Query", bodies[i%len(bodies)])
-	}
+	benchQuery10(b, func(p string) string {
+		return `{"TableName":"bench","KeyConditionExpression":"pk = :p","FilterExpression":"n >= :z","ExpressionAttributeValues":{":p":{"S":"` + p + `"},":z":{"N":"0"}}}`
+	})
 }
 
 // BenchmarkQuery10Plain is the Query the load generator sends: 10 items,
 // no filter or projection, so that the answer is the items as stored.
 func BenchmarkQuery10Plain(b *testing.B) {
+	benchQuery10(b, func(p string) string {
+		return `{"TableName":"bench","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"` + p + `"}}}`
+	})
+}
+
+// benchQuery10 stores 100 partitions of 10 items and runs the Query body
+// gives for a partition key on each in turn.
+func benchQuery10(b *testing.B, body func(pk string) string) {
 	_, c := benchServer(b)
 	for p := range 100 {
 		for s := range 10 {
@@ -108,7 +104,7 @@ func BenchmarkQuery10Plain(b *testing.B) {
 	}
 	bodies := make([]string, 100)
 	for p := range bodies {
-		bodies[p] = `{"TableName":"bench","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"` + fmt.Sprintf("p%03d", p) + `"}}}`
+		bodies[p] = body(fmt.Sprintf("p%03d", p))
 	}
 	b.ReportAllocs()
 	cpuPerOp(b)

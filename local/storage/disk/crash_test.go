@@ -24,14 +24,7 @@ func writeLog(t *testing.T, n int) (string, []byte, []int64) {
 	t.Helper()
 	dir := t.TempDir()
 	e := open(t, dir)
-	c := coll(t, e, "t")
-	offsets := []int64{e.Stats().LogBytes}
-	for i := range n {
-		k := fmt.Sprintf("%02d", i)
-		_, _, err := c.Put([]byte(k), item(k))
-		must(t, err)
-		offsets = append(offsets, e.Stats().LogBytes)
-	}
+	offsets := putRecords(t, e, n)
 	must(t, e.Close())
 	b, err := os.ReadFile(filepath.Join(dir, "wal.1"))
 	must(t, err)
@@ -243,14 +236,10 @@ func TestZeroFilledTail(t *testing.T) {
 	}
 }
 
-// crashedLog writes n acknowledged puts like writeLog, and returns the log
-// as a crash leaves it: copied while the engine is open, with the zeros
-// written ahead of the records where the platform preallocates.
-func crashedLog(t *testing.T, n int) ([]byte, []int64) {
+// putRecords writes n acknowledged puts (key %02d) to collection "t" of
+// e, and returns the offset at which each record starts (plus the end).
+func putRecords(t *testing.T, e *disk.Engine, n int) []int64 {
 	t.Helper()
-	dir := t.TempDir()
-	e := open(t, dir)
-	defer e.Close()
 	c := coll(t, e, "t")
 	offsets := []int64{e.Stats().LogBytes}
 	for i := range n {
@@ -259,6 +248,18 @@ func crashedLog(t *testing.T, n int) ([]byte, []int64) {
 		must(t, err)
 		offsets = append(offsets, e.Stats().LogBytes)
 	}
+	return offsets
+}
+
+// crashedLog writes n acknowledged puts like writeLog, and returns the log
+// as a crash leaves it: copied while the engine is open, with the zeros
+// written ahead of the records where the platform preallocates.
+func crashedLog(t *testing.T, n int) ([]byte, []int64) {
+	t.Helper()
+	dir := t.TempDir()
+	e := open(t, dir)
+	defer e.Close()
+	offsets := putRecords(t, e, n)
 	b, err := os.ReadFile(filepath.Join(dir, "wal.1"))
 	must(t, err)
 	if int64(len(b)) < offsets[n] || !bytes.Equal(b[offsets[n]:], make([]byte, len(b)-int(offsets[n]))) {
