@@ -981,7 +981,9 @@ func (s *Server) runWrite(c *call, w *plannedWrite, mode string) (attrs, cc json
 	default:
 		return nil, nil, validation(msgExistsOutsideTx)
 	}
-	out, err := h(s, &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	sub := &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault}
+	out, err := h(s, sub)
+	c.see(sub.ticket) // the statement's answer waits for the write it made or saw
 	if err != nil {
 		if e, ok := err.(*Error); ok && w.insert && e.Type == "ConditionalCheckFailedException" {
 			return nil, nil, &Error{Type: "DuplicateItemException", Message: msgDuplicateItem}
@@ -1349,7 +1351,9 @@ func (s *Server) transactionReads(c *call, stmts []*partiql.Statement, rcc *stri
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.transactGetItems(&call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	sub := &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault}
+	out, err := s.transactGetItems(sub)
+	c.see(sub.ticket) // the answer waits for the writes the reads saw
 	if err != nil {
 		return nil, err
 	}

@@ -261,3 +261,58 @@ func TestServerFailedFsyncFailsWriterAndReader(t *testing.T) {
 		t.Errorf("GET / after a failed fsync: %d %q", resp.StatusCode, body)
 	}
 }
+
+// Every way to write an item is answered only once the write is durable,
+// PartiQL's too (which runs its writes as calls of their own).
+func TestServerWritesAnswerOnceDurable(t *testing.T) {
+	item := func(v string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k"}, "v": &types.AttributeValueMemberS{Value: v}}
+	}
+	writes := map[string]func(c *dynamodb.Client) error{
+		"PutItem": func(c *dynamodb.Client) error {
+			_, err := c.PutItem(context.Background(), putInput("k", "put"))
+			return err
+		},
+		"BatchWriteItem": func(c *dynamodb.Client) error {
+			_, err := c.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+				"tbl": {{PutRequest: &types.PutRequest{Item: item("batch")}}}}})
+			return err
+		},
+		"TransactWriteItems": func(c *dynamodb.Client) error {
+			_, err := c.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: aws.String("tbl"), Item: item("tx")}}}})
+			return err
+		},
+		"ExecuteStatement": func(c *dynamodb.Client) error {
+			_, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+				Statement: aws.String(`UPDATE "tbl" SET v = 'partiql' WHERE pk = 'k'`)})
+			return err
+		},
+	}
+	for name, write := range writes {
+		t.Run(name, func(t *testing.T) {
+			g := newSyncGate()
+			e, _, c, _ := gatedServer(t, g)
+			_, err := c.PutItem(context.Background(), putInput("k", "old"))
+			must(t, err)
+			before := e.Stats()
+			g.hold()
+			done := make(chan bool, 1)
+			go func() {
+				err := write(c)
+				must(t, err)
+				done <- g.passed.Load()
+			}()
+			select {
+			case <-g.entered: // its fsync
+			case <-done:
+				t.Fatalf("%s answered with no fsync", name)
+			}
+			awaitWrites(t, e, before.Writes+1, name)
+			g.open()
+			if !<-done {
+				t.Errorf("%s answered before its write was durable", name)
+			}
+		})
+	}
+}
