@@ -89,10 +89,11 @@ type options struct {
 	interval  time.Duration
 	threshold int64
 	logger    *slog.Logger
-	truncate  bool        // WithTruncateDamagedLog
-	noGroup   bool        // fsync each write alone (benchmarks compare it)
-	fs        fileSystem  // tests inject faults
-	onCompact func(error) // tests learn that a background compaction ended
+	truncate  bool         // WithTruncateDamagedLog
+	noGroup   bool         // fsync each write alone (benchmarks compare it)
+	fs        fileSystem   // tests inject faults
+	onCompact func(error)  // tests learn that a background compaction ended
+	onCommit  func(uint64) // tests learn each write applied (Stats.Writes so far)
 }
 
 // WithSyncMode sets when the log is fsynced (default SyncAlways).
@@ -1002,6 +1003,9 @@ func (e *Engine) commitDeferred(rec []byte, check func() error, apply func()) (s
 			e.cond.Broadcast() // the fsync waiting for this record can start
 		}
 		apply()
+	}
+	if e.opts.onCommit != nil {
+		e.opts.onCommit(e.stats.Writes)
 	}
 	if e.compactDueLocked() {
 		select {
