@@ -219,7 +219,7 @@ func (s *Server) createBackup(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFoundException(*in.TableName)
 	}
@@ -712,7 +712,7 @@ func (t *table) fill(items []snapshotItem) error {
 				return err
 			}
 		}
-		if err := b.commit(t.engine); err != nil {
+		if err := b.commit(t.engine, nil); err != nil {
 			return err
 		}
 		items = items[n:]

@@ -193,7 +193,7 @@ func (s *Server) describeContinuousBackups(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFoundException(*in.TableName)
 	}
@@ -238,7 +238,7 @@ func (s *Server) updateContinuousBackups(c *call) (any, error) {
 	if !enable && spec.RecoveryPeriodInDays != nil {
 		return nil, validation("RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true")
 	}
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFoundException(*in.TableName)
 	}
@@ -327,7 +327,7 @@ func (s *Server) restoreTableToPointInTime(c *call) (any, error) {
 	if !latest && in.RestoreDateTime == nil {
 		return nil, validation("Either RestoreDateTime or UseLatestRestorableTime must be specified")
 	}
-	t, err := s.readTable(name)
+	t, err := s.readTable(c, name)
 	if err != nil {
 		return nil, tableNotFoundException(name)
 	}

@@ -172,7 +172,7 @@ func (s *Server) batchGetItem(c *call) (any, error) {
 	defer func() { sc.found = got }()
 	for ri := range reads {
 		rd := &reads[ri]
-		t, err := s.readTable(rd.name)
+		t, err := s.readTable(c, rd.name)
 		if err != nil {
 			return nil, err
 		}
@@ -299,7 +299,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tables, unlock, err := s.writeTables(names)
+	tables, unlock, err := s.writeTables(c, names)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (s *Server) batchWriteItem(c *call) (any, error) {
 	}
 	// A fault may leave the last requests unprocessed.
 	done := ops[:len(ops)-min(max(c.fault.Unprocessed, 0), len(ops))]
-	meters, err := s.applyBatchWrite(&in, done)
+	meters, err := s.applyBatchWrite(c, &in, done)
 	if err != nil {
 		return nil, err
 	}
@@ -526,7 +526,7 @@ func planBatchWrite(in *batchWriteInput, names []string, tables map[string]*tabl
 // batch: one fsync on a durable engine rather than one per item. (Keys are
 // distinct, checked by planBatchWrite, so each write's old item is read
 // before any of the batch applies.) It returns each table's meter.
-func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp) (map[string]*meter, error) {
+func (s *Server) applyBatchWrite(c *call, in *batchWriteInput, ops []batchWriteOp) (map[string]*meter, error) {
 	meters := map[string]*meter{}
 	batch := batchPool.Get().(*writeBatch)
 	defer batch.release()
@@ -551,7 +551,7 @@ func (s *Server) applyBatchWrite(in *batchWriteInput, ops []batchWriteOp) (map[s
 		}
 		mt.table += writeUnits(max(newSize, oldSize))
 	}
-	if err := batch.commit(s.engine); err != nil {
+	if err := batch.commit(s.engine, c); err != nil {
 		return nil, err
 	}
 	return meters, nil

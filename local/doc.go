@@ -59,7 +59,13 @@
 // its index entries, stream record and point-in-time history entry, and a
 // whole transaction, reach the engine as one
 // storage.Engine.Apply batch, all or nothing even across a crash of a
-// durable engine. Table definitions are
+// durable engine. On a durable engine that implements storage.Deferred the
+// batch is applied without waiting for its fsync, so the table's lock is
+// released first and concurrent writers share fsyncs; the table and the
+// call note the write's ticket, every call that locks a table notes the
+// table's, and Server.run answers only once the greatest ticket a call
+// noted is durable: no answer shows a write a crash could lose.
+// Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for
 // tags, the TTL specification and other extensions (Ext). Storage is behind
 // storage.Engine (package storage); every engine passes storagetest.

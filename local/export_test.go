@@ -36,7 +36,7 @@ func WithSweepHook(swept func(n int)) Option {
 // StoredHistory is how many point-in-time history entries the engine holds
 // for a table, for tests of trimming.
 func StoredHistory(s *Server, table string) int {
-	t, err := s.readTable(table)
+	t, err := s.readTable(nil, table)
 	if err != nil {
 		return -1
 	}

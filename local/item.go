@@ -300,7 +300,7 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	item := Item(in.Item)
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (s *Server) putItem(c *call) (any, error) {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), cur.v.Size()))}
-	if err := t.apply(cur, item, enc, mt); err != nil {
+	if err := t.apply(c, cur, item, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
@@ -341,7 +341,7 @@ func (s *Server) deleteItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +356,7 @@ func (s *Server) deleteItem(c *call) (any, error) {
 		return nil, err
 	}
 	mt := &meter{mode: str(in.ReturnConsumedCapacity), write: true}
-	if err := t.apply(cur, nil, storage.Value{}, mt); err != nil {
+	if err := t.apply(c, cur, nil, storage.Value{}, mt); err != nil {
 		return nil, err
 	}
 	mt.table = writeUnits(cur.v.Size())
@@ -420,7 +420,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func (s *Server) updateItem(c *call) (any, error) {
 		nu = itemOf(enc)
 	}
 	*mt = meter{mode: str(in.ReturnConsumedCapacity), write: true, table: writeUnits(max(enc.Size(), oldSize))}
-	if err := t.apply(cur, nu, enc, mt); err != nil {
+	if err := t.apply(c, cur, nu, enc, mt); err != nil {
 		return nil, err
 	}
 	var attrs Item
@@ -546,7 +546,7 @@ func (s *Server) getItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -118,6 +118,9 @@ type table struct {
 	// lastStream is the label of the table's disabled stream, which
 	// DescribeTable still reports as the latest.
 	lastStream string
+	// ticket is that of the last write a Deferred engine may not have made
+	// durable yet (write.go): a call that sees the table waits for it.
+	ticket storage.Ticket
 }
 
 type index struct {
@@ -249,8 +252,9 @@ func (s *Server) lookup(name string) (*table, error) {
 	return t, nil
 }
 
-// readTable returns the named table locked for reading (t.mu.RUnlock when done).
-func (s *Server) readTable(name string) (*table, error) {
+// readTable returns the named table locked for reading (t.mu.RUnlock when
+// done), seen by c (call.see).
+func (s *Server) readTable(c *call, name string) (*table, error) {
 	t, err := s.lookup(name)
 	if err != nil {
 		return nil, err
@@ -260,11 +264,13 @@ func (s *Server) readTable(name string) (*table, error) {
 		t.mu.RUnlock()
 		return nil, notFound("")
 	}
+	c.seeTable(t)
 	return t, nil
 }
 
-// writeTable returns the named table locked for writing (t.mu.Unlock when done).
-func (s *Server) writeTable(name string) (*table, error) {
+// writeTable returns the named table locked for writing (t.mu.Unlock when
+// done), seen by c (call.see).
+func (s *Server) writeTable(c *call, name string) (*table, error) {
 	t, err := s.lookup(name)
 	if err != nil {
 		return nil, err
@@ -274,6 +280,7 @@ func (s *Server) writeTable(name string) (*table, error) {
 		t.mu.Unlock()
 		return nil, notFound("")
 	}
+	c.seeTable(t)
 	return t, nil
 }
 
@@ -282,19 +289,19 @@ func (s *Server) writeTable(name string) (*table, error) {
 // The tables are looked up before any is locked: DeleteTable holds the
 // server lock while it waits for a table's, so taking the server lock with a
 // table locked could deadlock. Every name must exist; duplicates count once.
-func (s *Server) writeTables(names []string) (map[string]*table, func(), error) {
-	return s.lockTables(names, (*sync.RWMutex).Lock, (*sync.RWMutex).Unlock)
+func (s *Server) writeTables(c *call, names []string) (map[string]*table, func(), error) {
+	return s.lockTables(c, names, (*sync.RWMutex).Lock, (*sync.RWMutex).Unlock)
 }
 
 // readTables locks several tables for reading, in the same order as
 // writeTables (so the two cannot deadlock with each other).
-func (s *Server) readTables(names []string) (map[string]*table, func(), error) {
-	return s.lockTables(names, (*sync.RWMutex).RLock, (*sync.RWMutex).RUnlock)
+func (s *Server) readTables(c *call, names []string) (map[string]*table, func(), error) {
+	return s.lockTables(c, names, (*sync.RWMutex).RLock, (*sync.RWMutex).RUnlock)
 }
 
 // lockTables is writeTables and readTables, with the table lock's lock and
-// unlock methods.
-func (s *Server) lockTables(names []string, lock, unlockOne func(*sync.RWMutex)) (map[string]*table, func(), error) {
+// unlock methods; c sees every table it locks.
+func (s *Server) lockTables(c *call, names []string, lock, unlockOne func(*sync.RWMutex)) (map[string]*table, func(), error) {
 	sorted := slices.Compact(slices.Sorted(slices.Values(names)))
 	ts := make([]*table, len(sorted))
 	s.mu.RLock()
@@ -321,6 +328,7 @@ func (s *Server) lockTables(names []string, lock, unlockOne func(*sync.RWMutex))
 			unlock()
 			return nil, nil, notFound("")
 		}
+		c.seeTable(t)
 		out[sorted[i]] = t
 	}
 	return out, unlock, nil

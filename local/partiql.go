@@ -507,7 +507,7 @@ func (s *Server) executeStatement(c *call) (any, error) {
 	mode := str(in.ReturnConsumedCapacity)
 	switch st.Kind {
 	case partiql.Select:
-		res, err := s.selectStatement(st, in.ConsistentRead != nil && *in.ConsistentRead, in.Limit, in.NextToken, mode)
+		res, err := s.selectStatement(c, st, in.ConsistentRead != nil && *in.ConsistentRead, in.Limit, in.NextToken, mode)
 		if err != nil {
 			return nil, plainError(err)
 		}
@@ -574,8 +574,8 @@ type pageToken struct {
 
 // selectStatement runs a SELECT: a Query of each partition its WHERE pins,
 // or a Scan, filtered by the whole WHERE, up to limit items read.
-func (s *Server) selectStatement(st *partiql.Statement, consistent bool, limit *int64, token *string, mode string) (*selectResult, error) {
-	t, err := s.readTable(st.Table)
+func (s *Server) selectStatement(c *call, st *partiql.Statement, consistent bool, limit *int64, token *string, mode string) (*selectResult, error) {
+	t, err := s.readTable(c, st.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -866,7 +866,7 @@ type plannedWrite struct {
 // metaOf is the definition of the named table (replaced, never changed,
 // by UpdateTable, so it may be read once the lock is released).
 func (s *Server) metaOf(name string) (*tableMeta, error) {
-	t, err := s.readTable(name)
+	t, err := s.readTable(nil, name)
 	if err != nil {
 		return nil, err
 	}
@@ -981,7 +981,9 @@ func (s *Server) runWrite(c *call, w *plannedWrite, mode string) (attrs, cc json
 	default:
 		return nil, nil, validation(msgExistsOutsideTx)
 	}
-	out, err := h(s, &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	sub := &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault}
+	out, err := h(s, sub)
+	c.see(sub.ticket) // the statement's answer waits for the write it made or saw
 	if err != nil {
 		if e, ok := err.(*Error); ok && w.insert && e.Type == "ConditionalCheckFailedException" {
 			return nil, nil, &Error{Type: "DuplicateItemException", Message: msgDuplicateItem}
@@ -1154,7 +1156,7 @@ func (s *Server) batchExecuteStatement(c *call) (any, error) {
 		}
 		r := in.Statements[i]
 		if st.Kind == partiql.Select {
-			res, err := s.selectStatement(st, r.ConsistentRead != nil && *r.ConsistentRead, nil, nil, mode)
+			res, err := s.selectStatement(c, st, r.ConsistentRead != nil && *r.ConsistentRead, nil, nil, mode)
 			if err != nil {
 				responses[i].Error = statementError(err)
 				continue
@@ -1349,7 +1351,9 @@ func (s *Server) transactionReads(c *call, stmts []*partiql.Statement, rcc *stri
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.transactGetItems(&call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault})
+	sub := &call{action: c.action, host: c.host, body: body, now: c.now, fault: c.fault}
+	out, err := s.transactGetItems(sub)
+	c.see(sub.ticket) // the answer waits for the writes the reads saw
 	if err != nil {
 		return nil, err
 	}

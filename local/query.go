@@ -475,7 +475,7 @@ func (s *Server) query(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -676,7 +676,7 @@ func (s *Server) scan(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -381,7 +381,7 @@ func (s *Server) searchVectors(c *call) (any, error) {
 	if m := tableArnRE.FindStringSubmatch(name); m != nil && m[1] == s.region && m[2] == s.account {
 		name = m[3] // TableName may be the table's ARN (spec/vector-search.md 1.5)
 	}
-	t, err := s.readTable(name)
+	t, err := s.readTable(c, name)
 	if err != nil {
 		return nil, err
 	}

@@ -183,7 +183,24 @@ type call struct {
 	body   []byte
 	now    time.Time
 	fault  Fault
+	// ticket is the greatest storage.Ticket of what the call wrote or saw:
+	// run waits until it is durable before the call is answered.
+	ticket storage.Ticket
 }
+
+// see notes that c wrote or saw the write of ticket tk. A nil call is
+// background work, which answers no one.
+func (c *call) see(tk storage.Ticket) {
+	if c != nil && tk > c.ticket {
+		c.ticket = tk
+	}
+}
+
+// seeTable notes that c sees t, which the caller holds locked: every
+// change to t so far, which a Deferred engine may not yet have made
+// durable. Whatever locks a table to answer from its items, sizes or
+// stream records calls it.
+func (c *call) seeTable(t *table) { c.see(t.ticket) }
 
 // decode unmarshals the request body into v; malformed JSON or a value of the
 // wrong JSON type is a SerializationException, as DynamoDB answers.
@@ -429,8 +446,23 @@ func apiError(err error) *Error {
 }
 
 // run calls h, turning a panic into an InternalServerError: a bug must not
-// take the whole server down.
+// take the whole server down. It returns once everything the call wrote or
+// saw is durable (write.go): if the engine fails first, the call fails as a
+// write failing in the engine does.
 func (s *Server) run(h handler, c *call) (out any, err error) {
+	out, err = s.runHandler(h, c)
+	if d, ok := s.engine.(storage.Deferred); ok && c.ticket != 0 {
+		if werr := d.WaitDurable(c.ticket); werr != nil {
+			if raw, ok := out.(rawJSON); ok {
+				putRespBuf(raw)
+			}
+			return nil, werr
+		}
+	}
+	return out, err
+}
+
+func (s *Server) runHandler(h handler, c *call) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, internalError()

@@ -85,7 +85,8 @@ type stream struct {
 	coll                        storage.Collection
 
 	mu       *sync.RWMutex
-	disabled time.Time // zero while enabled; written holding mu and srv.streams.mu
+	ticket   *storage.Ticket // the table's ticket (table.ticket), guarded by mu
+	disabled time.Time       // zero while enabled; written holding mu and srv.streams.mu
 	shards   []*streams.Shard
 	times    recTimes // every retained record, oldest first
 	shardN   int      // records in the open shard
@@ -200,7 +201,7 @@ func (s *Server) syncStream(t *table, now time.Time) error {
 	m := t.meta
 	st := &stream{
 		srv: s, arn: s.tableArn(m.Name) + "/stream/" + want.Label, table: m.Name, label: want.Label,
-		viewType: want.ViewType, hash: m.Hash, rng: m.Range, keys: streamKeys(m.Hash, m.Range), created: now, mu: &t.mu,
+		viewType: want.ViewType, hash: m.Hash, rng: m.Range, keys: streamKeys(m.Hash, m.Range), created: now, mu: &t.mu, ticket: &t.ticket,
 	}
 	// A stream of this name left by a crash before its catalog entry was
 	// written starts again empty.
@@ -475,11 +476,11 @@ func (s *Server) loadStreams(metas map[string][]byte) error {
 		t := s.tables[c.Table]
 		switch {
 		case t != nil && t.meta.Stream != nil && t.meta.Stream.Label == c.Label && st.disabled.IsZero():
-			st.mu, t.stream = &t.mu, st
+			st.mu, st.ticket, t.stream = &t.mu, &t.ticket, st
 		case t != nil && epoch(st.created) >= t.meta.Created && c.Label > t.lastStream:
-			st.mu, t.lastStream = &t.mu, c.Label // a disabled stream of this table
+			st.mu, st.ticket, t.lastStream = &t.mu, &t.ticket, c.Label // a disabled stream of this table
 		default:
-			st.mu = new(sync.RWMutex) // its table is gone
+			st.mu, st.ticket = new(sync.RWMutex), new(storage.Ticket) // its table is gone
 		}
 		s.streams.byArn[st.arn] = st
 	}
@@ -745,6 +746,7 @@ func (s *Server) describeStream(c *call) (any, error) {
 	}
 	st.mu.RLock()
 	defer st.mu.RUnlock()
+	c.see(*st.ticket)
 	d := streamDescription{
 		CreationRequestDateTime: epoch(st.created), KeySchema: keySchema(st.hash, st.rng), Shards: []shardOut{},
 		StreamArn: st.arn, StreamLabel: st.label, StreamStatus: st.status(), StreamViewType: st.viewType, TableName: st.table,
@@ -821,6 +823,7 @@ func (s *Server) getShardIterator(c *call) (any, error) {
 	}
 	st.mu.RLock()
 	defer st.mu.RUnlock()
+	c.see(*st.ticket)
 	sh := st.shard(*in.ShardId)
 	if sh == nil {
 		return nil, notFound("Requested resource not found: Shard does not exist")
@@ -914,6 +917,7 @@ func (s *Server) getRecords(c *call) (any, error) {
 	}
 	st.mu.RLock()
 	defer st.mu.RUnlock()
+	c.see(*st.ticket)
 	sh := st.shard(it.ShardID)
 	if sh == nil {
 		return nil, notFound("Requested resource not found: Shard does not exist")

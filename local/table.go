@@ -706,7 +706,7 @@ func (s *Server) describeTable(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}
@@ -829,7 +829,7 @@ func (s *Server) updateTable(c *call) (any, error) {
 	if err := updateConstraints(&in); err != nil {
 		return nil, err
 	}
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}

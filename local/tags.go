@@ -63,9 +63,9 @@ func (s *Server) tagTable(action string, arn *string, write bool, pre, post func
 	var t *table
 	var err error
 	if write {
-		t, err = s.writeTable(m[3])
+		t, err = s.writeTable(nil, m[3])
 	} else {
-		t, err = s.readTable(m[3])
+		t, err = s.readTable(nil, m[3])
 	}
 	if err != nil {
 		return nil, notFound

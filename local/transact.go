@@ -215,10 +215,10 @@ func (s *Server) transactWrite(c *call, in *transactWriteInput) (any, error) {
 			return nil, err
 		}
 		if done {
-			return s.replayTransaction(writes, in)
+			return s.replayTransaction(c, writes, in)
 		}
 	}
-	out, err := s.runTransaction(writes, in)
+	out, err := s.runTransaction(c, writes, in)
 	if tok != "" {
 		s.tokens.end(tok, err == nil, s.now())
 	}
@@ -277,8 +277,8 @@ func txTableNames(writes []*txWrite) []string {
 
 // resolve locks the tables and checks every action's key against its
 // table; the caller calls unlock.
-func (s *Server) resolveTransaction(writes []*txWrite) (func(), error) {
-	tables, unlock, err := s.writeTables(txTableNames(writes))
+func (s *Server) resolveTransaction(c *call, writes []*txWrite) (func(), error) {
+	tables, unlock, err := s.writeTables(c, txTableNames(writes))
 	if err != nil {
 		return nil, err
 	}
@@ -358,8 +358,8 @@ func invalidActions(errs []error) error {
 
 // runTransaction evaluates every action against the state before the
 // transaction and applies all of them, or cancels with a reason per action.
-func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any, error) {
-	unlock, err := s.resolveTransaction(writes)
+func (s *Server) runTransaction(c *call, writes []*txWrite, in *transactWriteInput) (any, error) {
+	unlock, err := s.resolveTransaction(c, writes)
 	if err != nil {
 		return nil, err
 	}
@@ -409,7 +409,7 @@ func (s *Server) runTransaction(writes []*txWrite, in *transactWriteInput) (any,
 		mt.table += 2 * writeUnits(max(newSize, oldSize))
 		staged[i] = om
 	}
-	if err := batch.commit(s.engine); err != nil {
+	if err := batch.commit(s.engine, c); err != nil {
 		return nil, err
 	}
 	for i, w := range writes {
@@ -493,8 +493,8 @@ func validationReason(err error) cancellationReason {
 // replayTransaction answers a repeated request: nothing is applied again;
 // the capacity reported is that of reading the items (API_TransactWriteItems.html,
 // ClientRequestToken).
-func (s *Server) replayTransaction(writes []*txWrite, in *transactWriteInput) (any, error) {
-	unlock, err := s.resolveTransaction(writes)
+func (s *Server) replayTransaction(c *call, writes []*txWrite, in *transactWriteInput) (any, error) {
+	unlock, err := s.resolveTransaction(c, writes)
 	if err != nil {
 		return nil, err
 	}
@@ -679,7 +679,7 @@ func (s *Server) transactGetItems(c *call) (any, error) {
 	}
 	// Read holding the read locks of every table named, so the items come
 	// from one point in time with respect to every write.
-	tables, unlock, err := s.readTables(names)
+	tables, unlock, err := s.readTables(c, names)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func (s *Server) updateTimeToLive(c *call) (any, error) {
 	if err := cs.err(); err != nil {
 		return nil, err
 	}
-	t, err := s.writeTable(*in.TableName)
+	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}
@@ -85,7 +85,7 @@ func (s *Server) describeTimeToLive(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTable(*in.TableName)
+	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, tableNotFound(*in.TableName)
 	}
@@ -131,7 +131,7 @@ func (s *Server) SweepExpired() int {
 	now := s.now()
 	total := 0
 	for _, n := range names {
-		t, err := s.readTable(n)
+		t, err := s.readTable(nil, n)
 		if err != nil {
 			continue
 		}
@@ -140,7 +140,7 @@ func (s *Server) SweepExpired() int {
 		if len(keys) == 0 {
 			continue
 		}
-		if t, err = s.writeTable(n); err != nil {
+		if t, err = s.writeTable(nil, n); err != nil {
 			continue
 		}
 		total += t.deleteExpired(attr, keys, now)
@@ -180,7 +180,7 @@ func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
 	n, staged := 0, 0
 	b := writeBatch{ttl: true}
 	flush := func() {
-		if b.commit(t.engine) == nil {
+		if b.commit(t.engine, nil) == nil {
 			n += staged
 		}
 		b, staged = writeBatch{ttl: true}, 0

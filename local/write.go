@@ -18,13 +18,21 @@ import (
 // engine), so a crash never leaves an index or a stream out of step with
 // its table; the size counters, vector indexes and stream positions change
 // only once the batch is applied.
+//
+// On an engine that makes writes durable after applying them
+// (storage.Deferred), a write made for a call is applied without waiting:
+// its table remembers the write's ticket, the call waits for it before
+// answering (Server.run), and so does every call that reads the table
+// meanwhile (readTable and the other lockers note the table's ticket). The
+// table's lock is thus released before the fsync, and the next writer's
+// record joins the same one.
 
 // apply replaces the item cur (which current found, under the lock the
 // caller still holds) with nu (nil deletes), whose encoding enc the caller
 // made once (encodeItem; its Size is the new size), maintaining every
 // index, and charges the index writes to mt (the caller charges the
-// table's own write).
-func (t *table) apply(cur stored, nu Item, enc storage.Value, mt *meter) error {
+// table's own write). The write is c's (see commit).
+func (t *table) apply(c *call, cur stored, nu Item, enc storage.Value, mt *meter) error {
 	b := batchPool.Get().(*writeBatch)
 	defer b.release()
 	if err := t.stage(b, cur.key, cur.item, cur.v.Size(), nu, enc, mt); err != nil {
@@ -35,7 +43,7 @@ func (t *table) apply(cur stored, nu Item, enc storage.Value, mt *meter) error {
 		// its key rather than searching the table again.
 		b.ops[0].At = cur.at
 	}
-	return b.commit(t.engine)
+	return b.commit(t.engine, c)
 }
 
 // encodeItem is the encoding of an item about to be written, made once
@@ -91,15 +99,26 @@ type indexDelta struct {
 }
 
 // commit applies the batch to the engine, all or nothing, then updates the
-// tables' sizes and vector indexes. An empty batch is a no-op.
-func (b *writeBatch) commit(e storage.Engine) error {
+// tables' sizes and vector indexes. An empty batch is a no-op. A write for
+// call c (nil for background work, which answers no one) does not wait for
+// a Deferred engine to make it durable: c and the written tables note its
+// ticket instead.
+func (b *writeBatch) commit(e storage.Engine, c *call) error {
 	if len(b.items) == 0 {
 		return nil
 	}
-	if err := e.Apply(b.ops); err != nil {
+	var tk storage.Ticket
+	if d, ok := e.(storage.Deferred); ok && c != nil {
+		var err error
+		if tk, err = d.ApplyDeferred(b.ops); err != nil {
+			return err
+		}
+		c.see(tk)
+	} else if err := e.Apply(b.ops); err != nil {
 		return err
 	}
 	for _, w := range b.items {
+		w.t.ticket = max(w.t.ticket, tk)
 		w.t.size += w.size
 		w.t.syncVectors(w.key, w.old, w.nu, w.mt)
 	}

@@ -8,6 +8,12 @@
 // transaction, as one batch, so a durable engine's crash never leaves an
 // index out of step with its table or half a transaction.
 //
+// A durable engine may also implement Deferred: ApplyDeferred applies a
+// batch and orders it in the log without waiting for the fsync, and
+// WaitDurable waits for it, so that writers that no longer hold a table's
+// lock share one fsync while every answer still waits until what it wrote
+// or read is durable.
+//
 // An engine that can lose the ability to write while open (a durable one
 // on a full or failing disk) implements HealthChecker; the server answers
 // GET / with 503 while Health reports an error.

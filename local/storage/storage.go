@@ -51,6 +51,27 @@ type HealthChecker interface {
 	Health() error
 }
 
+// Deferred is implemented by durable engines whose writes become durable
+// some time after they are applied (the durable engine's group commit).
+// The server applies a write under its table's lock with ApplyDeferred and
+// waits for durability only after releasing the lock, so the next writer's
+// record joins the same fsync; it answers nobody, writer or reader of the
+// write, before WaitDurable returns.
+type Deferred interface {
+	// ApplyDeferred is Apply, returning once the batch is applied in
+	// memory and ordered in the log, with its Ticket, without waiting for
+	// it to be durable. A batch that writes nothing has the zero Ticket.
+	ApplyDeferred(ops []Op) (Ticket, error)
+	// WaitDurable returns once the batch of t and every batch applied
+	// before it are durable (per the engine's sync mode), or the error
+	// that broke the engine. The zero Ticket is durable.
+	WaitDurable(t Ticket) error
+}
+
+// Ticket is a batch's place in a Deferred engine's log: a later batch
+// has a greater Ticket, and a durable Ticket means every smaller one is.
+type Ticket uint64
+
 // Op is one write of a batch (Engine.Apply): store Value under Key in Coll,
 // or delete Key if Value is zero (deleting an absent key is not an error).
 type Op struct {

@@ -89,10 +89,11 @@ type options struct {
 	interval  time.Duration
 	threshold int64
 	logger    *slog.Logger
-	truncate  bool        // WithTruncateDamagedLog
-	noGroup   bool        // fsync each write alone (benchmarks compare it)
-	fs        fileSystem  // tests inject faults
-	onCompact func(error) // tests learn that a background compaction ended
+	truncate  bool         // WithTruncateDamagedLog
+	noGroup   bool         // fsync each write alone (benchmarks compare it)
+	fs        fileSystem   // tests inject faults
+	onCompact func(error)  // tests learn that a background compaction ended
+	onCommit  func(uint64) // tests learn each write applied (Stats.Writes so far)
 }
 
 // WithSyncMode sets when the log is fsynced (default SyncAlways).
@@ -951,23 +952,35 @@ func (e *Engine) readErr() error {
 var errSkip = errors.New("nothing to write")
 
 // commit appends rec to the log, applies the change in memory and returns
-// once rec is durable (per the sync mode). check runs first under the lock
-// and may veto the write. The change is applied before the fsync, under the
-// same lock that orders the log, so memory and log agree on order; the
-// server keeps readers of a table out until its write returns, so nobody
-// observes a change before it is durable.
+// once rec is durable (per the sync mode): commitDeferred, then
+// WaitDurable.
 func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
+	seq, err := e.commitDeferred(rec, check, apply)
+	if err != nil {
+		return err
+	}
+	return e.WaitDurable(seq)
+}
+
+// commitDeferred appends rec to the pending records and applies the change
+// in memory, returning rec's sequence number (0 if check skipped it)
+// without waiting for it to be written. check runs first under the lock
+// and may veto the write. The change is applied under the same lock that
+// orders the log, so memory and log agree on order; the server answers no
+// one who wrote or read the change before WaitDurable of its sequence
+// number returns (storage.Deferred).
+func (e *Engine) commitDeferred(rec []byte, check func() error, apply func()) (storage.Ticket, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.writableLocked(); err != nil {
-		return err
+		return 0, err
 	}
 	if check != nil {
 		if err := check(); err != nil {
 			if err == errSkip {
-				return nil
+				return 0, nil
 			}
-			return err
+			return 0, err
 		}
 	}
 	e.stats.Writes++
@@ -977,7 +990,7 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 		start := time.Now()
 		if err := e.writeLog(rec, true); err != nil {
 			e.failLocked(err)
-			return e.err
+			return 0, e.err
 		}
 		e.stats.Syncs++
 		e.stats.SyncTime += time.Since(start)
@@ -990,9 +1003,9 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 			e.cond.Broadcast() // the fsync waiting for this record can start
 		}
 		apply()
-		if err := e.waitLocked(e.lastSeq); err != nil {
-			return err
-		}
+	}
+	if e.opts.onCommit != nil {
+		e.opts.onCommit(e.stats.Writes)
 	}
 	if e.compactDueLocked() {
 		select {
@@ -1000,7 +1013,16 @@ func (e *Engine) commit(rec []byte, check func() error, apply func()) error {
 		default:
 		}
 	}
-	return nil
+	return storage.Ticket(e.lastSeq), nil
+}
+
+// WaitDurable implements storage.Deferred: it returns once record t and
+// every one before it are written out (and, in SyncAlways mode, fsynced),
+// joining the group commit of waitLocked.
+func (e *Engine) WaitDurable(t storage.Ticket) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.waitLocked(uint64(t))
 }
 
 // waitLocked returns once record seq is written out: the first waiter to
@@ -1460,17 +1482,28 @@ func (e *Engine) Meta() (map[string][]byte, error) {
 // Apply makes every write of ops or none: the batch is one log record (one
 // checksum, one fsync shared with concurrent writers), applied in memory
 // whole once every op's collection checks out, and replayed whole or
-// dropped whole by Open if a crash tore it.
+// dropped whole by Open if a crash tore it. It is ApplyDeferred, then
+// WaitDurable.
 func (e *Engine) Apply(ops []storage.Op) error {
+	t, err := e.ApplyDeferred(ops)
+	if err != nil {
+		return err
+	}
+	return e.WaitDurable(t)
+}
+
+// ApplyDeferred implements storage.Deferred: Apply without waiting for the
+// batch's record to be written.
+func (e *Engine) ApplyDeferred(ops []storage.Op) (storage.Ticket, error) {
 	if len(ops) == 0 {
-		return nil
+		return 0, nil
 	}
 	names := make([]string, len(ops))
 	cs := make([]*collection, len(ops))
 	for i, op := range ops {
 		c, ok := op.Coll.(*collection)
 		if !ok || c.e != e {
-			return fmt.Errorf("disk: batch op %d: the collection is not one of this engine's", i)
+			return 0, fmt.Errorf("disk: batch op %d: the collection is not one of this engine's", i)
 		}
 		names[i], cs[i] = c.name, c
 	}
@@ -1483,7 +1516,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 	rec, err := appendBatch((*bp)[:0], names, ops)
 	*bp = rec
 	if err != nil {
-		return fmt.Errorf("disk: %w", err)
+		return 0, fmt.Errorf("disk: %w", err)
 	}
 	check := func() error {
 		changes := false
@@ -1501,7 +1534,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 		}
 		return nil
 	}
-	return e.commit(rec, check, func() {
+	return e.commitDeferred(rec, check, func() {
 		for i, c := range cs {
 			if ops[i].Value.IsZero() {
 				c.mem.Delete(ops[i].Key)
@@ -1515,6 +1548,7 @@ func (e *Engine) Apply(ops []storage.Op) error {
 var (
 	_ storage.Engine        = (*Engine)(nil)
 	_ storage.HealthChecker = (*Engine)(nil)
+	_ storage.Deferred      = (*Engine)(nil)
 	_ storage.Finder        = (*collection)(nil)
 )
 

@@ -22,6 +22,10 @@ func WithFaults(fail func(op, name string) error) Option {
 // WithCompactHook calls f with the outcome of every background compaction.
 func WithCompactHook(f func(error)) Option { return func(o *options) { o.onCompact = f } }
 
+// WithCommitHook calls f, under the engine's lock, after each write is
+// applied, with the number of writes applied so far (Stats.Writes).
+func WithCommitHook(f func(writes uint64)) Option { return func(o *options) { o.onCommit = f } }
+
 type faultFS struct {
 	osFS
 	fail func(op, name string) error

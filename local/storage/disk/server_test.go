@@ -1,0 +1,325 @@
+package disk_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/dynamogo/dynamo/dynamotest"
+	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage/disk"
+)
+
+// These tests run the local server on the durable engine through the real
+// SDK client: only this package's tests can hold the log's fsync back.
+
+// syncGate holds every fsync of the log back while closed, until opened;
+// an fsync let through fails with fail if set.
+type syncGate struct {
+	mu      sync.Mutex
+	held    bool
+	entered chan struct{} // receives once per fsync held back
+	release chan struct{}
+	passed  atomic.Bool // set once an fsync held back is let through
+	fail    atomic.Pointer[error]
+	syncs   atomic.Int64 // fsyncs of the log asked for
+	// applied is the engine's count of writes applied, which committed
+	// keeps and changed announces.
+	applied uint64
+	changed *sync.Cond
+}
+
+func newSyncGate() *syncGate {
+	g := &syncGate{entered: make(chan struct{}, 64), release: make(chan struct{})}
+	g.changed = sync.NewCond(&g.mu)
+	return g
+}
+
+// committed is the engine's commit hook.
+func (g *syncGate) committed(writes uint64) {
+	g.mu.Lock()
+	g.applied = writes
+	g.changed.Broadcast()
+	g.mu.Unlock()
+}
+
+func (g *syncGate) hold() { g.mu.Lock(); g.held = true; g.mu.Unlock() }
+
+// open lets every fsync held back, and every later one, through.
+func (g *syncGate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.held {
+		g.held = false
+		close(g.release)
+	}
+}
+
+func (g *syncGate) faults(op, name string) error {
+	if op != "sync" || !strings.HasPrefix(name, "wal.") {
+		return nil
+	}
+	g.syncs.Add(1)
+	g.mu.Lock()
+	held := g.held
+	g.mu.Unlock()
+	if held {
+		g.entered <- struct{}{}
+		<-g.release
+		g.passed.Store(true)
+	}
+	if p := g.fail.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// gatedServer is a server on a durable engine whose log fsyncs g holds,
+// with a table "tbl" (key "pk") and a client that does not retry. calls
+// receives the action of every call the server starts.
+func gatedServer(t *testing.T, g *syncGate) (*disk.Engine, *dynamotest.Server, *dynamodb.Client, chan string) {
+	t.Helper()
+	e := open(t, t.TempDir(), disk.WithFaults(g.faults), disk.WithCommitHook(g.committed))
+	t.Cleanup(func() { e.Close() })
+	calls := make(chan string, 64)
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e)),
+		dynamotest.WithFaultFunc(func(action string) local.Fault {
+			select {
+			case calls <- action:
+			default:
+			}
+			return local.Fault{}
+		}))
+	t.Cleanup(g.open) // a failed test's calls finish before the server closes
+	c := srv.Client(func(o *dynamodb.Options) { o.Retryer = aws.NopRetryer{} })
+	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String("tbl"),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+	})
+	must(t, err)
+	for len(calls) > 0 {
+		<-calls
+	}
+	return e, srv, c, calls
+}
+
+func putInput(pk, v string) *dynamodb.PutItemInput {
+	return &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: pk},
+		"v":  &types.AttributeValueMemberS{Value: v},
+	}}
+}
+
+// awaitWrites returns once the engine has applied n writes in all. A
+// server that never gets there (one whose writers wait for each other's
+// fsync) hangs here until the test binary's timeout reports it.
+func awaitWrites(g *syncGate, n uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.applied < n {
+		g.changed.Wait()
+	}
+}
+
+// Eight concurrent PutItems to one table while the log's first fsync is
+// held back: the table's lock does not wait for the fsync, so all eight
+// writes are applied while it is held, and the seven behind the first are
+// made durable together by the next one.
+func TestServerWritersToOneTableShareFsyncs(t *testing.T) {
+	g := newSyncGate()
+	e, _, c, _ := gatedServer(t, g)
+	before, syncsBefore := e.Stats(), g.syncs.Load()
+	g.hold()
+	const writers = 8
+	errs := make(chan error, writers)
+	for i := range writers {
+		go func() {
+			_, err := c.PutItem(context.Background(), putInput(fmt.Sprint("k", i), "v"))
+			errs <- err
+		}()
+	}
+	<-g.entered // the first writer's fsync
+	awaitWrites(g, before.Writes+writers)
+	syncsHeld := g.syncs.Load() - syncsBefore
+	g.open()
+	for range writers {
+		must(t, <-errs)
+	}
+	st := e.Stats()
+	if n := st.Syncs - before.Syncs; n > 2 {
+		t.Errorf("%d writers needed %d fsyncs, want at most 2", writers, n)
+	}
+	if syncsHeld != 1 {
+		t.Errorf("%d fsyncs asked for while the first was held back, want 1", syncsHeld)
+	}
+}
+
+// A GetItem and a Query of an item whose write is applied but whose fsync
+// is held back answer only once the fsync is through, with the new value.
+func TestServerReadersWaitForTheWriteTheySee(t *testing.T) {
+	g := newSyncGate()
+	e, _, c, calls := gatedServer(t, g)
+	_, err := c.PutItem(context.Background(), putInput("k", "old"))
+	must(t, err)
+	<-calls
+	before := e.Stats()
+	g.hold()
+	werr := make(chan error, 1)
+	go func() {
+		_, err := c.PutItem(context.Background(), putInput("k", "new"))
+		werr <- err
+	}()
+	<-calls
+	<-g.entered
+	awaitWrites(g, before.Writes+1)
+	type read struct {
+		v       string
+		err     error
+		durable bool
+	}
+	reads := make(chan read, 2)
+	go func() {
+		out, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("tbl"),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k"}}})
+		r := read{err: err, durable: g.passed.Load()}
+		if err == nil {
+			r.v = out.Item["v"].(*types.AttributeValueMemberS).Value
+		}
+		reads <- r
+	}()
+	go func() {
+		out, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("tbl"),
+			KeyConditionExpression:    aws.String("pk = :k"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":k": &types.AttributeValueMemberS{Value: "k"}}})
+		r := read{err: err, durable: g.passed.Load()}
+		if err == nil && len(out.Items) == 1 {
+			r.v = out.Items[0]["v"].(*types.AttributeValueMemberS).Value
+		}
+		reads <- r
+	}()
+	// Both reads have reached the server: a reader that did not wait for
+	// the write it sees would answer while the fsync is still held.
+	<-calls
+	<-calls
+	g.open()
+	must(t, <-werr)
+	for range 2 {
+		r := <-reads
+		must(t, r.err)
+		if r.v != "new" || !r.durable {
+			t.Errorf("read %q (durable %v), want the new value once durable", r.v, r.durable)
+		}
+	}
+}
+
+// An fsync that fails: the writer gets the error a failed write gets, a
+// reader of its item gets an error rather than the lost value, and the
+// server reports itself unhealthy.
+func TestServerFailedFsyncFailsWriterAndReader(t *testing.T) {
+	g := newSyncGate()
+	e, srv, c, calls := gatedServer(t, g)
+	before := e.Stats()
+	g.hold()
+	werr := make(chan error, 1)
+	go func() {
+		_, err := c.PutItem(context.Background(), putInput("k", "lost"))
+		werr <- err
+	}()
+	<-calls
+	<-g.entered
+	awaitWrites(g, before.Writes+1)
+	rerr := make(chan error, 1)
+	go func() {
+		out, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("tbl"),
+			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k"}}})
+		if err == nil {
+			err = fmt.Errorf("GetItem answered %v", out.Item)
+		}
+		rerr <- err
+	}()
+	<-calls
+	eio := error(syscall.EIO)
+	g.fail.Store(&eio)
+	g.open()
+	for _, err := range []error{<-werr, <-rerr} {
+		var ae smithy.APIError
+		if !errors.As(err, &ae) || ae.ErrorCode() != "InternalServerError" {
+			t.Errorf("got %v, want InternalServerError", err)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/")
+	must(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("GET / after a failed fsync: %d %q", resp.StatusCode, body)
+	}
+}
+
+// Every way to write an item is answered only once the write is durable,
+// PartiQL's too (which runs its writes as calls of their own).
+func TestServerWritesAnswerOnceDurable(t *testing.T) {
+	item := func(v string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k"}, "v": &types.AttributeValueMemberS{Value: v}}
+	}
+	writes := map[string]func(c *dynamodb.Client) error{
+		"PutItem": func(c *dynamodb.Client) error {
+			_, err := c.PutItem(context.Background(), putInput("k", "put"))
+			return err
+		},
+		"BatchWriteItem": func(c *dynamodb.Client) error {
+			_, err := c.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+				"tbl": {{PutRequest: &types.PutRequest{Item: item("batch")}}}}})
+			return err
+		},
+		"TransactWriteItems": func(c *dynamodb.Client) error {
+			_, err := c.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+				{Put: &types.Put{TableName: aws.String("tbl"), Item: item("tx")}}}})
+			return err
+		},
+		"ExecuteStatement": func(c *dynamodb.Client) error {
+			_, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+				Statement: aws.String(`UPDATE "tbl" SET v = 'partiql' WHERE pk = 'k'`)})
+			return err
+		},
+	}
+	for name, write := range writes {
+		t.Run(name, func(t *testing.T) {
+			g := newSyncGate()
+			e, _, c, _ := gatedServer(t, g)
+			_, err := c.PutItem(context.Background(), putInput("k", "old"))
+			must(t, err)
+			before := e.Stats()
+			g.hold()
+			done := make(chan bool, 1)
+			go func() {
+				err := write(c)
+				must(t, err)
+				done <- g.passed.Load()
+			}()
+			select {
+			case <-g.entered: // its fsync
+			case <-done:
+				t.Fatalf("%s answered with no fsync", name)
+			}
+			awaitWrites(g, before.Writes+1)
+			g.open()
+			if !<-done {
+				t.Errorf("%s answered before its write was durable", name)
+			}
+		})
+	}
+}
