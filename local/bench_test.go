@@ -61,14 +61,15 @@ func (c *caller) call(tb testing.TB, action, body string) {
 	}
 }
 
-func benchServer(b *testing.B) (*local.Server, *caller) {
+// benchServer is a server with a table "bench" (pk and sk, strings).
+func benchServer(tb testing.TB) (*local.Server, *caller) {
 	srv, err := local.New()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(func() { srv.Close() })
+	tb.Cleanup(func() { srv.Close() })
 	c := newCaller(srv)
-	c.call(b, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	c.call(tb, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	return srv, c
 }
 

@@ -3,8 +3,6 @@ package local_test
 import (
 	"fmt"
 	"testing"
-
-	"github.com/dynamogo/dynamo/local"
 )
 
 // TestWriteAllocations guards the allocations of a PutItem and an
@@ -22,13 +20,7 @@ func TestWriteAllocations(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts differ under the race detector and coverage")
 	}
-	srv, err := local.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newCaller(srv)
-	c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	_, c := benchServer(t)
 	put := putBody("k0000001", "s", 1)
 	update := `{"TableName":"bench","Key":{"pk":{"S":"k0000001"},"sk":{"S":"s"}},"UpdateExpression":"ADD n :one SET v = :v","ExpressionAttributeValues":{":one":{"N":"1"},":v":{"S":"x"}}}`
 	for _, tt := range []struct {
@@ -74,13 +66,7 @@ func TestBatchAllocations(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts differ under the race detector and coverage")
 	}
-	srv, err := local.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newCaller(srv)
-	c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	_, c := benchServer(t)
 	write, get := batchWriteBody(0), batchGetBody(0)
 	c.call(t, "BatchWriteItem", write) // the items BatchGetItem reads, which the next writes replace
 	for _, tt := range []struct {
@@ -106,13 +92,7 @@ func TestQueryAllocations(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts differ under the race detector and coverage")
 	}
-	srv, err := local.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newCaller(srv)
-	c.call(t, "CreateTable", `{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	_, c := benchServer(t)
 	for s := range 10 {
 		c.call(t, "PutItem", putBody("p001", fmt.Sprintf("s%02d", s), s))
 	}
