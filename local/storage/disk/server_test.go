@@ -134,6 +134,23 @@ func awaitWrites(g *syncGate, n uint64) {
 	}
 }
 
+// heldPut holds the log's fsyncs back and puts v under key "k": it returns
+// once the write is applied and its fsync held, with the channel its
+// answer's error will come on.
+func heldPut(e *disk.Engine, g *syncGate, c *dynamodb.Client, calls chan string, v string) chan error {
+	before := e.Stats()
+	g.hold()
+	werr := make(chan error, 1)
+	go func() {
+		_, err := c.PutItem(context.Background(), putInput("k", v))
+		werr <- err
+	}()
+	<-calls
+	<-g.entered
+	awaitWrites(g, before.Writes+1)
+	return werr
+}
+
 // Eight concurrent PutItems to one table while the log's first fsync is
 // held back: the table's lock does not wait for the fsync, so all eight
 // writes are applied while it is held, and the seven behind the first are
@@ -175,16 +192,7 @@ func TestServerReadersWaitForTheWriteTheySee(t *testing.T) {
 	_, err := c.PutItem(context.Background(), putInput("k", "old"))
 	must(t, err)
 	<-calls
-	before := e.Stats()
-	g.hold()
-	werr := make(chan error, 1)
-	go func() {
-		_, err := c.PutItem(context.Background(), putInput("k", "new"))
-		werr <- err
-	}()
-	<-calls
-	<-g.entered
-	awaitWrites(g, before.Writes+1)
+	werr := heldPut(e, g, c, calls, "new")
 	type read struct {
 		v       string
 		err     error
@@ -231,16 +239,7 @@ func TestServerReadersWaitForTheWriteTheySee(t *testing.T) {
 func TestServerFailedFsyncFailsWriterAndReader(t *testing.T) {
 	g := newSyncGate()
 	e, srv, c, calls := gatedServer(t, g)
-	before := e.Stats()
-	g.hold()
-	werr := make(chan error, 1)
-	go func() {
-		_, err := c.PutItem(context.Background(), putInput("k", "lost"))
-		werr <- err
-	}()
-	<-calls
-	<-g.entered
-	awaitWrites(g, before.Writes+1)
+	werr := heldPut(e, g, c, calls, "lost")
 	rerr := make(chan error, 1)
 	go func() {
 		out, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("tbl"),
@@ -304,20 +303,25 @@ func TestServerWritesAnswerOnceDurable(t *testing.T) {
 			must(t, err)
 			before := e.Stats()
 			g.hold()
-			done := make(chan bool, 1)
+			type answer struct {
+				err     error
+				durable bool
+			}
+			done := make(chan answer, 1)
 			go func() {
 				err := write(c)
-				must(t, err)
-				done <- g.passed.Load()
+				done <- answer{err, g.passed.Load()}
 			}()
 			select {
 			case <-g.entered: // its fsync
-			case <-done:
-				t.Fatalf("%s answered with no fsync", name)
+			case a := <-done:
+				t.Fatalf("%s answered with no fsync (error %v)", name, a.err)
 			}
 			awaitWrites(g, before.Writes+1)
 			g.open()
-			if !<-done {
+			a := <-done
+			must(t, a.err)
+			if !a.durable {
 				t.Errorf("%s answered before its write was durable", name)
 			}
 		})
