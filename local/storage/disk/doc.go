@@ -17,9 +17,10 @@
 // while one of its items is stored. A snapshot holds each collection's
 // items in key order, and the tree is built from them bottom-up, leaves
 // first (storage.SortedLoader); the logs after it are replayed write by
-// write. A write is appended to a write-ahead log and fsynced before it returns, so no
-// acknowledged write is lost to a crash or power cut. Concurrent writers
-// share one fsync (group commit). On Linux the log is preallocated: zeros
+// write. A write is appended to a write-ahead log and fsynced before it
+// returns (ApplyDeferred returns before, and WaitDurable after: see
+// storage.Deferred), so no acknowledged write is lost to a crash or power
+// cut. Concurrent writers share one fsync (group commit). On Linux the log is preallocated: zeros
 // are written ahead of the records and fsynced (at least 64 KiB, as much as
 // the log holds, at most 1 MiB at a time), so an append overwrites blocks
 // already on disk and its fdatasync writes only the data, not the inode
