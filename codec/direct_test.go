@@ -233,3 +233,59 @@ func TestDirectSetsAndMapsMatchGeneral(t *testing.T) {
 		}
 	}
 }
+
+type directNamedPtr *directLine
+
+// MarshalItem and UnmarshalItem of a pointer to a struct take its plan
+// from a cache kept by the pointer's type: a nil pointer after a cached
+// one is still an error, a named pointer type is coded as its struct, and
+// many types sharing the cache's slots each get their own plan.
+func TestItemPointerPlans(t *testing.T) {
+	v := directLine{SKU: "A", Qty: 2, Price: 1.5}
+	want := `{"price":{"N":"1.5"},"qty":{"N":"2"},"sku":{"S":"A"}}`
+	for range 2 {
+		item, err := codec.MarshalItem(&v)
+		if err != nil || jsItem(item) != want {
+			t.Fatalf("MarshalItem = %s, %v; want %s", jsItem(item), err, want)
+		}
+		var back directLine
+		if err := codec.UnmarshalItem(item, &back); err != nil || back != v {
+			t.Fatalf("UnmarshalItem = %+v, %v", back, err)
+		}
+		if _, err := codec.MarshalItem((*directLine)(nil)); err == nil || err.Error() != "dynamo: MarshalItem of a nil *codec_test.directLine" {
+			t.Errorf("MarshalItem of a nil pointer: %v", err)
+		}
+		if err := codec.UnmarshalItem(item, (*directLine)(nil)); err == nil || err.Error() != "dynamo: UnmarshalItem needs a non-nil pointer, got *codec_test.directLine" {
+			t.Errorf("UnmarshalItem into a nil pointer: %v", err)
+		}
+		item, err = codec.MarshalItem(directNamedPtr(&v))
+		if err != nil || jsItem(item) != want {
+			t.Errorf("MarshalItem of a named pointer = %s, %v", jsItem(item), err)
+		}
+		var named directLine
+		if err := codec.UnmarshalItem(item, directNamedPtr(&named)); err != nil || named != v {
+			t.Errorf("UnmarshalItem into a named pointer = %+v, %v", named, err)
+		}
+	}
+	const n = 200
+	typs := make([]reflect.Type, n)
+	for i := range typs {
+		typs[i] = reflect.StructOf([]reflect.StructField{{
+			Name: "F", Type: reflect.TypeFor[int](), Tag: reflect.StructTag(fmt.Sprintf(`dynamo:"f%d"`, i)),
+		}})
+	}
+	for round := range 2 {
+		for i, typ := range typs {
+			p := reflect.New(typ)
+			p.Elem().Field(0).SetInt(int64(i))
+			item, err := codec.MarshalItem(p.Interface())
+			if w := fmt.Sprintf(`{"f%d":{"N":"%d"}}`, i, i); err != nil || jsItem(item) != w {
+				t.Fatalf("round %d, type %d: MarshalItem = %s, %v; want %s", round, i, jsItem(item), err, w)
+			}
+			back := reflect.New(typ)
+			if err := codec.UnmarshalItem(item, back.Interface()); err != nil || back.Elem().Field(0).Int() != int64(i) {
+				t.Fatalf("round %d, type %d: UnmarshalItem = %v, %v", round, i, back.Elem().Interface(), err)
+			}
+		}
+	}
+}
