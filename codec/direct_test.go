@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -287,5 +288,42 @@ func TestItemPointerPlans(t *testing.T) {
 				t.Fatalf("round %d, type %d: UnmarshalItem = %v, %v", round, i, back.Elem().Interface(), err)
 			}
 		}
+	}
+}
+
+// Goroutines coding pointers of types that share the plan cache's slots
+// each get their own type's item.
+func TestItemPointerPlansConcurrent(t *testing.T) {
+	typs := make([]reflect.Type, 100)
+	for i := range typs {
+		typs[i] = reflect.StructOf([]reflect.StructField{{
+			Name: "F", Type: reflect.TypeFor[string](), Tag: reflect.StructTag(fmt.Sprintf(`dynamo:"c%d"`, i)),
+		}})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for j := range 3 * len(typs) {
+				i := (j*7 + g*13) % len(typs)
+				p := reflect.New(typs[i])
+				p.Elem().Field(0).SetString("v")
+				item, err := codec.MarshalItem(p.Interface())
+				if w := fmt.Sprintf(`{"c%d":{"S":"v"}}`, i); err != nil || jsItem(item) != w {
+					errs <- fmt.Errorf("type %d: MarshalItem = %s, %v; want %s", i, jsItem(item), err, w)
+					return
+				}
+				back := reflect.New(typs[i])
+				if err := codec.UnmarshalItem(item, back.Interface()); err != nil || back.Elem().Field(0).String() != "v" {
+					errs <- fmt.Errorf("type %d: UnmarshalItem = %v, %v", i, back.Elem().Interface(), err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
