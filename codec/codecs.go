@@ -678,7 +678,13 @@ func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
 	since := sec - minTimeUnix // seconds since 0000-01-01T00:00:00Z, never negative
 	y, m, d := civilDate(since / 86400)
 	clock := int(since % 86400)
-	var buf [30]byte
+	// The text goes straight into b's free capacity when it has room (the
+	// encoder's text slab always has), else through the stack.
+	var tmp [30]byte
+	buf := &tmp
+	if cap(b)-len(b) >= len(tmp) {
+		buf = (*[30]byte)(b[len(b) : len(b)+len(tmp)])
+	}
 	put4(buf[0:], y)
 	buf[4] = '-'
 	put2(buf[5:], m)
@@ -692,15 +698,20 @@ func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
 	put2(buf[17:], clock%60)
 	n := 19
 	if digits := precisionDigits(p); digits > 0 {
+		// Nine digits, written in independent parts rather than by a chain
+		// of divisions.
 		buf[19] = '.'
-		for i, x := 28, ns; i >= 20; i-- {
-			buf[i] = byte('0' + x%10)
-			x /= 10
-		}
+		hi, lo := ns/100000, ns%100000
+		put4(buf[20:], hi)
+		buf[24] = byte('0' + lo/10000)
+		put4(buf[25:], lo%10000)
 		n = 20 + digits
 	}
 	buf[n] = 'Z'
-	return append(b, buf[:n+1]...), nil
+	if buf == &tmp {
+		return append(b, tmp[:n+1]...), nil
+	}
+	return b[:len(b)+n+1], nil
 }
 
 // The Unix seconds of 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -231,5 +232,98 @@ func TestDirectSetsAndMapsMatchGeneral(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: loads %s, general %s", js(av.av), got, want)
 		}
+	}
+}
+
+type directNamedPtr *directLine
+
+// MarshalItem and UnmarshalItem of a pointer to a struct take its plan
+// from a cache kept by the pointer's type: a nil pointer after a cached
+// one is still an error, a named pointer type is coded as its struct, and
+// many types sharing the cache's slots each get their own plan.
+func TestItemPointerPlans(t *testing.T) {
+	v := directLine{SKU: "A", Qty: 2, Price: 1.5}
+	want := `{"price":{"N":"1.5"},"qty":{"N":"2"},"sku":{"S":"A"}}`
+	for range 2 {
+		item, err := codec.MarshalItem(&v)
+		if err != nil || jsItem(item) != want {
+			t.Fatalf("MarshalItem = %s, %v; want %s", jsItem(item), err, want)
+		}
+		var back directLine
+		if err := codec.UnmarshalItem(item, &back); err != nil || back != v {
+			t.Fatalf("UnmarshalItem = %+v, %v", back, err)
+		}
+		if _, err := codec.MarshalItem((*directLine)(nil)); err == nil || err.Error() != "dynamo: MarshalItem of a nil *codec_test.directLine" {
+			t.Errorf("MarshalItem of a nil pointer: %v", err)
+		}
+		if err := codec.UnmarshalItem(item, (*directLine)(nil)); err == nil || err.Error() != "dynamo: UnmarshalItem needs a non-nil pointer, got *codec_test.directLine" {
+			t.Errorf("UnmarshalItem into a nil pointer: %v", err)
+		}
+		item, err = codec.MarshalItem(directNamedPtr(&v))
+		if err != nil || jsItem(item) != want {
+			t.Errorf("MarshalItem of a named pointer = %s, %v", jsItem(item), err)
+		}
+		var named directLine
+		if err := codec.UnmarshalItem(item, directNamedPtr(&named)); err != nil || named != v {
+			t.Errorf("UnmarshalItem into a named pointer = %+v, %v", named, err)
+		}
+	}
+	const n = 200
+	typs := make([]reflect.Type, n)
+	for i := range typs {
+		typs[i] = reflect.StructOf([]reflect.StructField{{
+			Name: "F", Type: reflect.TypeFor[int](), Tag: reflect.StructTag(fmt.Sprintf(`dynamo:"f%d"`, i)),
+		}})
+	}
+	for round := range 2 {
+		for i, typ := range typs {
+			p := reflect.New(typ)
+			p.Elem().Field(0).SetInt(int64(i))
+			item, err := codec.MarshalItem(p.Interface())
+			if w := fmt.Sprintf(`{"f%d":{"N":"%d"}}`, i, i); err != nil || jsItem(item) != w {
+				t.Fatalf("round %d, type %d: MarshalItem = %s, %v; want %s", round, i, jsItem(item), err, w)
+			}
+			back := reflect.New(typ)
+			if err := codec.UnmarshalItem(item, back.Interface()); err != nil || back.Elem().Field(0).Int() != int64(i) {
+				t.Fatalf("round %d, type %d: UnmarshalItem = %v, %v", round, i, back.Elem().Interface(), err)
+			}
+		}
+	}
+}
+
+// Goroutines coding pointers of types that share the plan cache's slots
+// each get their own type's item.
+func TestItemPointerPlansConcurrent(t *testing.T) {
+	typs := make([]reflect.Type, 100)
+	for i := range typs {
+		typs[i] = reflect.StructOf([]reflect.StructField{{
+			Name: "F", Type: reflect.TypeFor[string](), Tag: reflect.StructTag(fmt.Sprintf(`dynamo:"c%d"`, i)),
+		}})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for j := range 3 * len(typs) {
+				i := (j*7 + g*13) % len(typs)
+				p := reflect.New(typs[i])
+				p.Elem().Field(0).SetString("v")
+				item, err := codec.MarshalItem(p.Interface())
+				if w := fmt.Sprintf(`{"c%d":{"S":"v"}}`, i); err != nil || jsItem(item) != w {
+					errs <- fmt.Errorf("type %d: MarshalItem = %s, %v; want %s", i, jsItem(item), err, w)
+					return
+				}
+				back := reflect.New(typs[i])
+				if err := codec.UnmarshalItem(item, back.Interface()); err != nil || back.Elem().Field(0).String() != "v" {
+					errs <- fmt.Errorf("type %d: UnmarshalItem = %v, %v", i, back.Elem().Interface(), err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -2,6 +2,8 @@ package codec
 
 import (
 	"reflect"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -47,6 +49,16 @@ func Unmarshal(av types.AttributeValue, out any) error {
 // map[string]T as an item. A map[string]types.AttributeValue is returned
 // as it is.
 func MarshalItem(v any) (map[string]types.AttributeValue, error) {
+	if s, p := pointerPlan(v); s != nil {
+		m := make(map[string]types.AttributeValue, len(s.Fields))
+		st := getState()
+		err := s.encode(m, reflect.Value{}, p, true, st)
+		putState(st)
+		if err != nil {
+			return nil, withinType(err, s.Type)
+		}
+		return m, nil
+	}
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
 	if rv.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
@@ -84,6 +96,12 @@ func MarshalItem(v any) (map[string]types.AttributeValue, error) {
 // UnmarshalItem decodes item into out: a pointer to a struct or to a
 // map[string]T.
 func UnmarshalItem(item map[string]types.AttributeValue, out any) error {
+	if s, p := pointerPlan(out); s != nil {
+		if err := s.decode(item, reflect.Value{}, p); err != nil {
+			return withinType(err, s.Type)
+		}
+		return nil
+	}
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errorf("UnmarshalItem needs a non-nil pointer, got %T", out)
@@ -105,6 +123,35 @@ func UnmarshalItem(item map[string]types.AttributeValue, out any) error {
 	}
 	return errorf("UnmarshalItem needs a pointer to a struct or a map[string]T, got %T", out)
 }
+
+// pointerPlan returns the plan of T and the address v holds when v is a
+// non-nil *T for a struct type T, else nil (the reflect path then handles
+// v, and reports its errors). The plans of the pointer types seen last are
+// kept by their type word, so that the common call, MarshalItem or
+// UnmarshalItem of a pointer to a struct, makes no reflect.Value and no
+// lookup in the map of plans.
+func pointerPlan(v any) (*Struct, unsafe.Pointer) {
+	e := (*eface)(unsafe.Pointer(&v))
+	slot := &pointerPlans[(uintptr(e.typ)>>4)%uintptr(len(pointerPlans))]
+	if s := slot.Load(); s != nil && s.ptr == e.typ && e.data != nil {
+		// A pointer is stored in the interface word itself.
+		return s, e.data
+	}
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || e.data == nil {
+		return nil, nil
+	}
+	s, err := StructOf(t.Elem())
+	if err != nil || s.ptr != e.typ { // a named pointer type has a type word of its own
+		return nil, nil
+	}
+	slot.Store(s)
+	return s, e.data
+}
+
+// pointerPlans is pointerPlan's cache: a slot per hash of the type word,
+// the last plan stored wins.
+var pointerPlans [64]atomic.Pointer[Struct]
 
 func withinValueType(err error, v any) error {
 	if v == nil {
