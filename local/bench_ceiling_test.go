@@ -20,11 +20,13 @@ import (
 	"time"
 
 	"github.com/dynamogo/dynamo/local"
+	"github.com/dynamogo/dynamo/local/storage/disk"
 )
 
-// ceilingChildEnv makes the test binary one side of BenchmarkCeiling: a
-// server ("server") or the no-op endpoint ("ceiling"), in its own process
-// so that its CPU time is its own.
+// ceilingChildEnv makes the test binary one side of BenchmarkCeiling or
+// BenchmarkDurablePut, in its own process so that its CPU time is its own:
+// a server ("server"), the no-op endpoint ("ceiling"), or a server on a
+// durable engine in the directory named after a colon ("durable:DIR").
 const ceilingChildEnv = "DYNAMO_BENCH_CEILING_CHILD"
 
 // BenchmarkCeiling measures the server's CPU per request over real HTTP
@@ -81,8 +83,17 @@ func TestCeilingChild(t *testing.T) {
 		os.Exit(2)
 	}
 	var h http.Handler = &ceilingHandler{canned: map[string][]byte{}}
-	if role == "server" {
-		srv, err := local.New(local.WithHostCheck(ln.Addr()))
+	if role != "ceiling" {
+		opts := []local.Option{local.WithHostCheck(ln.Addr())}
+		if dir, ok := strings.CutPrefix(role, "durable:"); ok {
+			eng, err := disk.Open(dir)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			opts = append(opts, local.WithEngine(eng))
+		}
+		srv, err := local.New(opts...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
@@ -200,9 +211,10 @@ func (c *ceilingChild) mustPost(b *testing.B, action, body string) []byte {
 	return out
 }
 
-// load sends n requests of op from ceilingWorkers workers; seq numbers
-// them, so each block writes new values.
-func (c *ceilingChild) load(b *testing.B, op ceilingOp, n, seq int) {
+// load sends n requests of op from ceilingWorkers workers, and returns
+// how long they took; seq numbers them, so each block writes new values.
+func (c *ceilingChild) load(b *testing.B, op ceilingOp, n, seq int) time.Duration {
+	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range ceilingWorkers {
 		wg.Add(1)
@@ -221,6 +233,7 @@ func (c *ceilingChild) load(b *testing.B, op ceilingOp, n, seq int) {
 	if b.Failed() {
 		b.FailNow()
 	}
+	return time.Since(start)
 }
 
 type ceilingOp struct {
