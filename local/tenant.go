@@ -121,8 +121,12 @@ func (s *Server) tenant(keyID, region string) (*Server, error) {
 // openTenant makes the account id's server and loads its tables; the
 // caller holds s.tenants.mu. Handlers read only the fields set here.
 func (s *Server) openTenant(id, region string) (*Server, error) {
+	var eng storage.Engine = tenantEngine{Engine: s.engine, prefix: tenantPrefix + id + "/"}
+	if d, ok := s.engine.(storage.Deferred); ok {
+		eng = deferredTenantEngine{eng.(tenantEngine), d}
+	}
 	t := &Server{
-		engine:   tenantEngine{Engine: s.engine, prefix: tenantPrefix + id + "/"},
+		engine:   eng,
 		region:   region,
 		account:  s.account,
 		now:      s.now,
@@ -225,3 +229,11 @@ func (e tenantEngine) Meta() (map[string][]byte, error) {
 
 // Close does nothing: the server owns the engine, not its accounts.
 func (e tenantEngine) Close() error { return nil }
+
+// deferredTenantEngine is the view of a Deferred engine: an account's
+// writers share its group commit as the shared tables' writers do. Its
+// tickets are the engine's, whichever account wrote.
+type deferredTenantEngine struct {
+	tenantEngine
+	storage.Deferred
+}

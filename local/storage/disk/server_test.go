@@ -87,13 +87,14 @@ func (g *syncGate) faults(op, name string) error {
 
 // gatedServer is a server on a durable engine whose log fsyncs g holds,
 // with a table "tbl" (key "pk") and a client that does not retry. calls
-// receives the action of every call the server starts.
-func gatedServer(t *testing.T, g *syncGate) (*disk.Engine, *dynamotest.Server, *dynamodb.Client, chan string) {
+// receives the action of every call the server starts. opts are the
+// server's further options.
+func gatedServer(t *testing.T, g *syncGate, opts ...local.Option) (*disk.Engine, *dynamotest.Server, *dynamodb.Client, chan string) {
 	t.Helper()
 	e := open(t, t.TempDir(), disk.WithFaults(g.faults), disk.WithCommitHook(g.committed))
 	t.Cleanup(func() { e.Close() })
 	calls := make(chan string, 64)
-	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(local.WithEngine(e)),
+	srv := dynamotest.NewServer(t, dynamotest.WithLocalOptions(append(opts, local.WithEngine(e))...),
 		dynamotest.WithFaultFunc(func(action string) local.Fault {
 			select {
 			case calls <- action:
@@ -151,13 +152,30 @@ func heldPut(e *disk.Engine, g *syncGate, c *dynamodb.Client, calls chan string,
 	return werr
 }
 
+// serverModes are the ways a server keeps its tables on the engine: shared
+// by every caller, or one account per access key (WithTenancy), whose
+// writers must share the group commit too.
+var serverModes = []struct {
+	name string
+	opts []local.Option
+}{
+	{"shared", nil},
+	{"tenancy", []local.Option{local.WithTenancy()}},
+}
+
 // Eight concurrent PutItems to one table while the log's first fsync is
 // held back: the table's lock does not wait for the fsync, so all eight
 // writes are applied while it is held, and the seven behind the first are
 // made durable together by the next one.
 func TestServerWritersToOneTableShareFsyncs(t *testing.T) {
+	for _, m := range serverModes {
+		t.Run(m.name, func(t *testing.T) { testWritersShareFsyncs(t, m.opts) })
+	}
+}
+
+func testWritersShareFsyncs(t *testing.T, opts []local.Option) {
 	g := newSyncGate()
-	e, _, c, _ := gatedServer(t, g)
+	e, _, c, _ := gatedServer(t, g, opts...)
 	before, syncsBefore := e.Stats(), g.syncs.Load()
 	g.hold()
 	const writers = 8
@@ -187,8 +205,14 @@ func TestServerWritersToOneTableShareFsyncs(t *testing.T) {
 // A GetItem and a Query of an item whose write is applied but whose fsync
 // is held back answer only once the fsync is through, with the new value.
 func TestServerReadersWaitForTheWriteTheySee(t *testing.T) {
+	for _, m := range serverModes {
+		t.Run(m.name, func(t *testing.T) { testReadersWait(t, m.opts) })
+	}
+}
+
+func testReadersWait(t *testing.T, opts []local.Option) {
 	g := newSyncGate()
-	e, _, c, calls := gatedServer(t, g)
+	e, _, c, calls := gatedServer(t, g, opts...)
 	_, err := c.PutItem(context.Background(), putInput("k", "old"))
 	must(t, err)
 	<-calls
