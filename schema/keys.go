@@ -105,15 +105,19 @@ func (s *Schema[T]) part(k *keyField, rv reflect.Value, whole bool, item map[str
 	if k.unset(fv, whole) {
 		return k.defPart, k.def != nil, nil
 	}
-	av, err := k.encode(fv, item)
-	if err != nil {
-		return "", false, err
-	}
-	if av == nil {
-		return k.defPart, k.def != nil, nil
-	}
-	if p, err = partString(av); err != nil {
-		return "", false, s.errf(k.f.Name, "%s", err)
+	if k.text {
+		p = fv.String() // what Encode puts in its S
+	} else {
+		av, err := k.encode(fv, item)
+		if err != nil {
+			return "", false, err
+		}
+		if av == nil {
+			return k.defPart, k.def != nil, nil
+		}
+		if p, err = partString(av); err != nil {
+			return "", false, s.errf(k.f.Name, "%s", err)
+		}
 	}
 	if p == "" {
 		return "", false, s.errf(k.f.Name, "key part is empty")
@@ -371,6 +375,58 @@ func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool,
 		return nil, false, err
 	}
 	return sk, unset == nil, nil
+}
+
+// QueryKey returns what a Query of v on the table fixes of its key: the
+// partition key value, as PartitionValue returns it, and the sort key
+// prefix, complete and nil as SortPrefix returns them. Both are built from
+// one copy of v, and generated keys share one text: a Query needs both, and
+// the two calls apart copy v twice.
+func (s *Schema[T]) QueryKey(v T) (pk, prefix types.AttributeValue, complete bool, err error) {
+	x := &keyed[T]{v: v}
+	rv := x.value()
+	if s.raw || s.embedded || len(s.sk) == 0 {
+		if pk, err = s.requirePK(rv, nil, &x.avs[0]); err != nil {
+			return nil, nil, false, err
+		}
+		sk, unset, err := s.skValue(rv, false, nil, &x.avs[1])
+		if err != nil {
+			return nil, nil, false, err
+		}
+		return pk, sk, sk != nil && unset == nil, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s.prefix) + 16*len(s.pk) + 32*len(s.sk))
+	unset, err := s.writePK(&b, rv, nil)
+	if err == nil && unset != nil {
+		err = s.errf(unset.f.Name, "partition-key value is unset")
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	pkLen := b.Len()
+	if err := s.checkLen(pkLen, true); err != nil {
+		return nil, nil, false, err
+	}
+	n, unset, err := s.writeSK(&b, rv, false, nil)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if n > 0 && unset != nil {
+		b.WriteString(s.sep) // as skValue: whole parts only
+	}
+	text := b.String()
+	pkv := &x.avs[0]
+	pkv.Value = text[:pkLen]
+	if n == 0 {
+		return pkv, nil, false, nil
+	}
+	skv := &x.avs[1]
+	skv.Value = text[pkLen:]
+	if err := s.checkSize(skv, false); err != nil {
+		return nil, nil, false, err
+	}
+	return pkv, skv, unset == nil, nil
 }
 
 // IndexKey returns the key of v in a secondary index: the fields' own typed
