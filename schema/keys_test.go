@@ -322,6 +322,43 @@ func TestQueryKeyAgreesWithApart(t *testing.T) {
 	}
 }
 
+// A key's text is built in room allocated with the value's copy when it
+// fits and apart when it does not; either way every key is whole and its
+// own, whatever keys are built after it.
+func TestKeyTextLengths(t *testing.T) {
+	type built struct{ pk, sk, want string }
+	var keys []built
+	for n := 1; n <= 200; n += 7 {
+		id := strings.Repeat("u", n)
+		oid := strings.Repeat("o", 200-n)
+		k, err := orders.PrimaryKey(Order{UserID: id, PlacedAt: jan15, OrderID: oid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(k.PK), av(k.SK), "S:order#" + id + " S:2024-01-15T10:00:00Z#" + oid})
+		it, err := orders.Dump(Order{UserID: id, PlacedAt: jan15, OrderID: oid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(it["pk"]), av(it["sk"]), "S:order#" + id + " S:2024-01-15T10:00:00Z#" + oid})
+		pk, sk, _, err := orders.QueryKey(Order{UserID: id, PlacedAt: jan15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(pk), av(sk), "S:order#" + id + " S:2024-01-15T10:00:00Z#"})
+		pk, err = orders.PartitionValue(Order{UserID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(pk), "", "S:order#" + id + " "})
+	}
+	for _, k := range keys {
+		if got := k.pk + " " + k.sk; got != k.want {
+			t.Errorf("key %q, want %q", got, k.want)
+		}
+	}
+}
+
 // K-8, Z-1: a separator inside any key value is rejected, not split.
 func TestSeparatorInValue(t *testing.T) {
 	_, err := orders.PrimaryKey(Order{UserID: "u#1", PlacedAt: jan15, OrderID: "o1"})
