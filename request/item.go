@@ -53,7 +53,7 @@ func Put[T any](s *schema.Schema[T], v T, opts ...PutOption) (*dynamodb.PutItemI
 	if err := checkWrite(op, c, false); err != nil {
 		return nil, err
 	}
-	item, err := s.DumpPut(v, c.clock())
+	item, err := s.DumpPut(v, stampTime(s, c))
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -115,7 +115,7 @@ func Update[T any](s *schema.Schema[T], key T, args ...UpdateOption) (*dynamodb.
 		return nil, wrap(op, err)
 	}
 	x := newExprs(s)
-	update, err := updateExpr(op, s, x, changes, lifecycleChanges(s, s.NextVersion(key), c.clock()))
+	update, err := updateExpr(op, s, x, changes, lifecycleChanges(s, s.NextVersion(key), stampTime(s, c)))
 	if err != nil {
 		return nil, err
 	}

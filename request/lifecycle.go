@@ -38,6 +38,16 @@ func (c *config) clock() time.Time {
 	return c.now
 }
 
+// stampTime is the time a write of s stamps: the clock is read only for a
+// schema with created or updated fields (time.Now is a few percent of a
+// Put's own work), the zero time otherwise, which nothing stamps.
+func stampTime(s lifecycled, c *config) time.Time {
+	if _, created, updated := s.Lifecycle(); created == "" && updated == "" {
+		return time.Time{}
+	}
+	return c.clock()
+}
+
 // lifecycled is what a write needs of a schema to keep its version and
 // timestamps.
 type lifecycled interface {

@@ -265,7 +265,16 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 	}
 	d := s.Describe()
 	pkName, skName := s.KeyNames()
-	pk, err := s.PartitionValue(v)
+	// Without a Sort option the key's sort prefix is the condition: both
+	// parts come from one copy of v.
+	var pk, prefix types.AttributeValue
+	var complete bool
+	var err error
+	if c.sort == nil && skName != "" {
+		pk, prefix, complete, err = s.QueryKey(v)
+	} else {
+		pk, err = s.PartitionValue(v)
+	}
 	if err != nil {
 		return "", nil, wrap(op, err)
 	}
@@ -295,10 +304,6 @@ func keyCondition[T any](op string, s *schema.Schema[T], v T, c *config, x exprs
 			exclude = &expr.Compare{Op: expr.NE, L: expr.Path{{Name: r.Field}}, R: &expr.Value{AV: r.Exclude}}
 		}
 	case c.sort == nil && skName != "":
-		prefix, complete, err := s.SortPrefix(v)
-		if err != nil {
-			return "", nil, wrap(op, err)
-		}
 		if prefix != nil {
 			sop, svals = expr.KeyBeginsWith, []types.AttributeValue{prefix}
 			if complete || d.RawKeys {

@@ -112,7 +112,7 @@ func (s *Schema[T]) Dump(v T) (map[string]types.AttributeValue, error) {
 	// The item first, so that the key parts come from its attributes
 	// instead of being encoded twice; a key error still comes first.
 	item, encErr := s.encode(rv)
-	key, err := s.primaryKey(rv, item, avs)
+	key, err := s.primaryKey(rv, item, avs, x.text[:])
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/codec"
@@ -105,15 +106,19 @@ func (s *Schema[T]) part(k *keyField, rv reflect.Value, whole bool, item map[str
 	if k.unset(fv, whole) {
 		return k.defPart, k.def != nil, nil
 	}
-	av, err := k.encode(fv, item)
-	if err != nil {
-		return "", false, err
-	}
-	if av == nil {
-		return k.defPart, k.def != nil, nil
-	}
-	if p, err = partString(av); err != nil {
-		return "", false, s.errf(k.f.Name, "%s", err)
+	if k.text {
+		p = fv.String() // what Encode puts in its S
+	} else {
+		av, err := k.encode(fv, item)
+		if err != nil {
+			return "", false, err
+		}
+		if av == nil {
+			return k.defPart, k.def != nil, nil
+		}
+		if p, err = partString(av); err != nil {
+			return "", false, s.errf(k.f.Name, "%s", err)
+		}
 	}
 	if p == "" {
 		return "", false, s.errf(k.f.Name, "key part is empty")
@@ -145,7 +150,7 @@ func (s *Schema[T]) noKeys() error {
 // pkValue builds the table partition key of rv. It returns the first unset
 // partition-key field (and a nil value) when one is unset. A generated key
 // is written to into when it is not nil.
-func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (types.AttributeValue, *keyField, error) {
+func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS, buf []byte) (types.AttributeValue, *keyField, error) {
 	if s.embedded {
 		return nil, nil, s.noKeys()
 	}
@@ -160,8 +165,8 @@ func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeVal
 		}
 		return av, nil, s.checkSize(av, true)
 	}
-	var b strings.Builder
-	b.Grow(len(s.prefix) + 16*len(s.pk))
+	b := keyBuilder{buf: buf[:0]}
+	b.reserve(len(s.prefix) + 16*len(s.pk))
 	if unset, err := s.writePK(&b, rv, item); err != nil || unset != nil {
 		return nil, unset, err
 	}
@@ -174,7 +179,7 @@ func (s *Schema[T]) pkValue(rv reflect.Value, item map[string]types.AttributeVal
 
 // writePK writes the generated partition key of rv to b; it returns the
 // first unset partition-key field when one is unset.
-func (s *Schema[T]) writePK(b *strings.Builder, rv reflect.Value, item map[string]types.AttributeValue) (*keyField, error) {
+func (s *Schema[T]) writePK(b *keyBuilder, rv reflect.Value, item map[string]types.AttributeValue) (*keyField, error) {
 	b.WriteString(s.prefix)
 	for i := range s.pk {
 		k := &s.pk[i]
@@ -194,8 +199,8 @@ func (s *Schema[T]) writePK(b *strings.Builder, rv reflect.Value, item map[strin
 }
 
 // requirePK is pkValue with an unset field as an error.
-func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (types.AttributeValue, error) {
-	av, unset, err := s.pkValue(rv, item, into)
+func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeValue, into *types.AttributeValueMemberS, buf []byte) (types.AttributeValue, error) {
+	av, unset, err := s.pkValue(rv, item, into, buf)
 	if err == nil && unset != nil {
 		err = s.errf(unset.f.Name, "partition-key value is unset")
 	}
@@ -207,7 +212,7 @@ func (s *Schema[T]) requirePK(rv reflect.Value, item map[string]types.AttributeV
 // keyField.unset). It returns nil when the schema has no sort key or its
 // first field is unset, and the first unset field when incomplete. A
 // generated key is written to into when it is not nil.
-func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.AttributeValue, into *types.AttributeValueMemberS) (av types.AttributeValue, unset *keyField, err error) {
+func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.AttributeValue, into *types.AttributeValueMemberS, buf []byte) (av types.AttributeValue, unset *keyField, err error) {
 	if s.embedded {
 		return nil, nil, s.noKeys()
 	}
@@ -222,7 +227,7 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 		}
 		return av, nil, s.checkSize(av, false)
 	}
-	var b strings.Builder
+	b := keyBuilder{buf: buf[:0]}
 	n, unset, err := s.writeSK(&b, rv, whole, item)
 	if err != nil || n == 0 {
 		return nil, unset, err
@@ -244,7 +249,7 @@ func (s *Schema[T]) skValue(rv reflect.Value, whole bool, item map[string]types.
 
 // writeSK writes the generated sort key of rv to b, up to the first unset
 // sort-key field, which it returns; n is the number of parts written.
-func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, item map[string]types.AttributeValue) (n int, unset *keyField, err error) {
+func (s *Schema[T]) writeSK(b *keyBuilder, rv reflect.Value, whole bool, item map[string]types.AttributeValue) (n int, unset *keyField, err error) {
 	for i := range s.sk {
 		k := &s.sk[i]
 		p, ok, err := s.part(k, rv, whole, item)
@@ -256,10 +261,10 @@ func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, it
 		}
 		if n > 0 {
 			b.WriteString(s.sep)
-		} else if b.Cap() == 0 {
-			// Grown once the key has a part (a query's key often has
+		} else {
+			// Reserved once the key has a part (a query's key often has
 			// none): a time part is 20 to 30 bytes, one allocation, not three.
-			b.Grow(32 * len(s.sk))
+			b.reserve(32 * len(s.sk))
 		}
 		b.WriteString(k.label)
 		b.WriteString(p)
@@ -273,34 +278,61 @@ func (s *Schema[T]) writeSK(b *strings.Builder, rv reflect.Value, whole bool, it
 // counts as set); a key value containing the separator is an error.
 func (s *Schema[T]) PrimaryKey(v T) (Key, error) {
 	x := &keyed[T]{v: v}
-	return s.primaryKey(x.value(), nil, x.avs[:2])
+	return s.primaryKey(x.value(), nil, x.avs[:2], x.text[:])
 }
 
 // keyed is a copy of a value, which has to be on the heap (the codec's
 // coders take its fields' addresses), allocated together with the members
-// of the keys built from it: one allocation, where the copy and the members
-// apart are two. The members keep the copy alive as long as they live.
+// of the keys built from it and their text: one allocation, where the copy,
+// the members and the text apart are three. The members and the text keep
+// the copy alive as long as they live.
 type keyed[T any] struct {
-	v   T
-	avs [3]types.AttributeValueMemberS // the partition and sort key, the entity attribute
+	v    T
+	avs  [3]types.AttributeValueMemberS // the partition and sort key, the entity attribute
+	text [keyText]byte                  // their text, when it fits (see keyBuilder)
 }
+
+// keyText is the room for a generated key's text in keyed: most keys (an
+// entity prefix, an ID, a time) fit, and a longer one is allocated apart.
+const keyText = 96
+
+// keyBuilder builds the text of generated keys into the buffer it starts
+// with, keyed's, which saves allocating the text apart; appending past its
+// room moves it to a buffer of its own. Like strings.Builder, String returns
+// the bytes as they are, which is sound because nothing writes to them
+// afterwards: a keyed's buffer is written by one key building only.
+type keyBuilder struct{ buf []byte }
+
+func (b *keyBuilder) WriteString(s string) { b.buf = append(b.buf, s...) }
+
+func (b *keyBuilder) Len() int { return len(b.buf) }
+
+// reserve makes room for n bytes when the builder has no buffer yet: one
+// allocation for the whole key instead of one per append.
+func (b *keyBuilder) reserve(n int) {
+	if cap(b.buf) == 0 {
+		b.buf = make([]byte, 0, n)
+	}
+}
+
+func (b *keyBuilder) String() string { return unsafe.String(unsafe.SliceData(b.buf), len(b.buf)) }
 
 func (x *keyed[T]) value() reflect.Value { return reflect.ValueOf(&x.v).Elem() }
 
 // primaryKey builds the full key of rv; item, when not nil, is rv's item as
 // encode made it, whose key fields are not encoded again. The generated key
 // values are members of avs when it has room for two (Dump passes the entity
-// attribute's too), and their text is one string: one allocation for each,
-// where building them apart costs two.
-func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.AttributeValue, avs []types.AttributeValueMemberS) (Key, error) {
+// attribute's too), and their text is one string, in buf when it fits:
+// building them apart costs two allocations more.
+func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.AttributeValue, avs []types.AttributeValueMemberS, buf []byte) (Key, error) {
 	if s.raw || s.embedded || len(s.sk) == 0 {
-		return s.primaryKeyApart(rv, item)
+		return s.primaryKeyApart(rv, item, avs, buf)
 	}
 	if len(avs) < 2 {
 		avs = make([]types.AttributeValueMemberS, 2)
 	}
-	var b strings.Builder
-	b.Grow(len(s.prefix) + 16*len(s.pk) + 32*len(s.sk))
+	b := keyBuilder{buf: buf[:0]}
+	b.reserve(len(s.prefix) + 16*len(s.pk) + 32*len(s.sk))
 	unset, err := s.writePK(&b, rv, item)
 	if err == nil && unset != nil {
 		err = s.errf(unset.f.Name, "partition-key value is unset")
@@ -331,8 +363,12 @@ func (s *Schema[T]) primaryKey(rv reflect.Value, item map[string]types.Attribute
 
 // primaryKeyApart is primaryKey built from pkValue and skValue: raw keys
 // (the fields' own values), a partition key alone, an embedded schema.
-func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.AttributeValue) (Key, error) {
-	pk, err := s.requirePK(rv, item, nil)
+func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.AttributeValue, avs []types.AttributeValueMemberS, buf []byte) (Key, error) {
+	var pkInto, skInto *types.AttributeValueMemberS
+	if len(avs) >= 2 {
+		pkInto, skInto = &avs[0], &avs[1]
+	}
+	pk, err := s.requirePK(rv, item, pkInto, buf)
 	if err != nil {
 		return Key{}, err
 	}
@@ -340,7 +376,7 @@ func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.Attr
 	if len(s.sk) == 0 {
 		return key, nil
 	}
-	sk, unset, err := s.skValue(rv, true, item, nil)
+	sk, unset, err := s.skValue(rv, true, item, skInto, nil)
 	if err != nil {
 		return Key{}, err
 	}
@@ -354,7 +390,7 @@ func (s *Schema[T]) primaryKeyApart(rv reflect.Value, item map[string]types.Attr
 // PartitionValue returns the table partition key value of v.
 func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
 	x := &keyed[T]{v: v}
-	return s.requirePK(x.value(), nil, &x.avs[0])
+	return s.requirePK(x.value(), nil, &x.avs[0], x.text[:])
 }
 
 // SortPrefix returns the sort key of v as far as its sort-key fields are set,
@@ -366,11 +402,63 @@ func (s *Schema[T]) PartitionValue(v T) (types.AttributeValue, error) {
 // is unset.
 func (s *Schema[T]) SortPrefix(v T) (prefix types.AttributeValue, complete bool, err error) {
 	x := &keyed[T]{v: v}
-	sk, unset, err := s.skValue(x.value(), false, nil, &x.avs[1])
+	sk, unset, err := s.skValue(x.value(), false, nil, &x.avs[1], x.text[:])
 	if err != nil || sk == nil {
 		return nil, false, err
 	}
 	return sk, unset == nil, nil
+}
+
+// QueryKey returns what a Query of v on the table fixes of its key: the
+// partition key value, as PartitionValue returns it, and the sort key
+// prefix, complete and nil as SortPrefix returns them. Both are built from
+// one copy of v, and generated keys share one text: a Query needs both, and
+// the two calls apart copy v twice.
+func (s *Schema[T]) QueryKey(v T) (pk, prefix types.AttributeValue, complete bool, err error) {
+	x := &keyed[T]{v: v}
+	rv := x.value()
+	if s.raw || s.embedded || len(s.sk) == 0 {
+		if pk, err = s.requirePK(rv, nil, &x.avs[0], x.text[:]); err != nil {
+			return nil, nil, false, err
+		}
+		// The partition key's text, if any, is in x.text.
+		sk, unset, err := s.skValue(rv, false, nil, &x.avs[1], nil)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		return pk, sk, sk != nil && unset == nil, nil
+	}
+	b := keyBuilder{buf: x.text[:0]}
+	unset, err := s.writePK(&b, rv, nil)
+	if err == nil && unset != nil {
+		err = s.errf(unset.f.Name, "partition-key value is unset")
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	pkLen := b.Len()
+	if err := s.checkLen(pkLen, true); err != nil {
+		return nil, nil, false, err
+	}
+	n, unset, err := s.writeSK(&b, rv, false, nil)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if n > 0 && unset != nil {
+		b.WriteString(s.sep) // as skValue: whole parts only
+	}
+	text := b.String()
+	pkv := &x.avs[0]
+	pkv.Value = text[:pkLen]
+	if n == 0 {
+		return pkv, nil, false, nil
+	}
+	skv := &x.avs[1]
+	skv.Value = text[pkLen:]
+	if err := s.checkSize(skv, false); err != nil {
+		return nil, nil, false, err
+	}
+	return pkv, skv, unset == nil, nil
 }
 
 // IndexKey returns the key of v in a secondary index: the fields' own typed
@@ -461,10 +549,10 @@ func (s *Schema[T]) IndexValues(v T, index string) (IndexValues, error) {
 func (s *Schema[T]) indexValue(src keySource, rv reflect.Value) (types.AttributeValue, error) {
 	switch src.gen {
 	case 'p':
-		av, _, err := s.pkValue(rv, nil, nil)
+		av, _, err := s.pkValue(rv, nil, nil, nil)
 		return av, err
 	case 's':
-		av, unset, err := s.skValue(rv, false, nil, nil)
+		av, unset, err := s.skValue(rv, false, nil, nil, nil)
 		if err != nil || unset != nil {
 			return nil, err
 		}

@@ -255,6 +255,110 @@ func TestSortPrefix(t *testing.T) {
 	}
 }
 
+// QueryKey is PartitionValue and SortPrefix in one call: the same values,
+// the same completeness, the same first error.
+func TestQueryKeyAgreesWithApart(t *testing.T) {
+	long := strings.Repeat("x", 2048)
+	check := func(name string, gotPK, gotSK types.AttributeValue, gotComplete bool, gotErr error,
+		wantPK, wantSK types.AttributeValue, wantComplete bool, wantErr error) {
+		t.Helper()
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: error %v, apart %v", name, gotErr, wantErr)
+			return
+		}
+		if gotErr != nil {
+			return
+		}
+		if av(gotPK) != av(wantPK) || av(gotSK) != av(wantSK) || gotComplete != wantComplete {
+			t.Errorf("%s: %s %s %v, apart %s %s %v", name, av(gotPK), av(gotSK), gotComplete, av(wantPK), av(wantSK), wantComplete)
+		}
+	}
+	apart := func(pk types.AttributeValue, pkErr error, sk types.AttributeValue, complete bool, skErr error) (types.AttributeValue, types.AttributeValue, bool, error) {
+		if pkErr != nil {
+			return nil, nil, false, pkErr
+		}
+		return pk, sk, complete, skErr
+	}
+	for _, o := range []Order{
+		{UserID: "u1"},
+		{UserID: "u1", OrderID: "o1"},
+		{UserID: "u1", PlacedAt: jan15},
+		{UserID: "u1", PlacedAt: jan15, OrderID: "o1"},
+		{},
+		{PlacedAt: jan15},
+		{UserID: "u#1"},
+		{UserID: "u1", PlacedAt: jan15, OrderID: "o#1"},
+		{UserID: long},
+		{UserID: "u1", PlacedAt: jan15, OrderID: long},
+	} {
+		pk, sk, complete, err := orders.QueryKey(o)
+		pkA, pkErr := orders.PartitionValue(o)
+		skA, completeA, skErr := orders.SortPrefix(o)
+		wpk, wsk, wc, werr := apart(pkA, pkErr, skA, completeA, skErr)
+		check(fmt.Sprintf("Order %+v", o), pk, sk, complete, err, wpk, wsk, wc, werr)
+	}
+	for _, o := range []UserOrder{{UserID: "u1"}, {UserID: "u1", OrderID: "o1"}, {OrderID: "o1"}} {
+		pk, sk, complete, err := userOrders.QueryKey(o)
+		pkA, pkErr := userOrders.PartitionValue(o)
+		skA, completeA, skErr := userOrders.SortPrefix(o)
+		wpk, wsk, wc, werr := apart(pkA, pkErr, skA, completeA, skErr)
+		check(fmt.Sprintf("UserOrder %+v", o), pk, sk, complete, err, wpk, wsk, wc, werr)
+	}
+	raw := schema.Must[RawItem]("legacy", schema.RawKeys())
+	for _, o := range []RawItem{{ID: 7}, {ID: 7, Name: "a#b"}, {Name: "n"}} {
+		pk, sk, complete, err := raw.QueryKey(o)
+		pkA, pkErr := raw.PartitionValue(o)
+		skA, completeA, skErr := raw.SortPrefix(o)
+		wpk, wsk, wc, werr := apart(pkA, pkErr, skA, completeA, skErr)
+		check(fmt.Sprintf("RawItem %+v", o), pk, sk, complete, err, wpk, wsk, wc, werr)
+	}
+	noSK := schema.Must[NoKey]("app", schema.PartitionKey("id"))
+	for _, o := range []NoKey{{ID: "1"}, {}} {
+		pk, sk, complete, err := noSK.QueryKey(o)
+		pkA, pkErr := noSK.PartitionValue(o)
+		skA, completeA, skErr := noSK.SortPrefix(o)
+		wpk, wsk, wc, werr := apart(pkA, pkErr, skA, completeA, skErr)
+		check(fmt.Sprintf("NoKey %+v", o), pk, sk, complete, err, wpk, wsk, wc, werr)
+	}
+}
+
+// A key's text is built in room allocated with the value's copy when it
+// fits and apart when it does not; either way every key is whole and its
+// own, whatever keys are built after it.
+func TestKeyTextLengths(t *testing.T) {
+	type built struct{ pk, sk, want string }
+	var keys []built
+	for n := 1; n <= 200; n += 7 {
+		id := strings.Repeat("u", n)
+		oid := strings.Repeat("o", 200-n)
+		k, err := orders.PrimaryKey(Order{UserID: id, PlacedAt: jan15, OrderID: oid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(k.PK), av(k.SK), "S:order#" + id + " S:2024-01-15T10:00:00Z#" + oid})
+		it, err := orders.Dump(Order{UserID: id, PlacedAt: jan15, OrderID: oid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(it["pk"]), av(it["sk"]), "S:order#" + id + " S:2024-01-15T10:00:00Z#" + oid})
+		pk, sk, _, err := orders.QueryKey(Order{UserID: id, PlacedAt: jan15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(pk), av(sk), "S:order#" + id + " S:2024-01-15T10:00:00Z#"})
+		pk, err = orders.PartitionValue(Order{UserID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, built{av(pk), "", "S:order#" + id + " "})
+	}
+	for _, k := range keys {
+		if got := k.pk + " " + k.sk; got != k.want {
+			t.Errorf("key %q, want %q", got, k.want)
+		}
+	}
+}
+
 // K-8, Z-1: a separator inside any key value is rejected, not split.
 func TestSeparatorInValue(t *testing.T) {
 	_, err := orders.PrimaryKey(Order{UserID: "u#1", PlacedAt: jan15, OrderID: "o1"})

@@ -49,11 +49,16 @@ type Schema[T any] struct {
 }
 
 // keyField is a field that is a part of a key, with its encoded default.
+var stringType = reflect.TypeFor[string]()
+
 type keyField struct {
 	f       *codec.Field
 	def     types.AttributeValue // encoded default; nil when the field has none
 	defPart string               // def as a key part (composite keys)
 	label   string               // "attr"+sep with PrefixSortKey, else ""
+	// text is set for a field of type string encoded as S: its key part is
+	// its value, which need not be encoded into an attribute value first.
+	text bool
 }
 
 // indexKeys says where the key values of a secondary index come from, in
@@ -710,7 +715,7 @@ func (s *Schema[T]) defaults() (map[*codec.Field]types.AttributeValue, error) {
 func (s *Schema[T]) makeKeyFields(fs []*codec.Field, defaults map[*codec.Field]types.AttributeValue, label bool) ([]keyField, error) {
 	out := make([]keyField, len(fs))
 	for i, f := range fs {
-		k := keyField{f: f, def: defaults[f]}
+		k := keyField{f: f, def: defaults[f], text: f.Kind == codec.KindS && f.Type == stringType}
 		if label {
 			k.label = f.Name + s.sep
 		}
