@@ -503,10 +503,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 			attrs = itemOf(enc)
 		}
 	case "UPDATED_OLD":
-		attrs = ex.UpdatedAttributes(old)
+		attrs = ex.UpdatedAttributesIn(old, sc.itemMap())
 	case "UPDATED_NEW":
-		attrs = ex.UpdatedAttributes(nu)
+		attrs = ex.UpdatedAttributesIn(nu, sc.itemMap())
 	}
+	// attrs may be the scratch's: the answer is written before its release.
 	return s.finishWrite(t, &in.writeOptions, attrs, mt, keyItem)
 }
 
