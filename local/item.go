@@ -420,6 +420,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing keeps ex or what it gives: what is stored is encoded, and
+	// the answer is written before it is released.
+	defer ex.Release()
 	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
