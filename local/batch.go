@@ -348,8 +348,35 @@ type batchScratch struct {
 	found   []outItem
 	values  storage.Scratch // the stored attributes an UpdateItem reads (current)
 	mt      meter           // an UpdateItem's
-	strs    [8]string       // an UpdateItem's string members (rawString)
+	strs    [8]string       // an UpdateItem's or Query's string members (rawString)
 	nstrs   int
+	names   map[string]string // their ExpressionAttributeNames (rawNames)
+	interns map[string]string // strings of earlier requests (intern)
+}
+
+// Interned strings are at most this long, and at most this many are kept:
+// what repeats from request to request (table names, expressions, enums,
+// placeholders) is short.
+const maxInternLen, maxInterns = 256, 64
+
+// intern returns b as a string: the one sc made for an earlier request
+// that sent the same bytes, or a new one it keeps for the next. Strings are
+// immutable, so a request may keep what it is given; when the table is
+// full it starts over.
+func (sc *batchScratch) intern(b []byte) string {
+	if s, ok := sc.interns[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(s) <= maxInternLen {
+		if sc.interns == nil {
+			sc.interns = make(map[string]string, maxInterns)
+		} else if len(sc.interns) >= maxInterns {
+			clear(sc.interns)
+		}
+		sc.interns[s] = s
+	}
+	return s
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(batchScratch) }}
@@ -407,6 +434,10 @@ func (sc *batchScratch) clear() {
 	sc.values.Clear()
 	sc.mt = meter{}
 	sc.strs, sc.nstrs = [8]string{}, 0
+	if len(sc.names) > 8 {
+		sc.names = nil
+	}
+	clear(sc.names)
 }
 
 // validateBatchWrite checks the request's shape (constraint messages, then

@@ -83,7 +83,7 @@ func (s *Server) Invoke(action string, body []byte) ([]byte, error) {
 	}
 	switch v := out.(type) {
 	case rawJSON:
-		b := bytes.Clone(v)
+		b := bytes.Clone(v.b)
 		putRespBuf(v)
 		return b, nil
 	case emptyBody:

@@ -312,19 +312,37 @@ func rawString(raw []byte, dst **string) error {
 }
 
 // rawString is rawString with the string's variable in sc (nil: a new
-// one), for the next request to reuse; the string itself is a copy.
+// one), for the next request to reuse; the string itself is sc's interned
+// copy (intern).
 func (sc *batchScratch) rawString(raw []byte, dst **string) error {
 	if sc == nil || sc.nstrs == len(sc.strs) {
 		return rawString(raw, dst)
 	}
-	s, ok, err := rawStringValue(raw)
-	if ok {
+	if isNull(raw) {
+		return nil
+	}
+	s, err := sc.stringValue(raw)
+	if err == nil {
 		p := &sc.strs[sc.nstrs]
 		sc.nstrs++
 		*p = s
 		*dst = p
 	}
 	return err
+}
+
+// stringValue is rawStringValue for raw, a JSON value other than null,
+// interned in sc.
+func (sc *batchScratch) stringValue(raw []byte) (string, error) {
+	if raw[0] != '"' {
+		return "", serialization(wrongType(raw) + " cannot be converted to String")
+	}
+	d := objectDecoder{b: raw}
+	b, err := d.strBytes()
+	if err != nil {
+		return "", err
+	}
+	return sc.intern(b), nil
 }
 
 // rawStringValue decodes raw, a JSON string or null (ok false).
@@ -399,6 +417,32 @@ func rawNames(raw []byte, dst *map[string]string) error {
 	return nil
 }
 
+// rawNames is rawNames into sc's recycled map, with interned strings
+// (nil: a new map and copies).
+func (sc *batchScratch) rawNames(raw []byte, dst *map[string]string) error {
+	if sc == nil || raw[0] != '{' { // no scratch, null, or rawNames's error
+		return rawNames(raw, dst)
+	}
+	m := sc.names
+	if m == nil {
+		m = make(map[string]string, 8)
+		sc.names = m
+	}
+	clear(m) // a repeated member replaces the first, as without a scratch
+	if err := walkMembers(raw, true, func(k, v []byte) error {
+		if v[0] != '"' {
+			return serialization(wrongType(v) + " cannot be converted to String")
+		}
+		s, err := sc.stringValue(v)
+		m[sc.intern(k)] = s
+		return err
+	}); err != nil {
+		return err
+	}
+	*dst = m
+	return nil
+}
+
 func rawJSONValue(raw []byte, dst *json.RawMessage) error {
 	*dst = append(json.RawMessage(nil), raw...)
 	return nil
@@ -428,7 +472,7 @@ func (o *writeOptions) member(k string, raw []byte, sc *batchScratch) (bool, err
 	case "ConditionExpression":
 		return true, sc.rawString(raw, &o.ConditionExpression)
 	case "ExpressionAttributeNames":
-		return true, rawNames(raw, &o.ExpressionAttributeNames)
+		return true, sc.rawNames(raw, &o.ExpressionAttributeNames)
 	case "ExpressionAttributeValues":
 		return true, rawItem(raw, &o.ExpressionAttributeValues)
 	case "ReturnValues":
@@ -475,7 +519,8 @@ func (in *updateItemInput) decode(b []byte) error { return in.decodeWith(b, nil)
 // strings and values of sc (nil: new ones), which the next request reuses
 // once this one is answered (batchScratch).
 func (in *updateItemInput) decodeWith(b []byte, sc *batchScratch) error {
-	defer sc.decodeIn(b)()
+	sc.decodeIn(b)
+	defer sc.decoded()
 	return eachMember(b, func(key, raw []byte) error {
 		k := string(key) // not kept: no allocation
 		switch k {
@@ -494,12 +539,17 @@ func (in *updateItemInput) decodeWith(b []byte, sc *batchScratch) error {
 }
 
 // decodeIn readies sc's items decoder for the items of the request body b,
-// if there is a scratch, and returns what releases it once they are decoded.
-func (sc *batchScratch) decodeIn(b []byte) (release func()) {
-	if sc == nil {
-		return func() {}
+// if there is a scratch; decoded releases it once they are decoded.
+func (sc *batchScratch) decodeIn(b []byte) {
+	if sc != nil {
+		sc.decoder(b)
 	}
-	return sc.decoder(b).Release
+}
+
+func (sc *batchScratch) decoded() {
+	if sc != nil {
+		sc.items.Release()
+	}
 }
 
 // rawItem is rawItem for raw, a member of the body b given to decodeIn,
@@ -578,14 +628,23 @@ func (in *queryInput) decode(b []byte) error { return in.decodeWith(b, nil) }
 // decodeWith is decode with the ExpressionAttributeValues in a map, strings
 // and values of sc (nil: new ones), as updateItemInput's.
 func (in *queryInput) decodeWith(b []byte, sc *batchScratch) error {
-	defer sc.decodeIn(b)()
+	sc.decodeIn(b)
+	defer sc.decoded()
 	return eachMember(b, func(key, raw []byte) error {
 		k := string(key) // not kept: no allocation
 		switch k {
 		case "ExpressionAttributeValues":
 			return sc.rawItem(b, raw, &in.ExpressionAttributeValues)
+		case "ExpressionAttributeNames":
+			return sc.rawNames(raw, &in.ExpressionAttributeNames)
+		case "TableName":
+			return sc.rawString(raw, &in.TableName)
 		case "KeyConditionExpression":
-			return rawString(raw, &in.KeyConditionExpression)
+			return sc.rawString(raw, &in.KeyConditionExpression)
+		case "FilterExpression":
+			return sc.rawString(raw, &in.FilterExpression)
+		case "ProjectionExpression":
+			return sc.rawString(raw, &in.ProjectionExpression)
 		case "ScanIndexForward":
 			return rawBool(raw, &in.ScanIndexForward)
 		case "KeyConditions":

@@ -11,7 +11,7 @@ import (
 // durable engine whose disk filled up or failed), so a readiness probe
 // takes the server out of rotation. Engine errors name files and offsets,
 // never item contents.
-func (s *Server) serveHealth(w http.ResponseWriter, id string) {
+func (s *Server) serveHealth(w http.ResponseWriter, id reqID) {
 	if h, ok := s.engine.(storage.HealthChecker); ok {
 		if err := h.Health(); err != nil {
 			s.write(w, id, http.StatusServiceUnavailable, []byte("unhealthy: the storage engine cannot write: "+err.Error()+"\n"), "text/plain")

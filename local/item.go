@@ -420,6 +420,9 @@ func (s *Server) updateItem(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing keeps ex or what it gives: what is stored is encoded, and
+	// the answer is written before it is released.
+	defer ex.Release()
 	t, err := s.writeTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
@@ -503,10 +506,11 @@ func (s *Server) updateItem(c *call) (any, error) {
 			attrs = itemOf(enc)
 		}
 	case "UPDATED_OLD":
-		attrs = ex.UpdatedAttributes(old)
+		attrs = ex.UpdatedAttributesIn(old, sc.itemMap())
 	case "UPDATED_NEW":
-		attrs = ex.UpdatedAttributes(nu)
+		attrs = ex.UpdatedAttributesIn(nu, sc.itemMap())
 	}
+	// attrs may be the scratch's: the answer is written before its release.
 	return s.finishWrite(t, &in.writeOptions, attrs, mt, keyItem)
 }
 

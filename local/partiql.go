@@ -995,7 +995,11 @@ func (s *Server) runWrite(c *call, w *plannedWrite, mode string) (attrs, cc json
 		Attributes       json.RawMessage
 		ConsumedCapacity json.RawMessage
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
+	var answer []byte
+	if raw != nil {
+		answer = raw.b
+	}
+	if err := json.Unmarshal(answer, &res); err != nil {
 		return nil, nil, err
 	}
 	putRespBuf(raw)

@@ -475,6 +475,7 @@ func (s *Server) query(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer ex.Release() // the answer is written before: nothing keeps ex
 	t, err := s.readTable(c, *in.TableName)
 	if err != nil {
 		return nil, err

@@ -283,6 +283,51 @@ func TestQueryConcurrentValues(t *testing.T) {
 	}
 }
 
+// TestRequestsShareNoNames: UpdateItem and Query decode their names into
+// a recycled map, and their string members into recycled and interned
+// strings; no request sees the names or strings of one before it.
+func TestRequestsShareNoNames(t *testing.T) {
+	srv, c := newServer(t)
+	numbersTable(t, srv)
+	put(t, c, "nums", item{"pk": S("p"), "sk": N("1"), "n": N("1")})
+	key := item{"pk": S("p"), "sk": N("1")}
+	update := func(expr string, names map[string]string, values item) (*dynamodb.UpdateItemOutput, error) {
+		return c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("nums"), Key: key, UpdateExpression: aws.String(expr),
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnValues: types.ReturnValueUpdatedNew})
+	}
+	for i := range 3 {
+		out, err := update("ADD #a :one SET #b = :v", map[string]string{"#a": "n", "#b": "v"}, item{":one": N("1"), ":v": S("x")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Attributes) != 2 {
+			t.Fatalf("two names: %v", out.Attributes)
+		}
+		// One name: the first request's second name is not this one's.
+		out, err = update("ADD #a :one", map[string]string{"#a": "n"}, item{":one": N("1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Attributes["n"]; len(out.Attributes) != 1 || got.(*types.AttributeValueMemberN).Value != fmt.Sprint(3+3*i) {
+			t.Fatalf("one name: %v", out.Attributes)
+		}
+		_, err = update("ADD #b :one", map[string]string{"#a": "n"}, item{":one": N("1")})
+		wantErr(t, err, "ValidationException", "Invalid UpdateExpression: An expression attribute name used in the document path is not defined; attribute name: #b")
+		_, err = update("ADD n :one", nil, item{":one": N("1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("#k = :p"),
+			ExpressionAttributeNames: map[string]string{"#k": "pk"}, ExpressionAttributeValues: item{":p": S("p")}})
+		if err != nil || q.Count != 1 {
+			t.Fatalf("query with a name: %v, %v", q, err)
+		}
+		_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("nums"), KeyConditionExpression: aws.String("#k = :p"),
+			ExpressionAttributeValues: item{":p": S("p")}})
+		wantErr(t, err, "ValidationException", "Invalid KeyConditionExpression: An expression attribute name used in the document path is not defined; attribute name: #k")
+	}
+}
+
 // TestReadsShareNoState runs Queries and Scans of every kind one after the
 // other, as a client paging and filtering would: each request's recycled
 // state (its source, walk, filter map, key condition and bounds) must start

@@ -124,8 +124,10 @@ func (s *Server) Close() error {
 // with encoding/json unless it is a rawJSON.
 type handler func(s *Server, c *call) (any, error)
 
-// rawJSON is a response body a handler encoded itself (the hot paths).
-type rawJSON []byte
+// rawJSON is a response body a handler encoded itself (the hot paths), in
+// its pooled builder (wire.go): a pointer, so that neither returning it as
+// an any nor pooling it again once written allocates.
+type rawJSON = *resp
 
 // actions is the dispatch table: one entry per supported action. New action
 // families add a file and a line here.
@@ -421,7 +423,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var resp []byte
 	switch v := out.(type) {
 	case rawJSON:
-		resp = v
+		resp = v.b
 	case emptyBody:
 	default:
 		if resp, err = json.Marshal(v); err != nil {
@@ -477,12 +479,18 @@ const contentType = "application/x-amz-json-1.0"
 // DynamoDB answers with no body at all, not "{}" (TagResource, UntagResource).
 type emptyBody struct{}
 
-func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte, ctype string) {
+func (s *Server) write(w http.ResponseWriter, id reqID, status int, body []byte, ctype string) {
 	h := w.Header()
-	vals := make([]string, 4) // one allocation for the four header values
-	vals[0], vals[1] = ctype, id
-	vals[2] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)
-	vals[3] = strconv.Itoa(len(body))
+	// Two allocations: the four header values, and the bytes of the three
+	// built here.
+	var buf [len(reqID{}) + 2*20]byte
+	b := append(buf[:0], id[:]...)
+	b = strconv.AppendUint(b, uint64(crc32.ChecksumIEEE(body)), 10)
+	nid, ncrc := len(id), len(b)
+	b = strconv.AppendInt(b, int64(len(body)), 10)
+	built := string(b)
+	vals := make([]string, 4)
+	vals[0], vals[1], vals[2], vals[3] = ctype, built[:nid], built[nid:ncrc], built[ncrc:]
 	h["Content-Type"] = vals[0:1:1]
 	h["X-Amzn-Requestid"] = vals[1:2:2]
 	h["X-Amz-Crc32"] = vals[2:3:3]
@@ -496,7 +504,7 @@ func (s *Server) write(w http.ResponseWriter, id string, status int, body []byte
 	w.Write(body)
 }
 
-func (s *Server) writeError(w http.ResponseWriter, id string, e *Error) {
+func (s *Server) writeError(w http.ResponseWriter, id reqID, e *Error) {
 	b := make([]byte, 0, 128)
 	b = append(b, `{"__type":`...)
 	b = appendJSONString(b, e.namespace()+e.Type)
@@ -518,16 +526,24 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-// requestID returns a DynamoDB-shaped request id: 52 characters of [A-Z0-9],
-// a random per-server prefix and a sequence number, unique per server.
-func (s *Server) requestID() string {
-	var b [52]byte
+// reqID is a DynamoDB-shaped request id: 52 characters of [A-Z0-9], a
+// random per-server prefix and a sequence number, unique per server. It
+// becomes a string with the other header values it is written with.
+type reqID [52]byte
+
+func (s *Server) requestID() reqID {
+	var b reqID
 	copy(b[:], s.idPrefix[:])
 	n := s.idSeq.Add(1)
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	for i := len(b) - 1; i >= len(s.idPrefix); i-- {
+	i := len(b)
+	for ; n > 0; n /= 36 { // at most 13 digits: 36^13 > 2^64
+		i--
 		b[i] = alphabet[n%36]
-		n /= 36
 	}
-	return string(b[:])
+	for i > len(s.idPrefix) { // leading zeros
+		i--
+		b[i] = alphabet[0]
+	}
+	return b
 }

@@ -74,12 +74,13 @@ var pagePool sync.Pool
 
 const smallResp, largeResp = 64 << 10, 4 << 20
 
-func putRespBuf(b rawJSON) {
+func putRespBuf(r rawJSON) {
 	switch {
-	case cap(b) <= smallResp:
-		respPool.Put(&resp{b: b[:0]})
-	case cap(b) <= largeResp:
-		pagePool.Put(&resp{b: b[:0]})
+	case r == nil:
+	case cap(r.b) <= smallResp:
+		respPool.Put(r)
+	case cap(r.b) <= largeResp:
+		pagePool.Put(r)
 	}
 }
 
@@ -172,7 +173,10 @@ func (r *resp) raw(k string, v []byte) {
 	r.b = append(r.b, v...)
 }
 
-func (r *resp) done() rawJSON { return append(r.b, '}') }
+func (r *resp) done() rawJSON {
+	r.b = append(r.b, '}')
+	return r
+}
 
 // Consumed capacity (API_ConsumedCapacity.html). TOTAL reports the table's
 // name and the units of the whole call; INDEXES adds the split between the

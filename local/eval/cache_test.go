@@ -428,3 +428,63 @@ func FuzzDocPaths(f *testing.F) {
 		}
 	})
 }
+
+// TestReleaseReuses: a released Compiled's memory serves a later Compile,
+// which then answers as a new one, for each size of block; a counter's
+// update compiled and released takes no allocation.
+func TestReleaseReuses(t *testing.T) {
+	item := func() Item { return Item{"pk": sv("k"), "n": nv("5"), "s": sv("x")} }
+	for _, tt := range []struct{ update, cond string }{
+		{"ADD n :a", ""},
+		{"SET s = :b", "n > :a"},
+		{"SET s = :b", "n > :a AND s <> :b AND attribute_exists(pk)"},
+		{"SET s = :b, n = n + :a", "n > :a AND s <> :b AND attribute_exists(pk) AND size(s) < :a"},
+	} {
+		var cond *string
+		if tt.cond != "" {
+			cond = &tt.cond
+		}
+		compile := func(a, b string) *Compiled {
+			t.Helper()
+			v := vals{":a": nv(a), ":b": sv(b)}
+			if !strings.Contains(tt.update+tt.cond, ":b") {
+				delete(v, ":b")
+			}
+			c, err := Compile(Input{Update: &tt.update, Condition: cond, Values: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		compile("1", "y").Release()
+		c := compile("2", "z")
+		if ok, err := c.Condition(item()); err != nil || !ok {
+			t.Fatalf("%q: condition %v, %v", tt.cond, ok, err)
+		}
+		got, _, err := c.Update(item(), []string{"pk"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Item{"pk": sv("k"), "n": nv("5"), "s": sv("x")}
+		if strings.Contains(tt.update, "ADD") {
+			want["n"] = nv("7")
+		} else {
+			want["s"] = sv("z")
+			if strings.Contains(tt.update, "n + :a") {
+				want["n"] = nv("7")
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q after a release: %v, want %v", tt.update, got, want)
+		}
+		c.Release()
+	}
+	u := "ADD n :one"
+	in := Input{Update: &u, Values: vals{":one": nv("1")}}
+	if n := testing.AllocsPerRun(100, func() {
+		c, _ := Compile(in)
+		c.Release()
+	}); n > 0 {
+		t.Errorf("Compile and Release of %q: %v allocations, want none", u, n)
+	}
+}

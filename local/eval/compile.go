@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -156,24 +157,29 @@ func (s *slab) reserve(n nodeCounts, nUsed int) (*Compiled, []string) {
 	switch {
 	case n == nodeCounts{} && nUsed <= 2:
 		// No nodes: a key condition resolved from its plan (keyPlan).
-		b := new(usedBlock)
+		b := usedBlocks.get()
+		b.c.block = b
 		return &b.c, b.used[:0:nUsed]
 	case n.conds == 0 && n.operands <= 1 && n.opPtrs == 0 && n.condPtrs == 0 && n.steps == 0 && nUsed <= 2:
 		// An update whose values are placeholders: "SET a = :v", "ADD n :one".
 		if n.updates > 0 {
-			b := new(updateValueBlock)
+			b := updateValueBlocks.get()
+			b.c.block = b
 			s.operands, s.update = b.operands[:0:n.operands], &b.update
 			return &b.c, b.used[:0:nUsed]
 		}
-		b := new(valueBlock)
+		b := valueBlocks.get()
+		b.c.block = b
 		s.operands = b.operands[:0:n.operands]
 		return &b.c, b.used[:0:nUsed]
 	case n.conds <= 1 && n.operands <= 2 && n.opPtrs <= 2 && n.condPtrs == 0 && n.steps <= 2 && nUsed <= 2:
-		b := new(tinyBlock)
+		b := tinyBlocks.get()
+		b.c.block = b
 		s.conds, s.operands, s.opPtrs, s.steps = b.conds[:0:n.conds], b.operands[:0:n.operands], b.opPtrs[:0:n.opPtrs], b.steps[:0:n.steps]
 		return &b.c, b.used[:0:nUsed]
 	case n.conds <= 3 && n.operands <= 5 && n.opPtrs <= 5 && n.condPtrs <= 2 && n.steps <= 3 && nUsed <= 4:
-		b := new(smallBlock)
+		b := smallBlocks.get()
+		b.c.block = b
 		s.conds, s.operands, s.opPtrs, s.steps = b.conds[:0:n.conds], b.operands[:0:n.operands], b.opPtrs[:0:n.opPtrs], b.steps[:0:n.steps]
 		s.condPtrs = b.condPtrs[:0:n.condPtrs]
 		return &b.c, b.used[:0:nUsed]
@@ -236,6 +242,49 @@ type smallBlock struct {
 	condPtrs [2]*cond
 	steps    [3]step
 	used     [4]string
+}
+
+// The blocks of released Compileds (Release), zeroed, for later Compiles.
+var (
+	usedBlocks        blockPool[usedBlock]
+	valueBlocks       blockPool[valueBlock]
+	updateValueBlocks blockPool[updateValueBlock]
+	tinyBlocks        blockPool[tinyBlock]
+	smallBlocks       blockPool[smallBlock]
+)
+
+type blockPool[T any] struct{ p sync.Pool }
+
+func (bp *blockPool[T]) get() *T {
+	if b, ok := bp.p.Get().(*T); ok {
+		return b
+	}
+	return new(T)
+}
+
+func (bp *blockPool[T]) put(b *T) {
+	var zero T
+	*b = zero // nothing of the request stays reachable, and the next starts empty
+	bp.p.Put(b)
+}
+
+// Release hands c's memory to a later Compile. Only Compile's caller may
+// call it, once, when nothing it got from c (c itself, its nodes, Update's
+// updated list, what UpdatedAttributes returns) is used any more; a
+// Compiled that is never released is simply collected.
+func (c *Compiled) Release() {
+	switch b := c.block.(type) {
+	case *usedBlock:
+		usedBlocks.put(b)
+	case *valueBlock:
+		valueBlocks.put(b)
+	case *updateValueBlock:
+		updateValueBlocks.put(b)
+	case *tinyBlock:
+		tinyBlocks.put(b)
+	case *smallBlock:
+		smallBlocks.put(b)
+	}
 }
 
 // cond and operand return a new, zero node; the callers set its fields one

@@ -50,6 +50,8 @@ type Compiled struct {
 	// nested path (a.b, a[0]) by the expressions other than the key
 	// condition, for CheckKeyPaths.
 	nested, nestedSet []string
+
+	block any // the block c is part of, if any (reserve), for Release
 }
 
 // noExpressions is the Compiled of a request without expressions (most

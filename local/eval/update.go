@@ -105,6 +105,13 @@ func (r *resolver) setOperand(clause string, a expr.PathValue) (types.AttributeV
 // their enclosing maps and lists as a projection would return them. It is
 // nil without an UpdateExpression or when none of them is in item.
 func (c *Compiled) UpdatedAttributes(item Item) Item {
+	return c.UpdatedAttributesIn(item, nil)
+}
+
+// UpdatedAttributesIn is UpdatedAttributes with the top-level attributes
+// of a flat update put in dst, an empty map the caller recycles (nil: a
+// new map); the result is dst, nil, or a new map for nested paths.
+func (c *Compiled) UpdatedAttributesIn(item, dst Item) Item {
 	u := c.update
 	if u == nil || item == nil {
 		return nil
@@ -114,7 +121,9 @@ func (c *Compiled) UpdatedAttributes(item Item) Item {
 		for _, h := range u.heads {
 			if v, ok := item[h]; ok {
 				if out == nil {
-					out = make(Item, len(u.heads))
+					if out = dst; out == nil {
+						out = make(Item, len(u.heads))
+					}
 				}
 				out[h] = v
 			}
