@@ -19,7 +19,9 @@ import (
 // allows 8 writers that each wait for one synchronous write at a time (8
 // ÷ the latency of an fdatasync of a small write into a preallocated file
 // in the same directory, as the engine's log does, measured between the
-// blocks); x-bound is the one over the other.
+// blocks); x-bound is the one over the other. memory-writes/s is the
+// in-memory server's rate under the same load: where the disk is faster
+// than the requests' CPU time, it bounds the durable rate instead.
 func BenchmarkDurablePut(b *testing.B) {
 	dir := b.TempDir()
 	mem, dur := startCeilingChild(b, "server"), startCeilingChild(b, "durable:"+filepath.Join(dir, "data"))
@@ -32,7 +34,8 @@ func BenchmarkDurablePut(b *testing.B) {
 	}
 	probe := newSyncProbe(b, dir)
 	var cpu [2]time.Duration
-	var took, syncs time.Duration
+	var took [2]time.Duration
+	var syncs time.Duration
 	var probes int
 	const block = 1000
 	b.ResetTimer()
@@ -40,11 +43,8 @@ func BenchmarkDurablePut(b *testing.B) {
 		n := min(block, b.N-done)
 		for i, c := range []*ceilingChild{mem, dur} {
 			before := c.cpu(b)
-			d := c.load(b, op, n, done)
+			took[i] += c.load(b, op, n, done)
 			cpu[i] += c.cpu(b) - before
-			if c == dur {
-				took += d
-			}
 		}
 		b.StopTimer()
 		for range 20 {
@@ -54,12 +54,13 @@ func BenchmarkDurablePut(b *testing.B) {
 		b.StartTimer()
 	}
 	latency := syncs / time.Duration(probes)
-	writes := float64(b.N) / took.Seconds()
+	writes := float64(b.N) / took[1].Seconds()
 	bound := ceilingWorkers / latency.Seconds()
 	b.ReportMetric(float64(cpu[0].Microseconds())/float64(b.N), "memory-us/op")
 	b.ReportMetric(float64(cpu[1].Microseconds())/float64(b.N), "durable-us/op")
 	b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "x-memory")
 	b.ReportMetric(writes, "writes/s")
+	b.ReportMetric(float64(b.N)/took[0].Seconds(), "memory-writes/s")
 	b.ReportMetric(bound, "bound-writes/s")
 	b.ReportMetric(bound/writes, "x-bound")
 }

@@ -180,6 +180,8 @@ type Engine struct {
 	pendingN       int           // records in pending
 	expect         int           // records the next fsync waits for (see gatherLocked)
 	lastSync       time.Duration // how long the last write and fsync took
+	released       time.Time     // when the last fsync released its writers
+	returned       time.Duration // how long the group after it took to gather (see gatherLocked)
 	lastSeq        uint64        // sequence number of the last committed record
 	writtenSeq     uint64        // records up to here are written (SyncPeriodic) or synced (SyncAlways)
 	dirty          bool          // records written but not fsynced (SyncPeriodic)
@@ -1000,6 +1002,7 @@ func (e *Engine) commitDeferred(rec []byte, check func() error, apply func()) (s
 		e.pending = append(e.pending, rec...)
 		e.pendingN++
 		if e.pendingN == e.expect {
+			e.returned = time.Since(e.released)
 			e.cond.Broadcast() // the fsync waiting for this record can start
 		}
 		apply()
@@ -1047,21 +1050,26 @@ func (e *Engine) waitLocked(seq uint64) error {
 }
 
 // gatherLocked holds the next fsync back until as many records are pending
-// as the last fsync and its queue carried, for at most half the last
-// fsync's duration. The writers the last fsync released are usually back
-// with their next write within microseconds; without the wait, N steady
-// writers split into two groups that alternate, each fsync carrying half of
-// them, and throughput is half what the disk allows. A lone writer never
-// waits (it alone is expected); when writers leave, the next fsync waits
-// out the window once. The caller holds mu and busy is clear.
+// as the last fsync and its queue carried. The writers the last fsync
+// released are usually back with their next write soon; without the wait,
+// N steady writers split into two groups that alternate, each fsync
+// carrying half of them, and throughput is half what the disk allows. How
+// soon is the time their requests take, not the disk's: on a fast disk the
+// writers take longer to come back than an fsync takes, and an fsync that
+// left without them would cost its CPU time (most of a durable write's) for
+// a few records. So the wait lasts up to twice the time the last group took
+// to gather, at least half the last fsync's duration, and at most a
+// millisecond more than that. A lone writer never waits (it alone is
+// expected); when writers leave, the next fsync waits out the window once.
+// The caller holds mu and busy is clear.
 func (e *Engine) gatherLocked() {
 	if e.pendingN >= e.expect || e.lastSync <= 0 {
 		return
 	}
 	e.busy = true // no one else flushes meanwhile
-	window := e.lastSync / 2
-	deadline := time.Now().Add(window)
-	t := time.AfterFunc(window, func() {
+	window := min(max(e.lastSync/2, 2*e.returned), e.lastSync/2+time.Millisecond)
+	deadline := e.released.Add(window)
+	t := time.AfterFunc(time.Until(deadline), func() {
 		e.mu.Lock()
 		e.cond.Broadcast()
 		e.mu.Unlock()
@@ -1070,6 +1078,9 @@ func (e *Engine) gatherLocked() {
 		e.cond.Wait()
 	}
 	t.Stop()
+	if e.pendingN < e.expect {
+		e.returned = window // they took longer: the next wait may be longer
+	}
 	e.busy = false
 }
 
@@ -1098,6 +1109,7 @@ func (e *Engine) flushLocked(sync bool) {
 		// The writers just released, and those that queued meanwhile,
 		// make the next group.
 		e.lastSync, e.expect = took, n+e.pendingN
+		e.released = time.Now()
 	}
 	if cap(buf) <= 1<<20 {
 		e.spare = buf[:0]
