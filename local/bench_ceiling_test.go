@@ -1,7 +1,6 @@
 package local_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"hash/crc32"
@@ -51,23 +50,36 @@ func BenchmarkCeiling(b *testing.B) {
 			// The ceiling answers what the server answered this action.
 			resp := srv.mustPost(b, op.action, op.body(rand.New(rand.NewPCG(1, 1)), 0))
 			ceil.mustPost(b, "Set."+op.action, string(resp))
-			var cpu [2]time.Duration
-			const block = 1000
-			b.ResetTimer()
-			for done := 0; done < b.N; done += block {
-				n := min(block, b.N-done)
-				for i, c := range []*ceilingChild{srv, ceil} {
-					before := c.cpu(b)
-					c.load(b, op, n, done)
-					cpu[i] += c.cpu(b) - before
-				}
-			}
+			cpu, _ := takeTurns(b, [2]*ceilingChild{srv, ceil}, op, nil)
 			us := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) }
 			b.ReportMetric(us(cpu[0]), "server-us/op")
 			b.ReportMetric(us(cpu[1]), "ceiling-us/op")
 			b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "x-ceiling")
 		})
 	}
+}
+
+// takeTurns sends b.N requests of op to each side, in turns of blocks of
+// 1,000, calling between (if not nil) after each turn, with the timer
+// stopped; it returns the CPU time each side's process used during its
+// own blocks, and how long its blocks took.
+func takeTurns(b *testing.B, sides [2]*ceilingChild, op ceilingOp, between func()) (cpu, took [2]time.Duration) {
+	const block = 1000
+	b.ResetTimer()
+	for done := 0; done < b.N; done += block {
+		n := min(block, b.N-done)
+		for i, c := range sides {
+			before := c.cpu(b)
+			took[i] += c.load(b, op, n, done)
+			cpu[i] += c.cpu(b) - before
+		}
+		if between != nil {
+			b.StopTimer()
+			between()
+			b.StartTimer()
+		}
+	}
+	return cpu, took
 }
 
 // TestCeilingChild is the child process of BenchmarkCeiling, and does
@@ -146,29 +158,9 @@ type ceilingChild struct {
 
 func startCeilingChild(b *testing.B, role string) *ceilingChild {
 	b.Helper()
-	c := &ceilingChild{cmd: exec.Command(os.Args[0], "-test.run=^TestCeilingChild$")}
-	c.cmd.Env = append(os.Environ(), ceilingChildEnv+"="+role)
-	var stderr strings.Builder
-	c.cmd.Stderr = &stderr
-	if _, err := c.cmd.StdinPipe(); err != nil { // closes when we exit: the child follows
-		b.Fatal(err)
-	}
-	out, err := c.cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := c.cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.cmd.Process.Kill(); c.cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
-	if err != nil || !ok {
-		b.Fatalf("the %s did not start (%v): %s", role, err, &stderr)
-	}
-	c.url = url
-	c.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * ceilingWorkers}}
-	return c
+	cmd, url, _ := startChild(b, "TestCeilingChild", ceilingChildEnv+"="+role)
+	return &ceilingChild{cmd: cmd, url: url,
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * ceilingWorkers}}}
 }
 
 const ceilingWorkers = 8

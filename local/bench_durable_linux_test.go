@@ -33,26 +33,14 @@ func BenchmarkDurablePut(b *testing.B) {
 		c.mustPost(b, "CreateTable", `{"TableName":"items","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
 	}
 	probe := newSyncProbe(b, dir)
-	var cpu [2]time.Duration
-	var took [2]time.Duration
 	var syncs time.Duration
 	var probes int
-	const block = 1000
-	b.ResetTimer()
-	for done := 0; done < b.N; done += block {
-		n := min(block, b.N-done)
-		for i, c := range []*ceilingChild{mem, dur} {
-			before := c.cpu(b)
-			took[i] += c.load(b, op, n, done)
-			cpu[i] += c.cpu(b) - before
-		}
-		b.StopTimer()
+	cpu, took := takeTurns(b, [2]*ceilingChild{mem, dur}, op, func() {
 		for range 20 {
 			syncs += probe.sync(b)
 			probes++
 		}
-		b.StartTimer()
-	}
+	})
 	latency := syncs / time.Duration(probes)
 	writes := float64(b.N) / took[1].Seconds()
 	bound := ceilingWorkers / latency.Seconds()

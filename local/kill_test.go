@@ -126,30 +126,39 @@ type killChild struct {
 
 func startKillChild(t *testing.T, dir string) *killChild {
 	t.Helper()
-	k := &killChild{stderr: &strings.Builder{}}
-	k.cmd = exec.Command(os.Args[0], "-test.run=^TestKillNineKeepsAcknowledgedWrites$")
-	k.cmd.Env = append(os.Environ(), killChildEnv+"="+dir)
-	k.cmd.Stderr = k.stderr
-	if _, err := k.cmd.StdinPipe(); err != nil { // closes when we exit: the child follows
-		t.Fatal(err)
+	cmd, url, stderr := startChild(t, "TestKillNineKeepsAcknowledgedWrites", killChildEnv+"="+dir)
+	return &killChild{cmd: cmd, url: url, stderr: stderr}
+}
+
+// startChild starts the test binary running only test, with env added to
+// its environment: a child whose test serves HTTP and prints "listening on
+// URL" first. It returns once that line is read; the child is killed when
+// tb ends, and exits by itself when this process does (its stdin closes).
+func startChild(tb testing.TB, test, env string) (cmd *exec.Cmd, url string, stderr *strings.Builder) {
+	tb.Helper()
+	stderr = &strings.Builder{}
+	cmd = exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env)
+	cmd.Stderr = stderr
+	if _, err := cmd.StdinPipe(); err != nil {
+		tb.Fatal(err)
 	}
-	out, err := k.cmd.StdoutPipe()
+	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := k.cmd.Start(); err != nil {
-		t.Fatal(err)
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { k.cmd.Process.Kill(); k.cmd.Wait() })
+	tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
 	url, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
 	if err != nil || !ok {
-		k.cmd.Process.Kill()
-		k.cmd.Wait()
-		t.Fatalf("the server did not start (%v): %s", err, k.stderr)
+		cmd.Process.Kill()
+		cmd.Wait()
+		tb.Fatalf("%s did not start (%v): %s", test, err, stderr)
 	}
-	k.url = url
-	return k
+	return cmd, url, stderr
 }
 
 func (k *killChild) client() *dynamodb.Client {
