@@ -168,8 +168,13 @@ var serverModes = []struct {
 // writes are applied while it is held, and the seven behind the first are
 // made durable together by the next one.
 func TestServerWritersToOneTableShareFsyncs(t *testing.T) {
+	inEveryMode(t, testWritersShareFsyncs)
+}
+
+// inEveryMode runs test once for each of serverModes.
+func inEveryMode(t *testing.T, test func(*testing.T, []local.Option)) {
 	for _, m := range serverModes {
-		t.Run(m.name, func(t *testing.T) { testWritersShareFsyncs(t, m.opts) })
+		t.Run(m.name, func(t *testing.T) { test(t, m.opts) })
 	}
 }
 
@@ -205,9 +210,7 @@ func testWritersShareFsyncs(t *testing.T, opts []local.Option) {
 // A GetItem and a Query of an item whose write is applied but whose fsync
 // is held back answer only once the fsync is through, with the new value.
 func TestServerReadersWaitForTheWriteTheySee(t *testing.T) {
-	for _, m := range serverModes {
-		t.Run(m.name, func(t *testing.T) { testReadersWait(t, m.opts) })
-	}
+	inEveryMode(t, testReadersWait)
 }
 
 func testReadersWait(t *testing.T, opts []local.Option) {
