@@ -453,15 +453,23 @@ func apiError(err error) *Error {
 // write failing in the engine does.
 func (s *Server) run(h handler, c *call) (out any, err error) {
 	out, err = s.runHandler(h, c)
-	if d, ok := s.engine.(storage.Deferred); ok && c.ticket != 0 {
-		if werr := d.WaitDurable(c.ticket); werr != nil {
-			if raw, ok := out.(rawJSON); ok {
-				putRespBuf(raw)
-			}
-			return nil, werr
+	if werr := s.durable(c); werr != nil {
+		if raw, ok := out.(rawJSON); ok {
+			putRespBuf(raw)
 		}
+		return nil, werr
 	}
 	return out, err
+}
+
+// durable returns once everything c wrote or saw is durable, or the error
+// that broke the engine; the caller holds no table's lock, so the writes
+// of others join the same fsync.
+func (s *Server) durable(c *call) error {
+	if d, ok := s.engine.(storage.Deferred); ok && c.ticket != 0 {
+		return d.WaitDurable(c.ticket)
+	}
+	return nil
 }
 
 func (s *Server) runHandler(h handler, c *call) (out any, err error) {

@@ -143,8 +143,15 @@ func (s *Server) SweepExpired() int {
 		if t, err = s.writeTable(nil, n); err != nil {
 			continue
 		}
-		total += t.deleteExpired(attr, keys, now)
+		// The deletes are made durable together once the table is
+		// unlocked, so writers wait for none of their fsyncs. Until then
+		// whoever reads the table waits for them, as for any write.
+		c := new(call)
+		n := t.deleteExpired(c, attr, keys, now)
 		t.mu.Unlock()
+		if s.durable(c) == nil {
+			total += n
+		}
 	}
 	return total + s.sweepTenants()
 }
@@ -169,18 +176,18 @@ func (t *table) expiredKeys(now time.Time) (string, [][]byte) {
 }
 
 // deleteExpired deletes the items under keys that are still expired under
-// the same TTL attribute; the caller holds t.mu exclusively.
-func (t *table) deleteExpired(attr string, keys [][]byte, now time.Time) int {
+// the same TTL attribute, for c; the caller holds t.mu exclusively.
+func (t *table) deleteExpired(c *call, attr string, keys [][]byte, now time.Time) int {
 	if ttl := t.meta.TTL; ttl == nil || !ttl.Enabled || ttl.Attribute != attr {
 		return 0
 	}
 	// The deletes, each with its index entries, go to the engine in batches
-	// of up to ttlBatch items: each batch is all or nothing (one fsync on a
-	// durable engine) and its record stays small.
+	// of up to ttlBatch items: each batch is all or nothing and its record
+	// stays small.
 	n, staged := 0, 0
 	b := writeBatch{ttl: true}
 	flush := func() {
-		if b.commit(t.engine, nil) == nil {
+		if b.commit(t.engine, c) == nil {
 			n += staged
 		}
 		b, staged = writeBatch{ttl: true}, 0

@@ -100,9 +100,10 @@ type indexDelta struct {
 
 // commit applies the batch to the engine, all or nothing, then updates the
 // tables' sizes and vector indexes. An empty batch is a no-op. A write for
-// call c (nil for background work, which answers no one) does not wait for
-// a Deferred engine to make it durable: c and the written tables note its
-// ticket instead.
+// c does not wait for a Deferred engine to make it durable: c and the
+// written tables note its ticket instead, and c waits once it has
+// unlocked them (Server.durable). Without a call (a restore's fill) the
+// write is durable when commit returns.
 func (b *writeBatch) commit(e storage.Engine, c *call) error {
 	if len(b.items) == 0 {
 		return nil

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -352,5 +354,49 @@ func TestServerWritesAnswerOnceDurable(t *testing.T) {
 				t.Errorf("%s answered before its write was durable", name)
 			}
 		})
+	}
+}
+
+// A TTL sweep's deletes go to the log in several batches, made durable by
+// one fsync once the table is unlocked: writers to the table never wait
+// for the sweep's fsyncs.
+func TestServerTTLSweepSharesOneFsync(t *testing.T) {
+	inEveryMode(t, testTTLSweepSharesOneFsync)
+}
+
+func testTTLSweepSharesOneFsync(t *testing.T, opts []local.Option) {
+	g := newSyncGate()
+	_, srv, c, _ := gatedServer(t, g, opts...)
+	ctx := context.Background()
+	_, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("tbl"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}})
+	must(t, err)
+	const items = 600 // three of the sweep's batches
+	expired := strconv.FormatInt(time.Now().Add(-time.Hour).Unix(), 10)
+	for i := 0; i < items; i += 25 {
+		var reqs []types.WriteRequest
+		for j := i; j < i+25; j++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+				"pk":  &types.AttributeValueMemberS{Value: fmt.Sprintf("k%04d", j)},
+				"exp": &types.AttributeValueMemberN{Value: expired},
+			}}})
+		}
+		out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"tbl": reqs}})
+		must(t, err)
+		if len(out.UnprocessedItems) > 0 {
+			t.Fatal("unprocessed items")
+		}
+	}
+	before := g.syncs.Load()
+	if n := srv.Local.SweepExpired(); n != items {
+		t.Fatalf("swept %d items, want %d", n, items)
+	}
+	if got := g.syncs.Load() - before; got != 1 {
+		t.Errorf("the sweep made %d fsyncs of the log, want 1", got)
+	}
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("tbl"), Select: types.SelectCount})
+	must(t, err)
+	if out.Count != 0 {
+		t.Errorf("%d items left after the sweep", out.Count)
 	}
 }
