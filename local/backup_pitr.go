@@ -35,6 +35,7 @@ const pitrExt = "pitr"
 // its fields change with the table's lock held exclusively.
 type history struct {
 	engine storage.Engine
+	ticket *storage.Ticket // the table's (table.ticket)
 	coll   storage.Collection
 	now    func() time.Time
 	days   int
@@ -75,7 +76,7 @@ func (s *Server) openHistory(t *table) error {
 	if err != nil {
 		return err
 	}
-	h := &history{engine: s.engine, coll: coll, now: s.now, days: p.Days, since: p.Since}
+	h := &history{engine: s.engine, ticket: &t.ticket, coll: coll, now: s.now, days: p.Days, since: p.Since}
 	if err := coll.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
 		seq := binary.BigEndian.Uint64(k)
 		h.times = append(h.times, histTime{seq, entryTime(itemOf(v))})
@@ -137,7 +138,7 @@ func (h *history) trim(now int64) error {
 	for i, e := range h.times[:trimBatch] {
 		ops[i] = storage.Delete(h.coll, histKey(e.seq))
 	}
-	if err := h.engine.Apply(ops); err != nil {
+	if err := applyNoting(h.engine, ops, h.ticket); err != nil {
 		return err
 	}
 	h.times = h.times[trimBatch:]

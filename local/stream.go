@@ -243,7 +243,7 @@ func (st *stream) openShard(now time.Time, parent string) error {
 	start := seq.Add(1)
 	sh := &streams.Shard{ID: streams.ShardID(st.label, start, now), Parent: parent, Start: start, Opened: now}
 	ops = append(ops, storage.Put(st.coll, streams.ShardKey(start), storage.MustEncode(sh.Item())))
-	if err := st.srv.engine.Apply(ops); err != nil {
+	if err := applyNoting(st.srv.engine, ops, st.ticket); err != nil {
 		return err
 	}
 	if n := len(st.shards); n > 0 {
@@ -260,7 +260,7 @@ func (st *stream) disable(now time.Time) error {
 	if n := len(st.shards); n > 0 && st.shards[n-1].End == 0 {
 		closed := *st.shards[n-1]
 		closed.End = st.srv.streams.seq.Add(1)
-		if err := st.srv.engine.Apply([]storage.Op{storage.Put(st.coll, streams.ShardKey(closed.Start), storage.MustEncode(closed.Item()))}); err != nil {
+		if err := applyNoting(st.srv.engine, []storage.Op{storage.Put(st.coll, streams.ShardKey(closed.Start), storage.MustEncode(closed.Item()))}, st.ticket); err != nil {
 			return err
 		}
 		*st.shards[n-1] = closed
@@ -404,7 +404,7 @@ func (st *stream) trim(now time.Time) error {
 		gone++
 	}
 	ops = append(ops, storage.Put(st.coll, streams.TrimmedKey, storage.MustEncode(streams.Watermark(through))))
-	if err := st.srv.engine.Apply(ops); err != nil {
+	if err := applyNoting(st.srv.engine, ops, st.ticket); err != nil {
 		return err
 	}
 	st.times.drop(n)

@@ -132,6 +132,25 @@ func (b *writeBatch) commit(e storage.Engine, c *call) error {
 	return nil
 }
 
+// applyNoting applies ops that maintain a table (its stream's shards and
+// trimming, its point-in-time history, a new index's entries) on behalf of
+// whatever call or sweep holds the table's lock. On a Deferred engine it
+// does not wait for the fsync under that lock: ticket, the table's, notes
+// the batch, so whoever reads or writes the table next waits for it (and
+// the writer that caused it waits for its own later batch, which covers
+// it).
+func applyNoting(e storage.Engine, ops []storage.Op, ticket *storage.Ticket) error {
+	d, ok := e.(storage.Deferred)
+	if !ok || ticket == nil { // nil: a stream left by a deleted table
+		return e.Apply(ops)
+	}
+	tk, err := d.ApplyDeferred(ops)
+	if err == nil {
+		*ticket = max(*ticket, tk)
+	}
+	return err
+}
+
 // wholeItems reports whether stage needs the whole old and new items of a
 // write, for the table's index entries, stream records, point-in-time log
 // or vector indexes. Without them it needs only to know whether there was

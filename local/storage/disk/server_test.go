@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 	"github.com/dynamogo/dynamo/dynamotest"
 	"github.com/dynamogo/dynamo/local"
@@ -398,5 +401,69 @@ func testTTLSweepSharesOneFsync(t *testing.T, opts []local.Option) {
 	must(t, err)
 	if out.Count != 0 {
 		t.Errorf("%d items left after the sweep", out.Count)
+	}
+}
+
+// A write that also trims its table's stream and point-in-time history and
+// rolls the stream to a new shard is answered after one fsync: the
+// maintenance goes to the log with the write, not in fsyncs of its own
+// under the table's lock.
+func TestServerMaintenanceJoinsTheWritersFsync(t *testing.T) {
+	inEveryMode(t, testMaintenanceJoinsFsync)
+}
+
+func testMaintenanceJoinsFsync(t *testing.T, opts []local.Option) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	g := newSyncGate()
+	_, srv, c, _ := gatedServer(t, g, append(opts, local.WithClock(clock))...)
+	ctx := context.Background()
+	_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("tbl"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
+	must(t, err)
+	_, err = c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("tbl"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: aws.Bool(true), RecoveryPeriodInDays: aws.Int32(1)}})
+	must(t, err)
+	for i := range 70 { // more history entries than one trim deletes
+		_, err := c.PutItem(ctx, putInput(fmt.Sprintf("k%d", i), "v"))
+		must(t, err)
+	}
+	mu.Lock()
+	now = now.Add(50 * time.Hour) // past the stream's and the history's retention
+	mu.Unlock()
+	before := g.syncs.Load()
+	_, err = c.PutItem(ctx, putInput("last", "v"))
+	must(t, err)
+	if got := g.syncs.Load() - before; got != 1 {
+		t.Errorf("the write made %d fsyncs of the log, want 1", got)
+	}
+
+	// The stream holds the last write alone, in a shard of its own.
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("tbl")})
+	must(t, err)
+	sc := dynamodbstreams.New(dynamodbstreams.Options{
+		HTTPClient:   &http.Client{Transport: dynamotest.Transport(&http.Transport{})},
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("dynamotest", "dynamotest", ""),
+		BaseEndpoint: aws.String(srv.URL),
+		Retryer:      aws.NopRetryer{},
+	})
+	ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
+	must(t, err)
+	var keys []string
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: d.Table.LatestStreamArn,
+			ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+		must(t, err)
+		out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		must(t, err)
+		for _, r := range out.Records {
+			keys = append(keys, r.Dynamodb.Keys["pk"].(*streamtypes.AttributeValueMemberS).Value)
+		}
+	}
+	if len(keys) != 1 || keys[0] != "last" {
+		t.Errorf("stream records of %q, want the last write's alone", keys)
 	}
 }
