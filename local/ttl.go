@@ -147,10 +147,10 @@ func (s *Server) SweepExpired() int {
 		// unlocked, so writers wait for none of their fsyncs. Until then
 		// whoever reads the table waits for them, as for any write.
 		c := new(call)
-		n := t.deleteExpired(c, attr, keys, now)
+		deleted := t.deleteExpired(c, attr, keys, now)
 		t.mu.Unlock()
 		if s.durable(c) == nil {
-			total += n
+			total += deleted
 		}
 	}
 	return total + s.sweepTenants()
