@@ -39,8 +39,8 @@ import (
 // take whatever other threads do meanwhile: the in-process server and the
 // HTTP transport finishing the previous answer, the collector's background
 // workers. own-thread-% takes the same windows on the calling goroutine's
-// own thread (it is locked to it, and the thread clock read; Linux only):
-// the repo's work and the collector's assists its allocations pay, which
+// own thread (locked to it in those windows, read with the thread clock;
+// Linux only): the repo's work and the collector's assists its allocations pay, which
 // are its cost, and nothing of other goroutines. It leaves out work the
 // repo's calls cause elsewhere later (background marking and sweeping of
 // their garbage); the SDK's stack and the server are the same for both
@@ -101,26 +101,22 @@ func BenchmarkOverhead(b *testing.B) {
 			}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			// The thread clock is the calling goroutine's only while the
-			// goroutine cannot move to another thread.
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			_, threadClock := threadCPUTime()
+			_, timer.threads = threadCPUTime()
 			var repoCPU, sdkCPU []time.Duration
 			var repoOutside, sdkOutside time.Duration             // CPU outside the SDK's stack
 			var repoOutsideThread, sdkOutsideThread time.Duration // the same, on the calling thread
 			timed := func(f func() error, to *[]time.Duration, outside, outsideThread *time.Duration) {
-				timer.spent, timer.threadSpent = 0, 0
+				timer.spent, timer.outsideThread = 0, 0
 				start := cpuTime()
-				threadStart := threadNow()
+				timer.outsideStart()
 				if err := f(); err != nil {
 					b.Fatal(err)
 				}
-				td := threadNow() - threadStart
+				timer.outsideStop()
 				d := cpuTime() - start
 				*to = append(*to, d)
 				*outside += d - timer.spent
-				*outsideThread += td - timer.threadSpent
+				*outsideThread += timer.outsideThread
 			}
 			for b.Loop() {
 				if len(repoCPU)%2 == 0 {
@@ -142,7 +138,7 @@ func BenchmarkOverhead(b *testing.B) {
 				b.ReportMetric(100*(repoMean-sdkMean)/sdkMean, "overhead-%")
 				b.ReportMetric(100*(repoMed-sdkMed)/sdkMed, "median-overhead-%")
 				b.ReportMetric(100*float64(repoOutside-sdkOutside)/n/sdkMean, "own-%")
-				if threadClock {
+				if timer.threads {
 					own := float64(repoOutsideThread-sdkOutsideThread) / n
 					b.ReportMetric(100*own/sdkMean, "own-thread-%")
 					b.ReportMetric(own, "own-thread-ns/op")
@@ -154,21 +150,46 @@ func BenchmarkOverhead(b *testing.B) {
 
 // stackTimer, the first middleware of a client's stack, adds up the CPU
 // time calls spend inside the stack (serializing, signing, HTTP, the
-// in-process server, decoding the answer): the process's in spent, the
-// calling thread's in threadSpent.
-type stackTimer struct{ spent, threadSpent time.Duration }
+// in-process server, decoding the answer).
+//
+// With threads set, it also adds up in outsideThread the calling thread's
+// CPU time outside the stack, between outsideStart and outsideStop. The
+// goroutine is locked to its thread there, so that the thread clock is its
+// own, and unlocked inside the stack, as in a program: a locked goroutine
+// that blocks on the network hands its thread's place to another and waits
+// to be handed it back, which would add thread switches to every call.
+type stackTimer struct {
+	spent         time.Duration
+	threads       bool
+	mark          time.Duration // the thread clock at outsideStart
+	outsideThread time.Duration
+}
 
 func (*stackTimer) ID() string { return "BenchStackTimer" }
 
 func (t *stackTimer) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (
 	middleware.InitializeOutput, middleware.Metadata, error,
 ) {
+	t.outsideStop()
 	start := cpuTime()
-	threadStart := threadNow()
 	out, md, err := next.HandleInitialize(ctx, in)
-	t.threadSpent += threadNow() - threadStart
 	t.spent += cpuTime() - start
+	t.outsideStart()
 	return out, md, err
+}
+
+func (t *stackTimer) outsideStart() {
+	if t.threads {
+		runtime.LockOSThread()
+		t.mark = threadNow()
+	}
+}
+
+func (t *stackTimer) outsideStop() {
+	if t.threads {
+		t.outsideThread += threadNow() - t.mark
+		runtime.UnlockOSThread()
+	}
 }
 
 // threadNow is the calling thread's CPU time, or 0 without a thread clock.
