@@ -38,14 +38,15 @@ import (
 // own-% reads the process clock, so its windows outside the stack also
 // take whatever other threads do meanwhile: the in-process server and the
 // HTTP transport finishing the previous answer, the collector's background
-// workers. own-thread-% takes the same windows on the calling goroutine's
-// own thread (locked to it in those windows, read with the thread clock;
-// Linux only): the repo's work and the collector's assists its allocations pay, which
-// are its cost, and nothing of other goroutines. It leaves out work the
-// repo's calls cause elsewhere later (background marking and sweeping of
-// their garbage); the SDK's stack and the server are the same for both
-// calls and subtracted either way. own-thread-ns/op is the same difference
-// per call, in CPU time.
+// workers. own-thread-% charges the same windows only the calling
+// goroutine's own CPU time: the goroutine is locked to its thread in those
+// windows and the thread's clock is read (Linux; elsewhere the figure is
+// left out). That is the repo's work and the collector's assists, which
+// its allocations pay and which are its cost. It leaves out what the
+// repo's garbage costs the collector's background workers later; the
+// SDK's stack and the server are the same for both calls and subtracted
+// either way. own-thread-ns/op is the same difference per call, in CPU
+// time.
 //
 //	go test -run '^$' -bench Overhead -benchtime 3000x .
 func BenchmarkOverhead(b *testing.B) {
