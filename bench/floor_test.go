@@ -288,16 +288,16 @@ func floorIntSet(dst []string, s codec.Set[int], t *textBuf) []string {
 }
 
 // floorTime writes t in UTC with nine fraction digits, as the codec does,
-// from its Unix seconds.
+// from its Unix seconds, straight into b's free room (thirty bytes).
 func floorTime(b []byte, t time.Time) ([]byte, bool) {
 	const minUnix, maxUnix = -62167219200, 253402300800
 	sec := t.Unix()
-	if sec < minUnix || sec >= maxUnix {
+	if sec < minUnix || sec >= maxUnix || cap(b)-len(b) < 30 {
 		return b, false
 	}
-	since := sec - minUnix
+	since := uint64(sec - minUnix)
 	// Days since 0000-03-01 plus one era, as in Howard Hinnant's civil_from_days.
-	z := int(since/86400) - 60 + 146097
+	z := uint(since/86400) - 60 + 146097
 	era := z / 146097
 	doe := z - era*146097
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
@@ -312,32 +312,36 @@ func floorTime(b []byte, t time.Time) ([]byte, bool) {
 	if mo <= 2 {
 		y++
 	}
-	clock := int(since % 86400)
-	ns := t.Nanosecond()
-	var a [30]byte
-	two := func(i, n int) { a[i], a[i+1] = byte('0'+n/10), byte('0'+n%10) }
-	two(0, y/100)
-	two(2, y%100)
+	clock := uint(since % 86400)
+	ns := uint(t.Nanosecond())
+	a := (*[30]byte)(b[len(b) : len(b)+30])
+	copy(a[0:], pairs[2*(y/100):][:2])
+	copy(a[2:], pairs[2*(y%100):][:2])
 	a[4] = '-'
-	two(5, mo)
+	copy(a[5:], pairs[2*mo:][:2])
 	a[7] = '-'
-	two(8, d)
+	copy(a[8:], pairs[2*d:][:2])
 	a[10] = 'T'
-	two(11, clock/3600)
+	copy(a[11:], pairs[2*(clock/3600):][:2])
 	a[13] = ':'
-	two(14, clock/60%60)
+	copy(a[14:], pairs[2*(clock/60%60):][:2])
 	a[16] = ':'
-	two(17, clock%60)
+	copy(a[17:], pairs[2*(clock%60):][:2])
 	a[19] = '.'
 	hi, lo := ns/100000, ns%100000
-	two(20, hi/100)
-	two(22, hi%100)
+	copy(a[20:], pairs[2*(hi/100):][:2])
+	copy(a[22:], pairs[2*(hi%100):][:2])
 	a[24] = byte('0' + lo/10000)
-	two(25, lo%10000/100)
-	two(27, lo%100)
+	copy(a[25:], pairs[2*(lo%10000/100):][:2])
+	copy(a[27:], pairs[2*(lo%100):][:2])
 	a[29] = 'Z'
-	return append(b, a[:]...), true
+	return b[:len(b)+30], true
 }
+
+// pairs holds the two digits of 00 to 99.
+const pairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // floorDecimal writes a decimal of up to 18 digits in the codec's
 // canonical form (no trailing fraction zeros), for exponents from -18 to 0.
@@ -453,10 +457,38 @@ func TestFloorSameItems(t *testing.T) {
 	}
 }
 
-// The floor's number text against the codec's, over values the items
-// could hold instead.
+// The floor's time, number and set text against the codec's, over values
+// the items could hold instead.
 func TestFloorNumbers(t *testing.T) {
 	var e floorEncoder
+	for _, tm := range []time.Time{
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1, 2, 29, 23, 59, 59, 999999999, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 59, 1, time.UTC),
+		time.Date(2000, 2, 29, 6, 7, 8, 9000, time.FixedZone("x", 3600)),
+		time.Date(2100, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+	} {
+		o := order
+		o.PlacedAt = tm
+		o.Tags = codec.NewSet("z", "a", "m", "b", "y")
+		got, err := e.order(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := codec.MarshalItem(&o); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%v: floor %v, codec %v", tm, got, want)
+		}
+	}
+	n := nested
+	n.Scores = codec.NewSet(100, -5, 7, 123456, 0)
+	got, err := e.nested(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := codec.MarshalItem(&n); !reflect.DeepEqual(got, want) {
+		t.Fatalf("scores: floor %v, codec %v", got, want)
+	}
 	for _, f := range []float64{9.99, 120.5, 0.25, -3.5, 1e-3, 0.1 + 0.2, 12345.6789, 1e15, 7} {
 		for _, d := range []string{"149.95", "0", "-0.05", "100", "12.50", "123456789.123456789"} {
 			for _, v := range []int{7, 99, 100, -1, 123456} {
