@@ -47,8 +47,9 @@ type codec struct {
 	isEmpty   func(v reflect.Value) bool // omitted by omitempty
 	wantsNull bool
 
-	// t is the Go type; encAt and decAt, when set, code the value at an
-	// address (see direct.go). decAt is never given NULL.
+	// t is the Go type; encAt and decAt code the value at an address (see
+	// direct.go): encAt is always set once the codec is built, decAt only
+	// for the common types, and never given NULL.
 	t     reflect.Type
 	ptr   unsafe.Pointer // type word of *t (see valueAt)
 	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
@@ -126,6 +127,13 @@ func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
 	}
 	if c.isEmpty == nil {
 		c.isEmpty = c.isZero
+	}
+	if c.encAt == nil {
+		// Every codec works at an address, so that encodeAt is one call
+		// that inlines into its callers (a field, a list element).
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return c.enc(valueAt(c.ptr, p), st)
+		}
 	}
 	return c, nil
 }
