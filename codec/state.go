@@ -194,6 +194,11 @@ func (st *encState) itoa(n int64) string {
 	if uint64(n) < uint64(len(smallInts)) {
 		return smallInts[n]
 	}
+	return st.itoaText(n)
+}
+
+// itoaText is itoa's text in the slab, apart so that itoa inlines.
+func (st *encState) itoaText(n int64) string {
 	return st.str(strconv.AppendInt(st.buf(), n, 10))
 }
 
@@ -202,6 +207,10 @@ func (st *encState) utoa(n uint64) string {
 	if n < uint64(len(smallInts)) {
 		return smallInts[n]
 	}
+	return st.utoaText(n)
+}
+
+func (st *encState) utoaText(n uint64) string {
 	return st.str(strconv.AppendUint(st.buf(), n, 10))
 }
 
