@@ -19,9 +19,10 @@ import (
 // hand-written code for these two types alone: no plan, no reflection, no
 // closures, fields read directly, every map made with its exact size, and
 // all of an item's members, slices and text in one struct handed out from a
-// slab of them. Whatever an encoder producing this result type does, it
-// cannot do less than this, so attributevalue's time over the floor's is
-// the best ratio any such encoder can reach. The floor handles the values
+// slab of them. An encoder producing this result type can hardly do less
+// (the maps, their entries and the members' bytes are the result itself),
+// so attributevalue's time over the floor's bounds the ratio any such
+// encoder can reach. The floor handles the values
 // these items hold (times in years 0000–9999, decimals of up to 18 digits,
 // plain floats); TestFloorSameItems holds it to codec.MarshalItem.
 

@@ -210,6 +210,7 @@ func (st *encState) utoa(n uint64) string {
 	return st.utoaText(n)
 }
 
+// utoaText is itoaText for unsigned numbers.
 func (st *encState) utoaText(n uint64) string {
 	return st.str(strconv.AppendUint(st.buf(), n, 10))
 }
