@@ -20,6 +20,7 @@ func BenchmarkVersus(b *testing.B) {
 	orderItem, _ := codec.MarshalItem(&order)
 	awsOrderItem, _ := attributevalue.MarshalMap(&awsOrd)
 	nestedItem, _ := codec.MarshalItem(&nested)
+	var floor floorEncoder
 	for _, c := range []struct {
 		name         string
 		ours, theirs func() error
@@ -36,6 +37,14 @@ func BenchmarkVersus(b *testing.B) {
 		{"UnmarshalNested",
 			func() error { var n Nested; return codec.UnmarshalItem(nestedItem, &n) },
 			func() error { var n awsNested; return attributevalue.UnmarshalMap(nestedItem, &n) }},
+		// The floor (floor_test.go): the same result as MarshalOrder and
+		// MarshalNested, built by hand.
+		{"FloorOrder",
+			func() error { _, err := floor.order(&order); return err },
+			func() error { _, err := attributevalue.MarshalMap(&awsOrd); return err }},
+		{"FloorNested",
+			func() error { _, err := floor.nested(&nested); return err },
+			func() error { _, err := attributevalue.MarshalMap(&awsNest); return err }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var ours, theirs int64

@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"encoding"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -46,8 +47,9 @@ type codec struct {
 	isEmpty   func(v reflect.Value) bool // omitted by omitempty
 	wantsNull bool
 
-	// t is the Go type; encAt and decAt, when set, code the value at an
-	// address (see direct.go). decAt is never given NULL.
+	// t is the Go type; encAt and decAt code the value at an address (see
+	// direct.go): encAt is always set once the codec is built, decAt only
+	// for the common types, and never given NULL.
 	t     reflect.Type
 	ptr   unsafe.Pointer // type word of *t (see valueAt)
 	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
@@ -125,6 +127,13 @@ func (b *builder) codec(t reflect.Type, o opts) (*codec, error) {
 	}
 	if c.isEmpty == nil {
 		c.isEmpty = c.isZero
+	}
+	if c.encAt == nil {
+		// Every codec works at an address, so that encodeAt is one call
+		// that inlines into its callers (a field, a list element).
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return c.enc(valueAt(c.ptr, p), st)
+		}
 	}
 	return c, nil
 }
@@ -672,7 +681,7 @@ func appendTime(b []byte, t time.Time, p time.Duration) ([]byte, error) {
 		return b, errorf("time is outside years 0000-9999")
 	}
 	ns := t.Nanosecond()
-	if ns%int(p) != 0 {
+	if p != time.Nanosecond && ns%int(p) != 0 { // a division saved in the common case
 		return b, errorf("time is finer than precision=%s (refusing to truncate)", precisionName(p))
 	}
 	since := sec - minTimeUnix // seconds since 0000-01-01T00:00:00Z, never negative
@@ -722,24 +731,27 @@ const (
 )
 
 // civilDate returns the date days after 0000-01-01 (proleptic Gregorian;
-// days ≥ 0), counting from March so that the leap day ends a year.
+// days ≥ 0), counting from March so that the leap day ends a year, by
+// Neri and Schneider's multiplications (as the time package does) rather
+// than a chain of divisions.
 func civilDate(days int64) (y, m, d int) {
 	// Days since 0000-03-01 (year 0 is a leap year: 60 days before it),
 	// plus one 400-year era so that January and February of year 0 are not
 	// negative.
-	z := int(days) - 60 + 146097
-	era := z / 146097
-	doe := z - era*146097                                  // day of era, [0, 146096]
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // year of era, [0, 399]
-	doy := doe - (365*yoe + yoe/4 - yoe/100)               // day of the year from March 1, [0, 365]
-	mp := (5*doy + 2) / 153                                // month from March, [0, 11]
-	d = doy - (153*mp+2)/5 + 1
-	m = mp + 3
-	if m > 12 {
+	z := uint64(days) - 60 + 146097
+	q := 4*z + 3
+	century := q / 146097
+	// The year of the century and the day of the year from March 1 in one
+	// multiplication: (4×day of the century + 3) / 1461 and its remainder
+	// / 4.
+	year, rem := bits.Mul32(2939745, uint32(q%146097)|3)
+	yday := rem / 2939745 / 4
+	md := 2141*yday + 197913 // month from March in the high half, day in the low
+	m = int(md >> 16)
+	d = 1 + int((md&0xFFFF)/2141)
+	y = int(100*century) + int(year) - 400
+	if yday >= 306 { // January or February: of the next year
 		m -= 12
-	}
-	y = yoe + (era-1)*400
-	if m <= 2 {
 		y++
 	}
 	return y, m, d
@@ -762,15 +774,21 @@ func civilDays(y, m, d int) int64 {
 	return int64(era*146097+doe) + 60 - 146097
 }
 
+// put2 writes n, below 100, as two digits.
 func put2(b []byte, n int) {
-	b[0] = byte('0' + n/10)
-	b[1] = byte('0' + n%10)
+	_ = b[1]
+	b[0], b[1] = digitPairs[2*n], digitPairs[2*n+1]
 }
 
 func put4(b []byte, n int) {
 	put2(b, n/100)
 	put2(b[2:], n%100)
 }
+
+// digitPairs holds the two digits of 00 to 99 in turn.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 func buildTime(c *codec, o opts) {
 	p := o.precision

@@ -14,12 +14,11 @@ import (
 // written without a reflect.Value each. A codec without them is reached
 // through valueAt, so every codec works at an address.
 
-// encodeAt encodes the value of c's type stored at p.
+// encodeAt encodes the value of c's type stored at p (a codec without
+// direct coding reaches it through valueAt, in the encAt that b.codec
+// gives it).
 func (c *codec) encodeAt(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
-	if c.encAt != nil {
-		return c.encAt(p, st)
-	}
-	return c.enc(valueAt(c.ptr, p), st)
+	return c.encAt(p, st)
 }
 
 // decodeAt decodes av into the value of c's type stored at p. NULL takes

@@ -85,6 +85,10 @@ type Field struct {
 	// no embedded pointer, so it is coded at its address.
 	direct bool
 	offset uintptr
+	// plain: direct, and neither omitempty nor required, so that encoding
+	// needs no reflect.Value: the common field, which Struct.encode takes
+	// on its short path.
+	plain bool
 }
 
 var (
@@ -248,28 +252,39 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 		p = v.Addr().UnsafePointer()
 	}
 	for _, f := range s.Fields {
-		var av types.AttributeValue
-		var fv reflect.Value // read only where omitempty or required need it
-		switch {
-		case p != nil && f.direct && !f.OmitEmpty && !f.Required:
-			var err error
-			if av, err = f.c.encodeAt(unsafe.Add(p, f.offset), st); err != nil {
+		if p != nil && f.plain {
+			// The short path: the field's value at its address, then only
+			// what an absent value needs.
+			av, err := f.c.encodeAt(unsafe.Add(p, f.offset), st)
+			if err != nil {
 				return within(err, f.Name)
 			}
-		default:
-			if !v.IsValid() {
-				v = valueAt(s.ptr, p)
-			}
-			fv = f.Value(v)
-			switch {
-			case !fv.IsValid():
-			case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
-				continue
-			default:
-				var err error
-				if av, err = f.c.enc(fv, st); err != nil {
-					return within(err, f.Name)
+			if av == nil {
+				switch {
+				case f.HasDefault:
+					av = f.defaultAV
+				case omitNil:
+					continue
+				default:
+					av = st.NULL()
 				}
+			}
+			m[f.Name] = av
+			continue
+		}
+		var av types.AttributeValue
+		if !v.IsValid() {
+			v = valueAt(s.ptr, p)
+		}
+		fv := f.Value(v)
+		switch {
+		case !fv.IsValid():
+		case f.OmitEmpty && !f.Required && f.c.isEmpty(fv):
+			continue
+		default:
+			var err error
+			if av, err = f.c.enc(fv, st); err != nil {
+				return within(err, f.Name)
 			}
 		}
 		if av == nil && f.HasDefault {
@@ -715,6 +730,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 		}
 		f.Kind = f.c.kind
 		f.offset, f.direct = fieldOffset(t, f.Index)
+		f.plain = f.direct && !f.OmitEmpty && !f.Required
 		if f.HasDefault {
 			if err := f.setDefault(); err != nil {
 				return nil, within(err, f.Name)

@@ -191,16 +191,35 @@ func (st *encState) str(b []byte) string {
 // text, which takes nothing from the slab; small numbers (counts,
 // quantities, versions) are the common ones.
 func (st *encState) itoa(n int64) string {
-	if 0 <= n && n < 100 {
-		return strconv.FormatInt(n, 10)
+	if uint64(n) < uint64(len(smallInts)) {
+		return smallInts[n]
 	}
+	return st.itoaText(n)
+}
+
+// itoaText is itoa's text in the slab, apart so that itoa inlines.
+func (st *encState) itoaText(n int64) string {
 	return st.str(strconv.AppendInt(st.buf(), n, 10))
 }
 
 // utoa is itoa for unsigned numbers.
 func (st *encState) utoa(n uint64) string {
-	if n < 100 {
-		return strconv.FormatUint(n, 10)
+	if n < uint64(len(smallInts)) {
+		return smallInts[n]
 	}
+	return st.utoaText(n)
+}
+
+// utoaText is itoaText for unsigned numbers.
+func (st *encState) utoaText(n uint64) string {
 	return st.str(strconv.AppendUint(st.buf(), n, 10))
 }
+
+// smallInts holds the text of 0 to 99, read without a call: strconv's
+// constant strings, so no byte of it is allocated.
+var smallInts = func() (t [100]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i)
+	}
+	return t
+}()
