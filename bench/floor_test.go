@@ -367,20 +367,26 @@ func floorDecimal(b []byte, d decimal.Decimal) ([]byte, bool) {
 	}
 	var db [20]byte
 	digits := strconv.AppendInt(db[:0], c, 10)
-	whole := len(digits) + exp
+	return floorPoint(b, digits, -exp), true
+}
+
+// floorPoint appends digits with a decimal point before the last frac of
+// them, zeros filling in between the point and the digits.
+func floorPoint(b, digits []byte, frac int) []byte {
+	whole := len(digits) - frac
 	switch {
-	case exp == 0:
-		return append(b, digits...), true
+	case frac == 0:
+		return append(b, digits...)
 	case whole > 0:
 		b = append(b, digits[:whole]...)
 		b = append(b, '.')
-		return append(b, digits[whole:]...), true
+		return append(b, digits[whole:]...)
 	}
 	b = append(b, '0', '.')
 	for range -whole {
 		b = append(b, '0')
 	}
-	return append(b, digits...), true
+	return append(b, digits...)
 }
 
 var floorPow10 = [...]float64{1, 10, 100, 1000, 10000}
@@ -406,21 +412,7 @@ func floorFloat(b []byte, f float64) ([]byte, bool) {
 			b = append(b, '-')
 		}
 		var db [20]byte
-		digits := strconv.AppendUint(db[:0], uint64(n), 10)
-		whole := len(digits) - k
-		switch {
-		case k == 0:
-			return append(b, digits...), true
-		case whole > 0:
-			b = append(b, digits[:whole]...)
-			b = append(b, '.')
-			return append(b, digits[whole:]...), true
-		}
-		b = append(b, '0', '.')
-		for range -whole {
-			b = append(b, '0')
-		}
-		return append(b, digits...), true
+		return floorPoint(b, strconv.AppendUint(db[:0], uint64(n), 10), k), true
 	}
 	if a >= 1e-7 && a < 1e21 && !math.IsInf(f, 0) {
 		return strconv.AppendFloat(b, f, 'f', -1, 64), true
