@@ -1162,16 +1162,17 @@ func containsIndex(ixs []*indexMeta, im *indexMeta) bool {
 }
 
 // backfill fills a new index from the table's items; the caller holds t.mu.
-// The entries go to the engine in batches (made durable by the catalog
-// entry the caller saves, not one fsync each); the index is not in the
-// catalog until then, so a crash part way leaves no index naming them.
+// The entries go to the engine in batches (one fsync each on a durable
+// engine, not one per item, and none held in memory for later); the index
+// is not in the catalog until the caller saves it, so a crash part way
+// leaves no index naming them.
 func (t *table) backfill(ix *index, m *tableMeta) error {
 	const batchSize = 256
 	var ferr error
 	ops := make([]storage.Op, 0, batchSize)
 	var size int64
 	flush := func() error {
-		if err := applyNoting(t.engine, ops, &t.ticket); err != nil {
+		if err := t.engine.Apply(ops); err != nil {
 			return err
 		}
 		ix.size += size

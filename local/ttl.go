@@ -119,8 +119,9 @@ func expired(item Item, attr string, now time.Time) bool {
 // WithTTLSweep calls it periodically; tests may call it directly.
 //
 // Each table is scanned under its read lock; the expired items are then
-// deleted under the write lock, each re-read and re-checked first (a write
-// in between may have renewed it), so writers wait only for the deletes.
+// deleted under the write lock, ttlChunk at a time, each re-read and
+// re-checked first (a write in between may have renewed it), so writers
+// wait only for the deletes, and between chunks not even for those.
 func (s *Server) SweepExpired() int {
 	s.mu.RLock()
 	names := make([]string, 0, len(s.tables))
@@ -140,16 +141,22 @@ func (s *Server) SweepExpired() int {
 		if len(keys) == 0 {
 			continue
 		}
-		if t, err = s.writeTable(nil, n); err != nil {
-			continue
-		}
-		// The deletes are made durable together once the table is
-		// unlocked, so writers wait for none of their fsyncs. Until then
-		// whoever reads the table waits for them, as for any write.
-		c := new(call)
-		deleted := t.deleteExpired(c, attr, keys, now)
-		t.mu.Unlock()
-		if s.durable(c) == nil {
+		for len(keys) > 0 {
+			chunk := keys[:min(ttlChunk, len(keys))]
+			keys = keys[len(chunk):]
+			if t, err = s.writeTable(nil, n); err != nil {
+				break
+			}
+			// A chunk's deletes are made durable together once the table
+			// is unlocked, so writers wait for none of their fsyncs. Until
+			// then whoever reads the table waits for them, as for any
+			// write.
+			c := new(call)
+			deleted := t.deleteExpired(c, attr, chunk, now)
+			t.mu.Unlock()
+			if s.durable(c) != nil {
+				break
+			}
 			total += deleted
 		}
 	}
@@ -208,8 +215,13 @@ func (t *table) deleteExpired(c *call, attr string, keys [][]byte, now time.Time
 	return n
 }
 
-// ttlBatch is how many expired items one engine batch deletes.
-const ttlBatch = 256
+// ttlBatch is how many expired items one engine batch deletes, and
+// ttlChunk how many a sweep deletes per hold of a table's lock: a durable
+// engine holds a chunk's records in memory until the sweep waits for them.
+const (
+	ttlBatch = 256
+	ttlChunk = 4 * ttlBatch
+)
 
 // --- the sweeper ---
 

@@ -133,12 +133,11 @@ func (b *writeBatch) commit(e storage.Engine, c *call) error {
 }
 
 // applyNoting applies ops that maintain a table (its stream's shards and
-// trimming, its point-in-time history, a new index's entries) on behalf of
-// whatever call or sweep holds the table's lock. On a Deferred engine it
-// does not wait for the fsync under that lock: ticket, the table's, notes
-// the batch, so whoever reads or writes the table next waits for it (and
-// the writer that caused it waits for its own later batch, which covers
-// it).
+// trimming, its point-in-time history) for whatever call holds the
+// table's lock. On a Deferred engine it does not wait for the fsync under
+// that lock: ticket, the table's, notes the batch, so whoever reads or
+// writes the table next waits for it (and the writer that caused it waits
+// for its own later batch, which covers it).
 func applyNoting(e storage.Engine, ops []storage.Op, ticket *storage.Ticket) error {
 	d, ok := e.(storage.Deferred)
 	if !ok || ticket == nil { // nil: a stream left by a deleted table
