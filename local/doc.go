@@ -64,7 +64,9 @@
 // released first and concurrent writers share fsyncs; the table and the
 // call note the write's ticket, every call that locks a table notes the
 // table's, and Server.run answers only once the greatest ticket a call
-// noted is durable: no answer shows a write a crash could lose.
+// noted is durable: no answer shows a write a crash could lose. A TTL
+// sweep and a table's stream and history maintenance go the same way:
+// their fsyncs are never waited for under the table's lock.
 // Table definitions are
 // tableMeta (meta.go), persisted in the engine's catalog; it has room for
 // tags, the TTL specification and other extensions (Ext). Storage is behind
