@@ -210,13 +210,18 @@ func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
 	var zero T
 	*v = zero
 	rv := reflect.ValueOf(v).Elem()
-	if err := s.st.Decode(item, rv); err != nil {
+	found, err := s.st.DecodeFound(item, rv)
+	if err != nil {
 		return err
 	}
 	if !s.embedded {
-		if err := s.recoverKeys(item, rv); err != nil {
-			*v = zero
-			return err
+		// An item that held every key field, as most do, has nothing to
+		// recover; the fields without a bit are looked up in item.
+		if s.keyBits == 0 || found&s.keyBits != s.keyBits {
+			if err := s.recoverKeys(item, rv); err != nil {
+				*v = zero
+				return err
+			}
 		}
 		s.dropGenerated(rv)
 	}
