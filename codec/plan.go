@@ -191,10 +191,14 @@ func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) e
 // or past the 64th, is not marked, so a caller that must know about such a
 // field looks it up in item itself.
 func (s *Struct) DecodeFound(item map[string]types.AttributeValue, v reflect.Value) (found uint64, err error) {
+	var p unsafe.Pointer // the struct's address, when v points to it
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return 0, errorf("cannot decode %s into a nil pointer", s.Type)
 		}
+		// Taking the address of v.Elem() again would look *T up in
+		// reflect's type cache.
+		p = v.UnsafePointer()
 		v = v.Elem()
 	}
 	if v.Type() != s.Type {
@@ -203,7 +207,7 @@ func (s *Struct) DecodeFound(item map[string]types.AttributeValue, v reflect.Val
 	if !v.CanSet() {
 		return 0, errorf("cannot decode into an unaddressable %s", s.Type)
 	}
-	found, err = s.decode(item, v, nil)
+	found, err = s.decode(item, v, p)
 	if err != nil {
 		return found, withinType(err, s.Type)
 	}
@@ -340,7 +344,8 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 }
 
 // decode fills the settable struct v, or the one at p when v is the zero
-// Value, and returns the bits of DecodeFound.
+// Value (p, when given, is v's address), and returns the bits of
+// DecodeFound.
 func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) (uint64, error) {
 	if p == nil {
 		p = v.Addr().UnsafePointer()

@@ -209,11 +209,12 @@ func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
 	var zero T
 	*v = zero
-	rv := reflect.ValueOf(v).Elem()
-	found, err := s.st.DecodeFound(item, rv)
+	pv := reflect.ValueOf(v)
+	found, err := s.st.DecodeFound(item, pv)
 	if err != nil {
 		return err
 	}
+	rv := pv.Elem()
 	if !s.embedded {
 		// An item that held every key field, as most do, has nothing to
 		// recover; the fields without a bit are looked up in item.
