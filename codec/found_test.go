@@ -90,3 +90,38 @@ func TestDecodeFoundPastSixtyFour(t *testing.T) {
 		t.Errorf("decoded Far %q, Late %q, A63 %d, A5 %d", v.Far, v.Late, v.A63, v.A5)
 	}
 }
+
+// Loud decodes itself, and is reached again through the plan of LoudBox
+// while its own codec is being built: the plans' decode tables must call
+// its method, not the struct decoder its codec held for a while.
+type Loud struct {
+	Seen string
+	Next *LoudBox `dynamo:"next"`
+}
+
+func (l *Loud) UnmarshalDynamo(types.AttributeValue) error {
+	l.Seen = "custom"
+	return nil
+}
+
+type LoudBox struct {
+	L Loud `dynamo:"l"`
+}
+
+type LoudTop struct {
+	L Loud `dynamo:"l"`
+}
+
+func TestDecodeTableOfRecursiveCustomType(t *testing.T) {
+	item := map[string]types.AttributeValue{"l": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
+		"Seen": &types.AttributeValueMemberS{Value: "plan"},
+	}}}
+	var top LoudTop
+	if err := codec.UnmarshalItem(item, &top); err != nil || top.L.Seen != "custom" {
+		t.Fatalf("LoudTop: %+v, %v", top, err)
+	}
+	var box LoudBox
+	if err := codec.UnmarshalItem(item, &box); err != nil || box.L.Seen != "custom" {
+		t.Fatalf("LoudBox: %+v, %v", box, err)
+	}
+}

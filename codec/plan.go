@@ -57,11 +57,14 @@ type Struct struct {
 // over a plan's fields then touches one small entry per field instead of
 // a whole Field through its pointer.
 type decField struct {
-	name   string
-	c      *codec
+	name string
+	// decAt is c.decAt, read here rather than through c: decoding a
+	// common field then touches its entry and the coder, not the codec.
+	decAt  func(av types.AttributeValue, p unsafe.Pointer) error
 	offset uintptr
 	def    types.AttributeValue // the default's value, or nil
 	field  *Field               // nil when the field is coded at offset
+	c      *codec
 }
 
 // Field is one attribute of a struct plan.
@@ -363,7 +366,13 @@ func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p
 			found |= 1 << i // 0 past the 64th field
 		}
 		if d.field == nil {
-			if err := d.c.decodeAt(av, unsafe.Add(p, d.offset)); err != nil {
+			var err error
+			if _, null := av.(*types.AttributeValueMemberNULL); d.decAt != nil && !null {
+				err = d.decAt(av, unsafe.Add(p, d.offset))
+			} else {
+				err = d.c.decodeAt(av, unsafe.Add(p, d.offset))
+			}
+			if err != nil {
 				return found, within(err, d.name)
 			}
 			continue
@@ -514,6 +523,10 @@ func newBuilder() *builder {
 }
 
 func (b *builder) publish() {
+	// The codecs of a recursive type are complete only now.
+	for _, s := range b.plans {
+		s.setDecodeTable()
+	}
 	for k, c := range b.codecs {
 		codecs.Store(k, c)
 	}
@@ -772,18 +785,22 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 		s.byName[f.Name] = f
 	}
 	s.Fields = fields
-	s.dec = make([]decField, len(fields))
-	for i, f := range fields {
+	return s, nil
+}
+
+// setDecodeTable fills s.dec from s.Fields and their finished codecs.
+func (s *Struct) setDecodeTable() {
+	s.dec = make([]decField, len(s.Fields))
+	for i, f := range s.Fields {
 		d := decField{name: f.Name, c: f.c, offset: f.offset, field: f}
 		if f.direct {
-			d.field = nil
+			d.field, d.decAt = nil, f.c.decAt
 		}
 		if f.HasDefault {
 			d.def = f.defaultAV
 		}
 		s.dec[i] = d
 	}
-	return s, nil
 }
 
 // fieldOffset returns the offset of the field at index in struct type t,
