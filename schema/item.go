@@ -217,7 +217,8 @@ func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
 	rv := pv.Elem()
 	if !s.embedded {
 		// An item that held every key field, as most do, has nothing to
-		// recover; the fields without a bit are looked up in item.
+		// recover. Key fields without a bit (past the 64th) and attributes
+		// with a nil value are left to recoverKeys, which looks them up.
 		if s.keyBits == 0 || found&s.keyBits != s.keyBits {
 			if err := s.recoverKeys(item, rv); err != nil {
 				*v = zero
