@@ -154,3 +154,12 @@ func TestEightDigits(t *testing.T) {
 		}
 	}
 }
+
+// Any text, not only the edges above: the fast parser agrees with its
+// reference, and with time.Parse wherever it accepts.
+func FuzzParseTimeUTC(f *testing.F) {
+	for _, s := range []string{"2024-01-15T10:00:00Z", "2024-02-29T23:59:59.999999999Z", "0000-01-01T00:00:00.5Z", "2024-01-15T10:00:00+01:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkParseTimeUTC(t, s) })
+}
