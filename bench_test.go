@@ -359,7 +359,11 @@ func BenchmarkLayerCold(b *testing.B) {
 		b.Fatal(err)
 	}
 	item, _ := Orders.Dump(o)
-	repo, _ := dynamo.FromClient(&cannedAPI{item: item})
+	items := make([]map[string]types.AttributeValue, 11)
+	for i := range items {
+		items[i], _ = Orders.Dump(order("u1", i))
+	}
+	repo, _ := dynamo.FromClient(&cannedAPI{item: item, items: items})
 	orders := dynamo.Bind(repo, Orders)
 	ctx := context.Background()
 	key := Order{UserID: o.UserID, PlacedAt: o.PlacedAt, OrderID: o.OrderID}
@@ -369,6 +373,7 @@ func BenchmarkLayerCold(b *testing.B) {
 	}{
 		{"Put", func() error { return orders.Put(ctx, o) }},
 		{"Get", func() error { _, err := orders.Get(ctx, key); return err }},
+		{"Query", func() error { _, err := orders.Query(ctx, Order{UserID: "u1"}); return err }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var cold, hot time.Duration

@@ -504,7 +504,8 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 			if !ok {
 				return mismatch(av, t)
 			}
-			return s.decode(m.Value, reflect.Value{}, p)
+			_, err := s.decode(m.Value, reflect.Value{}, p)
+			return err
 		}
 		decodeByAddress(c)
 	case reflect.Pointer:

@@ -153,6 +153,12 @@
 // item of eight fields. Members handed out are never written again, distinct values never
 // share a member, and slices are capped so that appending to one copies.
 //
+// Decoding walks a dense table of the plan's fields (attribute name,
+// offset, coder), looking each attribute up in the item once.
+// Struct.DecodeFound is Decode that also reports which of the first 64
+// fields the item held, so that a caller (package schema, recovering key
+// fields from the generated keys) need not look them up again.
+//
 // # Errors
 //
 // Every error is an *Error whose Path says where: "Order.items[2].sku:

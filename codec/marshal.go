@@ -97,7 +97,7 @@ func MarshalItem(v any) (map[string]types.AttributeValue, error) {
 // map[string]T.
 func UnmarshalItem(item map[string]types.AttributeValue, out any) error {
 	if s, p := pointerPlan(out); s != nil {
-		if err := s.decode(item, reflect.Value{}, p); err != nil {
+		if _, err := s.decode(item, reflect.Value{}, p); err != nil {
 			return withinType(err, s.Type)
 		}
 		return nil

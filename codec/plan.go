@@ -50,6 +50,21 @@ type Struct struct {
 
 	byName map[string]*Field
 	ptr    unsafe.Pointer // type word of *Type (see valueAt)
+	dec    []decField     // Fields as the decoder reads them
+}
+
+// decField is what decoding reads of a field, in one dense table: the loop
+// over a plan's fields then touches one small entry per field instead of
+// a whole Field through its pointer.
+type decField struct {
+	name string
+	// decAt is c.decAt, read here rather than through c: decoding a
+	// common field then touches its entry and the coder, not the codec.
+	decAt  func(av types.AttributeValue, p unsafe.Pointer) error
+	offset uintptr
+	def    types.AttributeValue // the default's value, or nil
+	field  *Field               // nil when the field is coded at offset
+	c      *codec
 }
 
 // Field is one attribute of a struct plan.
@@ -169,22 +184,37 @@ func (s *Struct) EncodeInto(v reflect.Value, omitNil bool, m map[string]types.At
 // Undeclared attributes are ignored; missing ones get the field's default
 // or are left as they are; NULL loads as the zero value.
 func (s *Struct) Decode(item map[string]types.AttributeValue, v reflect.Value) error {
+	_, err := s.DecodeFound(item, v)
+	return err
+}
+
+// DecodeFound is Decode, also reporting which fields the item held: bit i
+// is set when the attribute of Fields[i] is in item with a non-nil value.
+// Only the first 64 fields have a bit; a field filled from its default,
+// or past the 64th, is not marked, so a caller that must know about such a
+// field looks it up in item itself.
+func (s *Struct) DecodeFound(item map[string]types.AttributeValue, v reflect.Value) (found uint64, err error) {
+	var p unsafe.Pointer // the struct's address, when v points to it
 	if v.Kind() == reflect.Pointer {
 		if v.IsNil() {
-			return errorf("cannot decode %s into a nil pointer", s.Type)
+			return 0, errorf("cannot decode %s into a nil pointer", s.Type)
 		}
+		// Taking the address of v.Elem() again would look *T up in
+		// reflect's type cache.
+		p = v.UnsafePointer()
 		v = v.Elem()
 	}
 	if v.Type() != s.Type {
-		return errorf("cannot decode a %s item into %s", s.Type, v.Type())
+		return 0, errorf("cannot decode a %s item into %s", s.Type, v.Type())
 	}
 	if !v.CanSet() {
-		return errorf("cannot decode into an unaddressable %s", s.Type)
+		return 0, errorf("cannot decode into an unaddressable %s", s.Type)
 	}
-	if err := s.decode(item, v, nil); err != nil {
-		return withinType(err, s.Type)
+	found, err = s.decode(item, v, p)
+	if err != nil {
+		return found, withinType(err, s.Type)
 	}
-	return nil
+	return found, nil
 }
 
 // unknownType is the type of a catch-all field.
@@ -317,43 +347,54 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 }
 
 // decode fills the settable struct v, or the one at p when v is the zero
-// Value.
-func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) error {
+// Value (p, when given, is v's address), and returns the bits of
+// DecodeFound.
+func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) (uint64, error) {
 	if p == nil {
 		p = v.Addr().UnsafePointer()
 	}
-	for _, f := range s.Fields {
-		av := item[f.Name]
+	var found uint64
+	for i := range s.dec {
+		d := &s.dec[i]
+		av := item[d.name]
 		if av == nil {
-			if !f.HasDefault {
+			if d.def == nil {
 				continue
 			}
-			av = f.defaultAV
+			av = d.def
+		} else {
+			found |= 1 << i // 0 past the 64th field
 		}
-		if f.direct {
-			if err := f.c.decodeAt(av, unsafe.Add(p, f.offset)); err != nil {
-				return within(err, f.Name)
+		if d.field == nil {
+			var err error
+			if _, null := av.(*types.AttributeValueMemberNULL); d.decAt != nil && !null {
+				err = d.decAt(av, unsafe.Add(p, d.offset))
+			} else {
+				err = d.c.decodeAt(av, unsafe.Add(p, d.offset))
+			}
+			if err != nil {
+				return found, within(err, d.name)
 			}
 			continue
 		}
 		if !v.IsValid() {
 			v = valueAt(s.ptr, p)
 		}
-		fv, err := f.settable(v)
+		fv, err := d.field.settable(v)
 		if err != nil {
-			return within(err, f.Name)
+			return found, within(err, d.name)
 		}
-		if err := f.c.decode(av, fv); err != nil {
-			return within(err, f.Name)
+		if err := d.c.decode(av, fv); err != nil {
+			return found, within(err, d.name)
 		}
 	}
 	if s.Unknown != nil {
 		if !v.IsValid() {
 			v = valueAt(s.ptr, p)
 		}
-		return s.decodeUnknown(item, v)
+		return found, s.decodeUnknown(item, v)
 	}
-	return nil
+	return found, nil
 }
 
 // Value returns the field's value in struct value structV (or a pointer to
@@ -482,6 +523,10 @@ func newBuilder() *builder {
 }
 
 func (b *builder) publish() {
+	// The codecs of a recursive type are complete only now.
+	for _, s := range b.plans {
+		s.setDecodeTable()
+	}
 	for k, c := range b.codecs {
 		codecs.Store(k, c)
 	}
@@ -741,6 +786,21 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// setDecodeTable fills s.dec from s.Fields and their finished codecs.
+func (s *Struct) setDecodeTable() {
+	s.dec = make([]decField, len(s.Fields))
+	for i, f := range s.Fields {
+		d := decField{name: f.Name, c: f.c, offset: f.offset, field: f}
+		if f.direct {
+			d.field, d.decAt = nil, f.c.decAt
+		}
+		if f.HasDefault {
+			d.def = f.defaultAV
+		}
+		s.dec[i] = d
+	}
 }
 
 // fieldOffset returns the offset of the field at index in struct type t,

@@ -209,14 +209,21 @@ func (s *Schema[T]) Load(item map[string]types.AttributeValue) (T, error) {
 func (s *Schema[T]) LoadInto(item map[string]types.AttributeValue, v *T) error {
 	var zero T
 	*v = zero
-	rv := reflect.ValueOf(v).Elem()
-	if err := s.st.Decode(item, rv); err != nil {
+	pv := reflect.ValueOf(v)
+	found, err := s.st.DecodeFound(item, pv)
+	if err != nil {
 		return err
 	}
+	rv := pv.Elem()
 	if !s.embedded {
-		if err := s.recoverKeys(item, rv); err != nil {
-			*v = zero
-			return err
+		// An item that held every key field, as most do, has nothing to
+		// recover. Key fields without a bit (past the 64th) and attributes
+		// with a nil value are left to recoverKeys, which looks them up.
+		if s.keyBits == 0 || found&s.keyBits != s.keyBits {
+			if err := s.recoverKeys(item, rv); err != nil {
+				*v = zero
+				return err
+			}
 		}
 		s.dropGenerated(rv)
 	}

@@ -46,6 +46,10 @@ type Schema[T any] struct {
 	vectors   []*VectorIndexSpec
 
 	desc *Description
+
+	// keyBits are the bits of the key fields in codec.Struct.DecodeFound's
+	// answer; zero when a key field is past the 64th, which has none.
+	keyBits uint64
 }
 
 // keyField is a field that is a part of a key, with its encoded default.
@@ -242,6 +246,7 @@ func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error
 		return nil, err
 	}
 	s.pkFields, s.skFields = fieldsOf(s.pk), fieldsOf(s.sk)
+	s.keyBits = keyBits(st.Fields, append(slices.Clip(s.pkFields), s.skFields...))
 	if !embedded {
 		s.identity = []string{s.pkName}
 		if s.skName != "" {
@@ -253,6 +258,20 @@ func build[T any](table string, embedded bool, opts []Option) (*Schema[T], error
 	}
 	s.describe(&c)
 	return s, nil
+}
+
+// keyBits returns the DecodeFound bits of keys among fields, or 0 when one
+// of them has no bit.
+func keyBits(fields, keys []*codec.Field) uint64 {
+	var bits uint64
+	for _, k := range keys {
+		i := slices.Index(fields, k)
+		if i < 0 || i >= 64 {
+			return 0
+		}
+		bits |= 1 << i
+	}
+	return bits
 }
 
 func (s *Schema[T]) errf(field, format string, args ...any) *Error {
