@@ -125,3 +125,25 @@ func TestDecodeTableOfRecursiveCustomType(t *testing.T) {
 		t.Fatalf("LoudBox: %+v, %v", box, err)
 	}
 }
+
+// A Struct put together by hand, not by StructOf, has no decode table:
+// decoding with it is an error, not an item silently left unfilled.
+func TestDecodeNeedsABuiltPlan(t *testing.T) {
+	built, err := codec.StructOf(reflect.TypeFor[struct {
+		A string `dynamo:"a"`
+	}]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHand := codec.Struct{Type: built.Type, Fields: built.Fields}
+	var v struct {
+		A string `dynamo:"a"`
+	}
+	item := map[string]types.AttributeValue{"a": &types.AttributeValueMemberS{Value: "x"}}
+	if err := byHand.Decode(item, reflect.ValueOf(&v)); err == nil || !strings.Contains(err.Error(), "StructOf") {
+		t.Fatalf("Decode with a hand-built plan: %v, want an error naming StructOf", err)
+	}
+	if err := built.Decode(item, reflect.ValueOf(&v)); err != nil || v.A != "x" {
+		t.Fatalf("Decode with StructOf's plan: %v, %q", err, v.A)
+	}
+}

@@ -350,6 +350,11 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 // Value (p, when given, is v's address), and returns the bits of
 // DecodeFound.
 func (s *Struct) decode(item map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer) (uint64, error) {
+	if len(s.dec) != len(s.Fields) {
+		// Only StructOf's plans have their table: decoding with another
+		// would silently fill nothing.
+		return 0, errorf("%s: decoding needs the plan StructOf returns", s.Type)
+	}
 	if p == nil {
 		p = v.Addr().UnsafePointer()
 	}
