@@ -683,7 +683,7 @@ func (e *Engine) copyRange(f file, from, to int64, path string) error {
 }
 
 // replay applies one log or snapshot record to the memory engine.
-func (e *Engine) replay(r record) error {
+func (e *Engine) replay(r *record) error {
 	switch r.op {
 	case opPut:
 		return e.collLocked(r.coll).load(r.kv, r.key, r.item)
@@ -746,7 +746,7 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	var count, gen uint64
 	ended := false
 	var ld sortedLoad
-	_, err = readRecords(e.readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
+	_, err = readRecords(e.readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r *record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
@@ -792,7 +792,7 @@ type sortedLoad struct {
 }
 
 // put stores a put record of c.
-func (s *sortedLoad) put(c *collection, r record) error {
+func (s *sortedLoad) put(c *collection, r *record) error {
 	if c != s.c {
 		s.finish()
 		if sl, ok := c.mem.(storage.SortedLoader); ok && c.mem.Len() == 0 {

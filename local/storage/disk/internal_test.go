@@ -109,7 +109,8 @@ func checkKept(t *testing.T, payload []byte, form format) {
 	t.Helper()
 	kept := bytes.Clone(payload)
 	want, werr := decodeRecord(kept, form, nil)
-	got, err := decodeKept(payload, kept, form, nil)
+	var got record
+	err := decodeKept(&got, payload, kept, form, nil)
 	if (err == nil) != (werr == nil) {
 		t.Fatalf("format%d: decoding as kept: %v; decoding the kept bytes: %v", form, err, werr)
 	}

@@ -165,17 +165,20 @@ type batchOp struct {
 // decodeRecord decodes one record's payload in the given file format (see
 // decoder for what aliases it).
 func decodeRecord(payload []byte, f format, names *interner) (record, error) {
-	return decodeKept(payload, payload, f, names)
+	var r record
+	err := decodeKept(&r, payload, payload, f, names)
+	return r, err
 }
 
-// decodeKept decodes payload, whose bytes kept holds too: keys alias
-// payload, and the puts' kv and items alias kept, which is read only to
-// check a format1 item.
-func decodeKept(payload, kept []byte, f format, names *interner) (record, error) {
+// decodeKept decodes payload into r, whose bytes kept holds too: keys
+// alias payload, and the puts' kv and items alias kept, which is read only
+// to check a format1 item.
+func decodeKept(r *record, payload, kept []byte, f format, names *interner) error {
+	*r = record{}
 	if len(payload) == 0 || len(kept) != len(payload) {
-		return record{}, errors.New("empty record")
+		return errors.New("empty record")
 	}
-	r := record{op: payload[0]}
+	r.op = payload[0]
 	d := &decoder{b: payload, k: kept, off: 1, format: f, names: names}
 	var err error
 	switch r.op {
@@ -206,12 +209,12 @@ func decodeKept(payload, kept []byte, f format, names *interner) (record, error)
 		}
 		r.gen, err = d.uvarint()
 	default:
-		return record{}, fmt.Errorf("unknown record op %d", r.op)
+		return fmt.Errorf("unknown record op %d", r.op)
 	}
 	if err == nil && d.off != len(payload) {
 		err = fmt.Errorf("%d stray bytes after the record", len(payload)-d.off)
 	}
-	return r, err
+	return err
 }
 
 // batch decodes the ops of a batch record.
@@ -265,8 +268,9 @@ func (e *frameError) Error() string {
 // before size. Each record is checked and decoded where src read it; its
 // keys and items alias where src keeps the same bytes (see source), and
 // its key fields, as decoded, are valid only during fn.
-func readRecords(src source, base, size int64, f format, fn func(record) error) (int64, error) {
+func readRecords(src source, base, size int64, f format, fn func(*record) error) (int64, error) {
 	var names interner
+	var rec record
 	off := base
 	for off < size {
 		fail := func(torn bool, err error) (int64, error) {
@@ -295,11 +299,10 @@ func readRecords(src source, base, size int64, f format, fn func(record) error) 
 		if crc32.Update(crc, castagnoli, payload) != want {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		rec, err := decodeKept(payload, kept, f, &names)
-		if err != nil {
+		if err := decodeKept(&rec, payload, kept, f, &names); err != nil {
 			return fail(false, err)
 		}
-		if err := fn(rec); err != nil {
+		if err := fn(&rec); err != nil {
 			return fail(false, err)
 		}
 		off += frameHeader + n
