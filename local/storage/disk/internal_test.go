@@ -73,6 +73,9 @@ func FuzzDecodeRecord(f *testing.F) {
 	for _, rec := range [][]byte{put, batch, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3, 7)} {
 		f.Add(rec[frameHeader:])
 	}
+	long, _ := appendPut(nil, strings.Repeat("c", 200), []byte(strings.Repeat("k", 300)), storage.MustEncode(storage.Item{"a": &types.AttributeValueMemberS{Value: strings.Repeat("v", 20000)}}))
+	f.Add(long[frameHeader:])                                                                                    // varints of two and three bytes
+	f.Add([]byte{opPut, 1, 'c', 0x82, 0x00, 1, 1, 'k', 0})                                                       // a varint of more bytes than it needs
 	f.Add([]byte{opPut, 1, 'c', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 1, 1, 'k', 0}) // a varint past 64 bits
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		for _, form := range []format{format1, format2} {
@@ -113,6 +116,13 @@ func checkKept(t *testing.T, payload []byte, form format) {
 	err := decodeKept(&got, payload, kept, form, nil)
 	if (err == nil) != (werr == nil) {
 		t.Fatalf("format%d: decoding as kept: %v; decoding the kept bytes: %v", form, err, werr)
+	}
+	var fast record
+	if ok := form == format2 && decodePut(&fast, payload, kept, nil); form == format2 && ok != (err == nil && got.op == opPut) {
+		t.Fatalf("decodePut says %v; decodeKept decodes op %d, %v", ok, got.op, err)
+	} else if ok && (fast.coll != got.coll || string(fast.key) != string(got.key) || unsafe.SliceData(fast.kv) != unsafe.SliceData(got.kv) ||
+		len(fast.kv) != len(got.kv) || fast.item != got.item || unsafe.StringData(fast.item.Encoded()) != unsafe.StringData(got.item.Encoded())) {
+		t.Fatal("decodePut decodes another put than decodeKept")
 	}
 	if err != nil {
 		return

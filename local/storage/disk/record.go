@@ -299,8 +299,10 @@ func readRecords(src source, base, size int64, f format, fn func(*record) error)
 		if crc32.Update(crc, castagnoli, payload) != want {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		if err := decodeKept(&rec, payload, kept, f, &names); err != nil {
-			return fail(false, err)
+		if f != format2 || !decodePut(&rec, payload, kept, &names) {
+			if err := decodeKept(&rec, payload, kept, f, &names); err != nil {
+				return fail(false, err)
+			}
 		}
 		if err := fn(&rec); err != nil {
 			return fail(false, err)
