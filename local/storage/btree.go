@@ -51,6 +51,17 @@ func sharedEntry(kv []byte, klen int, v Value) (entry, bool) {
 	return entry{p: &kv[0], klen: uint32(klen), vlen: uint32(len(v.enc)), size: uint32(v.size), pre: keyPrefix(unsafe.String(&kv[0], klen))}, true
 }
 
+// coldEntry is sharedEntry without reading kv: key holds the bytes of
+// kv[:len(key)] (see ColdPutter). If v's encoding is elsewhere, key and v
+// are copied (which reads v).
+func coldEntry(kv, key []byte, v Value) entry {
+	klen := len(key)
+	if klen >= len(kv) || len(kv)-klen != len(v.enc) || unsafe.StringData(v.enc) != &kv[klen] {
+		return newEntry(unsafeString(key), v)
+	}
+	return entry{p: &kv[0], klen: uint32(klen), vlen: uint32(len(v.enc)), size: uint32(v.size), pre: keyPrefix(unsafeString(key))}
+}
+
 // keyPrefix is the first 4 bytes of key, big-endian, padded with zeros: if
 // keyPrefix(a) < keyPrefix(b) then a < b (a shorter key padded with the
 // least byte still sorts before the keys it is a prefix of).
@@ -236,6 +247,52 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 		t.length++
 	}
 	return old, replaced
+}
+
+// appendEntry stores e, whose key the caller knows sorts after every key
+// in t, down the right edge without reading a stored key: into the last
+// leaf, splitting the full nodes on the way to it as maybeSplitChild does
+// for an append.
+func (t *btree) appendEntry(e entry) {
+	t.length++
+	if l := t.last; l != nil && len(l.items) < btreeMaxItems {
+		l.items = append(l.items, e)
+		return
+	}
+	if t.root == nil {
+		t.root = &node{items: make([]entry, 0, btreeMaxItems)}
+		t.root.items = append(t.root.items, e)
+		t.last = t.root
+		return
+	}
+	if len(t.root.items) >= btreeMaxItems {
+		at := btreeMaxItems / 2
+		if len(t.root.children) == 0 {
+			at = btreeMaxItems - 2
+		}
+		mid, second := t.root.split(at)
+		old := t.root
+		t.root = &node{items: make([]entry, 0, btreeMaxItems), children: make([]*node, 0, btreeMaxItems+1)}
+		t.root.items = append(t.root.items, mid)
+		t.root.children = append(t.root.children, old, second)
+	}
+	n := t.root
+	for len(n.children) > 0 {
+		c := n.children[len(n.children)-1]
+		if len(c.items) >= btreeMaxItems {
+			at := btreeMaxItems / 2
+			if len(c.children) == 0 {
+				at = btreeMaxItems - 2
+			}
+			mid, second := c.split(at)
+			n.items = append(n.items, mid)
+			n.children = append(n.children, second)
+			c = second
+		}
+		n = c
+	}
+	n.items = append(n.items, e)
+	t.last = n
 }
 
 // findLast sets last after a write that may have changed the tree's shape.

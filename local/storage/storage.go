@@ -152,6 +152,22 @@ type SharedPutter interface {
 	PutShared(kv []byte, keyLen int, v Value) (old Value, replaced bool, err error)
 }
 
+// ColdPutter is implemented by the memory engine's collections and by the
+// Loaders of their LoadSorted. A durable engine restoring items from a file
+// it maps reads each record into a buffer of its own to verify it, and
+// stores the item where it lies in the mapping without reading it there, so
+// that the mapping's pages are first touched when the item is first used.
+type ColdPutter interface {
+	// PutCold is PutShared of kv[:len(key)] and v, without the old item,
+	// where key holds the same bytes as kv[:len(key)]: the collection reads
+	// key (during the call only) and never kv or v's encoding, unless a
+	// write must compare the key with stored ones. A collection whose every
+	// put so far was PutCold keeps a copy of its greatest key, and a PutCold
+	// of a key after it appends without comparing. If v's encoding is not
+	// kv[len(key):], key and v are copied, as by Put.
+	PutCold(kv, key []byte, v Value) error
+}
+
 // SortedLoader is implemented by the memory engine's collections. A
 // durable engine restoring a snapshot, which holds each collection's items
 // in key order, builds the collection from them in one pass rather than
@@ -288,9 +304,20 @@ type memColl struct {
 	dropped bool
 	tree    btree
 	gen     uint64 // counts the writes, which make earlier Slots stale
+	// hi is a copy of the greatest key stored (hiAny: there is one) while
+	// every put was a PutCold (hiStale: not so), so that a restart's
+	// replay appends keys after it without reading a stored key. A delete
+	// leaves it an upper bound.
+	hi      []byte
+	hiAny   bool
+	hiStale bool
 }
 
-var _ Finder = (*memColl)(nil)
+var (
+	_ Finder     = (*memColl)(nil)
+	_ ColdPutter = (*memColl)(nil)
+	_ ColdPutter = (*memLoader)(nil)
+)
 
 var errDropped = errors.New("storage: collection dropped")
 
@@ -343,6 +370,7 @@ func (c *memColl) PutAt(at Slot, key []byte, v Value) (Value, bool, error) {
 // putAt stores key and v where at says key is, if at is not stale, or
 // where a search finds its place.
 func (c *memColl) putAt(at Slot, key []byte, v Value) (Value, bool) {
+	c.stale()
 	k := unsafeString(key)
 	if at.t == &c.tree && at.gen == c.gen && at.n.items[at.i].key() == k {
 		c.gen++
@@ -363,9 +391,51 @@ func (c *memColl) PutShared(kv []byte, keyLen int, v Value) (Value, bool, error)
 	if err != nil {
 		return Value{}, false, err
 	}
+	c.stale()
 	c.gen++
 	old, replaced := c.tree.putEntry(e)
 	return old, replaced, nil
+}
+
+// stale drops hi before a put that is not a PutCold.
+func (c *memColl) stale() {
+	if !c.hiStale {
+		c.hiStale, c.hi = true, nil
+	}
+}
+
+// PutCold implements ColdPutter.
+func (c *memColl) PutCold(kv, key []byte, v Value) error {
+	e, err := c.coldEntry(kv, key, v)
+	if err != nil {
+		return err
+	}
+	c.putCold(e, key)
+	return nil
+}
+
+func (c *memColl) putCold(e entry, key []byte) {
+	c.gen++
+	if !c.hiStale && (!c.hiAny || string(key) > string(c.hi)) {
+		c.tree.appendEntry(e)
+		c.hi, c.hiAny = append(c.hi[:0], key...), true
+		return
+	}
+	c.tree.putEntry(e)
+}
+
+// coldEntry checks a PutCold and returns the entry it stores.
+func (c *memColl) coldEntry(kv, key []byte, v Value) (entry, error) {
+	if err := c.check(); err != nil {
+		return entry{}, err
+	}
+	if v.IsZero() {
+		return entry{}, errZeroValue
+	}
+	if len(key) > len(kv) {
+		return entry{}, fmt.Errorf("storage: key of %d bytes in a buffer of %d", len(key), len(kv))
+	}
+	return coldEntry(kv, key, v), nil
 }
 
 // sharedEntry checks a PutShared and returns the entry it stores.
@@ -398,35 +468,56 @@ func (c *memColl) LoadSorted() (Loader, error) {
 }
 
 // memLoader builds its collection's tree bottom-up (see builder) while keys
-// come in order; once one does not, it puts into the tree.
+// come in order, which it checks against hi, a copy of the last key, rather
+// than the stored keys; once one does not, it puts into the tree.
 type memLoader struct {
 	c       *memColl
 	b       builder
+	hi      []byte
 	unorder bool
 }
 
 func (l *memLoader) PutShared(kv []byte, keyLen int, v Value) error {
-	e, err := l.c.sharedEntry(kv, keyLen, v)
+	if keyLen < 0 || keyLen > len(kv) {
+		return fmt.Errorf("storage: key of %d bytes in a buffer of %d", keyLen, len(kv))
+	}
+	return l.PutCold(kv, kv[:keyLen], v)
+}
+
+// PutCold implements ColdPutter.
+func (l *memLoader) PutCold(kv, key []byte, v Value) error {
+	e, err := l.c.coldEntry(kv, key, v)
 	if err != nil {
 		return err
 	}
-	l.c.gen++
-	if !l.unorder && (l.b.length == 0 || l.b.last().less(e.pre, e.key())) {
-		l.b.add(e)
+	if l.unorder {
+		l.c.putCold(e, key)
 		return nil
 	}
-	if !l.unorder {
-		l.b.finish(&l.c.tree)
-		l.unorder = true
+	l.c.gen++
+	if l.b.length == 0 || string(key) > string(l.hi) {
+		l.b.add(e)
+		l.hi = append(l.hi[:0], key...)
+		return nil
 	}
-	l.c.tree.putEntry(e)
+	l.finish()
+	l.unorder = true
+	l.c.putCold(e, key)
 	return nil
 }
 
 func (l *memLoader) Finish() {
 	if !l.unorder {
-		l.b.finish(&l.c.tree)
+		l.finish()
 	}
+}
+
+// finish builds the tree and hands the collection its greatest key.
+func (l *memLoader) finish() {
+	stored := l.b.length > 0
+	l.b.finish(&l.c.tree)
+	l.c.hi, l.c.hiAny, l.c.hiStale = l.hi, stored, false
+	l.hi = nil
 }
 
 // errZeroValue refuses to store no item: Delete removes one.

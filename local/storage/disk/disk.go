@@ -91,6 +91,7 @@ type options struct {
 	logger    *slog.Logger
 	truncate  bool         // WithTruncateDamagedLog
 	noGroup   bool         // fsync each write alone (benchmarks compare it)
+	noMap     bool         // read files into blocks even where they can be mapped (tests compare it)
 	fs        fileSystem   // tests inject faults
 	onCompact func(error)  // tests learn that a background compaction ended
 	onCommit  func(uint64) // tests learn each write applied (Stats.Writes so far)
@@ -158,9 +159,11 @@ type Engine struct {
 	colls map[string]*collection
 	// lastColl is the collection collLocked returned last.
 	lastColl *collection
-	file     file   // the current log
-	gen      uint64 // the current log's generation
-	err      error  // sticky: once the log cannot be trusted, nothing is written
+	// readBuf is what Open reads mapped files through (see readFile).
+	readBuf []byte
+	file    file   // the current log
+	gen     uint64 // the current log's generation
+	err     error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
 	// The current log's records end at written (logSize less pending), the
@@ -241,7 +244,9 @@ func Open(dir string, opts ...Option) (*Engine, error) {
 		stop:      make(chan struct{}),
 	}
 	e.cond.L = &e.mu
-	if err := e.load(); err != nil {
+	err = e.load()
+	e.readBuf = nil
+	if err != nil {
 		if e.file != nil {
 			e.file.Close()
 		}
@@ -499,7 +504,7 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 		return nil, 0, false, 0, fmt.Errorf("disk: %s is not a log file this version reads: %w", path, err)
 	}
 	base := int64(len(logMagic))
-	end, rerr := readRecords(readFile(f, base, size), base, size, form, e.replay)
+	end, rerr := readRecords(e.readFile(f, base, size), base, size, form, e.replay)
 	if rerr == nil {
 		return f, end, false, form, nil
 	}
@@ -678,10 +683,10 @@ func (e *Engine) copyRange(f file, from, to int64, path string) error {
 }
 
 // replay applies one log or snapshot record to the memory engine.
-func (e *Engine) replay(r record) error {
+func (e *Engine) replay(r *record) error {
 	switch r.op {
 	case opPut:
-		return e.collLocked(r.coll).load(r.kv, len(r.key), r.item)
+		return e.collLocked(r.coll).load(r.kv, r.key, r.item)
 	case opDelete:
 		_, _, err := e.collLocked(r.coll).mem.Delete(r.key)
 		return err
@@ -699,7 +704,7 @@ func (e *Engine) replay(r record) error {
 			if op.item.IsZero() {
 				_, _, err = c.mem.Delete(op.key)
 			} else {
-				err = c.load(op.kv, len(op.key), op.item)
+				err = c.load(op.kv, op.key, op.item)
 			}
 			if err != nil {
 				return err
@@ -741,7 +746,7 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	var count, gen uint64
 	ended := false
 	var ld sortedLoad
-	_, err = readRecords(readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r record) error {
+	_, err = readRecords(e.readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r *record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
@@ -771,17 +776,23 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	return gen, nil
 }
 
+// readFile is the source of f's records in [base, size) (see readFile).
+func (e *Engine) readFile(f file, base, size int64) source {
+	return readFile(f, base, size, !e.opts.noMap, &e.readBuf)
+}
+
 // sortedLoad loads a snapshot's puts, which come one collection after
 // another in key order, through the memory engine's storage.SortedLoader
 // where it has one: each collection's tree is built once, from full leaves
 // up. The logs after the snapshot are replayed put by put.
 type sortedLoad struct {
-	c  *collection
-	ld storage.Loader
+	c    *collection
+	ld   storage.Loader
+	cold storage.ColdPutter // ld, if it is one
 }
 
 // put stores a put record of c.
-func (s *sortedLoad) put(c *collection, r record) error {
+func (s *sortedLoad) put(c *collection, r *record) error {
 	if c != s.c {
 		s.finish()
 		if sl, ok := c.mem.(storage.SortedLoader); ok && c.mem.Len() == 0 {
@@ -790,12 +801,16 @@ func (s *sortedLoad) put(c *collection, r record) error {
 				return err
 			}
 			s.c, s.ld = c, ld
+			s.cold, _ = ld.(storage.ColdPutter)
 		}
 	}
-	if s.ld == nil {
-		return c.load(r.kv, len(r.key), r.item)
+	switch {
+	case s.cold != nil:
+		return s.cold.PutCold(r.kv, r.key, r.item)
+	case s.ld != nil:
+		return s.ld.PutShared(r.kv, len(r.key), r.item)
 	}
-	return s.ld.PutShared(r.kv, len(r.key), r.item)
+	return c.load(r.kv, r.key, r.item)
 }
 
 // finish ends the load in progress, if any.
@@ -908,6 +923,7 @@ func (e *Engine) collLocked(name string) *collection {
 		mc, _ := e.mem.Collection(name) // the memory engine is open while e is
 		c = &collection{e: e, name: name, mem: mc}
 		c.shared, _ = mc.(storage.SharedPutter)
+		c.cold, _ = mc.(storage.ColdPutter)
 		e.colls[name] = c
 	}
 	e.lastColl = c
@@ -1571,19 +1587,24 @@ type collection struct {
 	name    string
 	mem     storage.Collection
 	shared  storage.SharedPutter // mem, if it keeps items where Open read them
+	cold    storage.ColdPutter   // mem, if it also does so without reading them
 	dropped bool                 // guarded by e.mu
 }
 
-// load stores an item that Open read from a file: the key kv[:keyLen] and
-// the item, whose encoding normally follows it in kv. They stay where they
-// were read if mem allows: what a file was read into is never reused (see
-// readFile).
-func (c *collection) load(kv []byte, keyLen int, item storage.Value) error {
+// load stores an item that Open read from a file: the key kv[:len(key)]
+// and the item, whose encoding normally follows it in kv, where they are
+// kept; key is the same bytes as read. They stay where they are kept if
+// mem allows: what items alias is never reused (see readFile), and mem
+// reads key, not kv, where it can (see storage.ColdPutter).
+func (c *collection) load(kv, key []byte, item storage.Value) error {
 	var err error
-	if c.shared != nil {
-		_, _, err = c.shared.PutShared(kv, keyLen, item)
-	} else {
-		_, _, err = c.mem.Put(kv[:keyLen], item)
+	switch {
+	case c.cold != nil:
+		err = c.cold.PutCold(kv, key, item)
+	case c.shared != nil:
+		_, _, err = c.shared.PutShared(kv, len(key), item)
+	default:
+		_, _, err = c.mem.Put(key, item)
 	}
 	return err
 }

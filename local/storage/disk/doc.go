@@ -8,16 +8,21 @@
 //
 // Items live in memory (package storage's B-tree engine), in the encoding
 // the log and the snapshot use too (storage.Value), which records carry with
-// the item's size: a restart maps the files read-only and keeps each item
-// where it lies, without decoding or copying it (the record's checksum
-// vouches for its bytes). The mapping's pages are the kernel's page cache,
-// and the mapping lasts as long as the process, so a file a compaction
-// deletes keeps its disk space until then. Where files cannot be mapped,
-// they are read into blocks of 256 KB instead; a block stays allocated
-// while one of its items is stored. A snapshot holds each collection's
-// items in key order, and the tree is built from them bottom-up, leaves
-// first (storage.SortedLoader); the logs after it are replayed write by
-// write. A write is appended to a write-ahead log and fsynced before it
+// the item's size: a restart reads each file through one buffer, checking
+// and decoding its records there, and keeps each item where it lies in a
+// read-only mapping of the file, without decoding or copying it (the
+// record's checksum vouches for its bytes) and without touching the
+// mapping: the tree takes each key's first bytes and the item's size from
+// the buffer (storage.ColdPutter), and an item's page is first read when
+// the item is. The mapping's pages are the kernel's page cache, and the
+// mapping lasts as long as the process, so a file a compaction deletes
+// keeps its disk space until then. Where files cannot be mapped, they are
+// read into blocks of 256 KB instead; a block stays allocated while one of
+// its items is stored. A snapshot holds each collection's items in key
+// order, and the tree is built from them bottom-up, leaves first
+// (storage.SortedLoader); the logs after it are replayed write by write,
+// a key after every key loaded so far appended down the tree's right edge
+// without comparing stored keys. A write is appended to a write-ahead log and fsynced before it
 // returns (ApplyDeferred returns before, and WaitDurable after: see
 // storage.Deferred), so no acknowledged write is lost to a crash or power
 // cut. Concurrent writers share one fsync (group commit). On Linux the log is preallocated: zeros

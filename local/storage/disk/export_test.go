@@ -107,3 +107,7 @@ func (f faultFile) Truncate(size int64) error {
 	}
 	return f.file.Truncate(size)
 }
+
+// WithoutMapping makes Open read files into blocks even where it could map
+// them: the other path, which tests compare with the mapped one.
+func WithoutMapping() Option { return func(o *options) { o.noMap = true } }

@@ -1,12 +1,14 @@
 package disk
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/dynamogo/dynamo/local/storage"
@@ -71,7 +73,14 @@ func FuzzDecodeRecord(f *testing.F) {
 	for _, rec := range [][]byte{put, batch, appendDelete(nil, "c", []byte("k")), appendDrop(nil, "c"), appendMeta(nil, "k", []byte("v")), appendMeta(nil, "k", nil), appendEnd(nil, 3, 7)} {
 		f.Add(rec[frameHeader:])
 	}
+	long, _ := appendPut(nil, strings.Repeat("c", 200), []byte(strings.Repeat("k", 300)), storage.MustEncode(storage.Item{"a": &types.AttributeValueMemberS{Value: strings.Repeat("v", 20000)}}))
+	f.Add(long[frameHeader:])                                                                                    // varints of two and three bytes
+	f.Add([]byte{opPut, 1, 'c', 0x82, 0x00, 1, 1, 'k', 0})                                                       // a varint of more bytes than it needs
+	f.Add([]byte{opPut, 1, 'c', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 1, 1, 'k', 0}) // a varint past 64 bits
 	f.Fuzz(func(t *testing.T, payload []byte) {
+		for _, form := range []format{format1, format2} {
+			checkKept(t, payload, form)
+		}
 		r, err := decodeRecord(payload, format2, nil)
 		if err == nil && r.op == opBatch {
 			checkBatchRoundTrip(t, r)
@@ -94,6 +103,56 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("round trip changed the record: %d then %d bytes", len(again), len(third))
 		}
 	})
+}
+
+// checkKept decodes payload as read with its bytes kept elsewhere, as a
+// mapped file is: the outcome is decoding the kept bytes', and the puts'
+// kv and items alias the kept bytes.
+func checkKept(t *testing.T, payload []byte, form format) {
+	t.Helper()
+	kept := bytes.Clone(payload)
+	want, werr := decodeRecord(kept, form, nil)
+	var got record
+	err := decodeKept(&got, payload, kept, form, nil)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("format%d: decoding as kept: %v; decoding the kept bytes: %v", form, err, werr)
+	}
+	var fast record
+	if ok := form == format2 && decodePut(&fast, payload, kept, nil); form == format2 && ok != (err == nil && got.op == opPut) {
+		t.Fatalf("decodePut says %v; decodeKept decodes op %d, %v", ok, got.op, err)
+	} else if ok && (fast.coll != got.coll || string(fast.key) != string(got.key) || unsafe.SliceData(fast.kv) != unsafe.SliceData(got.kv) ||
+		len(fast.kv) != len(got.kv) || fast.item != got.item || unsafe.StringData(fast.item.Encoded()) != unsafe.StringData(got.item.Encoded())) {
+		t.Fatal("decodePut decodes another put than decodeKept")
+	}
+	if err != nil {
+		return
+	}
+	puts := []batchOp{{coll: got.coll, key: got.key, kv: got.kv, item: got.item}}
+	wants := []batchOp{{coll: want.coll, key: want.key, kv: want.kv, item: want.item}}
+	if got.op == opBatch {
+		puts, wants = got.ops, want.ops
+	} else if got.op != opPut {
+		return
+	}
+	inKept := func(b []byte) bool {
+		p, k := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(kept)))
+		return p >= k && p+uintptr(len(b)) <= k+uintptr(len(kept))
+	}
+	for i, p := range puts {
+		w := wants[i]
+		if p.coll != w.coll || string(p.key) != string(w.key) || p.item.Encoded() != w.item.Encoded() || p.item.Size() != w.item.Size() {
+			t.Fatalf("format%d op %d: decoded as kept differently", form, i)
+		}
+		if p.item.IsZero() {
+			continue
+		}
+		if string(p.kv) != string(w.kv) || !inKept(p.kv) || string(p.kv[:len(p.key)]) != string(p.key) {
+			t.Fatalf("format%d op %d: the key and item are not where they are kept", form, i)
+		}
+		if enc := p.item.Encoded(); form == format2 && !inKept(unsafe.Slice(unsafe.StringData(enc), len(enc))) {
+			t.Fatalf("format%d op %d: the item is not where it is kept", form, i)
+		}
+	}
 }
 
 // checkBatchRoundTrip re-encodes a decoded batch and decodes it again: the

@@ -49,15 +49,15 @@ func syncDir(dir string) error {
 // mapFile maps f's first size bytes read-only, or returns nil if it cannot
 // (not an *os.File, an empty file, a file system without mmap): the caller
 // then reads the file. The mapping is never unmapped, because the items a
-// restart keeps alias it; see readFile. MAP_POPULATE, where the system has
-// it, fills the page table at once from the page cache the reading pass will
-// touch anyway, rather than taking a fault per few pages (see populate).
+// restart keeps alias it; see readFile. Its pages are not faulted in here:
+// Open reads the file through a buffer, and an item's page is first
+// touched when the item is read.
 func mapFile(f file, size int64) []byte {
 	osf, ok := f.(*os.File)
 	if !ok || size <= 0 || size != int64(int(size)) {
 		return nil
 	}
-	b, err := syscall.Mmap(int(osf.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|populate)
+	b, err := syscall.Mmap(int(osf.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
 		return nil
 	}

@@ -140,7 +140,8 @@ func appendEnd(dst []byte, count, gen uint64) []byte {
 	return finishRecord(binary.AppendUvarint(dst, gen), start)
 }
 
-// record is a decoded record; key and item alias the read buffer.
+// record is a decoded record: key aliases the bytes decoded, kv and item
+// the bytes kept (see decodeKept).
 type record struct {
 	op    byte
 	coll  string
@@ -153,8 +154,7 @@ type record struct {
 	ops   []batchOp // opBatch
 }
 
-// batchOp is one op of a decoded batch; key, kv and item alias the read
-// buffer.
+// batchOp is one op of a decoded batch, aliasing as record does.
 type batchOp struct {
 	coll string
 	key  []byte
@@ -165,11 +165,21 @@ type batchOp struct {
 // decodeRecord decodes one record's payload in the given file format (see
 // decoder for what aliases it).
 func decodeRecord(payload []byte, f format, names *interner) (record, error) {
-	if len(payload) == 0 {
-		return record{}, errors.New("empty record")
+	var r record
+	err := decodeKept(&r, payload, payload, f, names)
+	return r, err
+}
+
+// decodeKept decodes payload into r, whose bytes kept holds too: keys
+// alias payload, and the puts' kv and items alias kept, which is read only
+// to check a format1 item.
+func decodeKept(r *record, payload, kept []byte, f format, names *interner) error {
+	*r = record{}
+	if len(payload) == 0 || len(kept) != len(payload) {
+		return errors.New("empty record")
 	}
-	r := record{op: payload[0]}
-	d := &decoder{b: payload, off: 1, format: f, names: names}
+	r.op = payload[0]
+	d := &decoder{b: payload, k: kept, off: 1, format: f, names: names}
 	var err error
 	switch r.op {
 	case opPut:
@@ -199,12 +209,12 @@ func decodeRecord(payload []byte, f format, names *interner) (record, error) {
 		}
 		r.gen, err = d.uvarint()
 	default:
-		return record{}, fmt.Errorf("unknown record op %d", r.op)
+		return fmt.Errorf("unknown record op %d", r.op)
 	}
 	if err == nil && d.off != len(payload) {
 		err = fmt.Errorf("%d stray bytes after the record", len(payload)-d.off)
 	}
-	return r, err
+	return err
 }
 
 // batch decodes the ops of a batch record.
@@ -252,13 +262,15 @@ func (e *frameError) Error() string {
 	return fmt.Sprintf("record at offset %d: %v", e.offset, e.err)
 }
 
-// readRecords reads framed records of format f from r, which holds size
+// readRecords reads framed records of format f from src, which holds size
 // bytes starting at offset base, and calls fn for each. It returns the
 // offset just past the last good record, and a *frameError if it stopped
-// before size. The records' keys and items alias blocks that are never
-// reused (see blocks).
-func readRecords(src *blocks, base, size int64, f format, fn func(record) error) (int64, error) {
+// before size. Each record is checked and decoded where src read it; its
+// keys and items alias where src keeps the same bytes (see source), and
+// its key fields, as decoded, are valid only during fn.
+func readRecords(src source, base, size int64, f format, fn func(*record) error) (int64, error) {
 	var names interner
+	var rec record
 	off := base
 	for off < size {
 		fail := func(torn bool, err error) (int64, error) {
@@ -267,11 +279,12 @@ func readRecords(src *blocks, base, size int64, f format, fn func(record) error)
 		if size-off < frameHeader {
 			return fail(true, fmt.Errorf("%d bytes left, less than a record header", size-off))
 		}
-		hdr, err := src.next(frameHeader)
+		hdr, _, err := src.next(frameHeader)
 		if err != nil {
 			return fail(true, err)
 		}
 		n := int64(binary.LittleEndian.Uint32(hdr[:4]))
+		want := binary.LittleEndian.Uint32(hdr[4:])
 		if n > maxPayload {
 			return fail(false, fmt.Errorf("length %d is over the %d limit", n, maxPayload))
 		}
@@ -279,19 +292,19 @@ func readRecords(src *blocks, base, size int64, f format, fn func(record) error)
 			return fail(true, fmt.Errorf("record of %d bytes but only %d left", n, size-off-frameHeader))
 		}
 		crc := crc32.Update(0, castagnoli, hdr[:4])
-		want := binary.LittleEndian.Uint32(hdr[4:])
-		payload, err := src.next(int(n))
+		payload, kept, err := src.next(int(n))
 		if err != nil {
 			return fail(true, err)
 		}
 		if crc32.Update(crc, castagnoli, payload) != want {
 			return fail(false, errors.New("checksum mismatch"))
 		}
-		rec, err := decodeRecord(payload, f, &names)
-		if err != nil {
-			return fail(false, err)
+		if f != format2 || !decodePut(&rec, payload, kept, &names) {
+			if err := decodeKept(&rec, payload, kept, f, &names); err != nil {
+				return fail(false, err)
+			}
 		}
-		if err := fn(rec); err != nil {
+		if err := fn(&rec); err != nil {
 			return fail(false, err)
 		}
 		off += frameHeader + n
@@ -299,52 +312,109 @@ func readRecords(src *blocks, base, size int64, f format, fn func(record) error)
 	return off, nil
 }
 
-// blockSize is the size of the buffers files are read into at Open. Items
-// stay where they were read (storage.SharedPutter), ~1,300 records of ~200
-// bytes to a block, rather than each being copied into an allocation of
-// its own: a block is freed once none of its items is stored any more, so
-// the memory a restart's items hold is at most the size of the files it
-// read, and shrinks to the live items' own as they are replaced or
-// deleted. Smaller blocks free memory sooner but read slower (64 KB blocks
-// took twice the CPU of reading the file whole; 256 KB as little).
+// A source hands out a file's bytes in order: next returns the next n
+// bytes as read, to check and decode, and kept, the same bytes where they
+// stay for as long as the process runs, which items alias. read is valid
+// until the next call.
+type source interface {
+	next(n int) (read, kept []byte, err error)
+}
+
+// readBufSize is the size of the buffer a mapped file is read through.
+const readBufSize = 512 << 10
+
+// blockSize is the size of the buffers files are read into at Open where
+// they cannot be mapped. Items stay where they were read
+// (storage.ColdPutter), ~1,300 records of ~200 bytes to a block, rather
+// than each being copied into an allocation of its own: a block is freed
+// once none of its items is stored any more, so the memory a restart's
+// items hold is at most the size of the files it read, and shrinks to the
+// live items' own as they are replaced or deleted. Smaller blocks free
+// memory sooner but read slower (64 KB blocks took twice the CPU of
+// reading the file whole; 256 KB as little).
 const blockSize = 256 << 10
 
-// readFile is the source of the records in f's bytes [base, size): the
-// file mapped read-only where the system allows, else read in blocks.
+// readFile is the source of the records in f's bytes [base, size): where
+// the system allows (and mapping is set), the file is read through buf and
+// kept in a read-only mapping that Open never touches; else it is read in
+// blocks that items keep.
 //
-// A restart's items alias what it read. Read into the heap, a file costs a
-// page fault per 4 KB of fresh memory, which on a virtual machine took ten
-// times as long as the mapping (145 MB: 0.55–0.77 s of CPU against
-// 0.05–0.07 s). A mapping's pages are the kernel's page cache: clean,
-// shared with the cache the read filled anyway, and evictable (read again
-// from the file when touched). The mapping lasts as long as the process,
+// A restart's items alias the mapping. Reading through one small buffer
+// costs the copy out of the page cache and no more (the buffer's pages are
+// faulted in once); items read from the mapping fault its pages in when
+// they are first used, from the page cache: fresh heap for the whole file
+// costs a page fault per 4 KB on new memory, which on a virtual machine
+// took ten times as long (145 MB: 0.55–0.77 s of CPU against 0.05–0.07 s
+// mapped and touched once). A mapping's pages are the kernel's page cache:
+// clean, shared and evictable. The mapping lasts as long as the process,
 // since a stored item or a Value read from one may be held anywhere; a
 // file replaced or deleted meanwhile (a compaction) keeps its disk space
-// until then. The engine writes its files only past what it mapped: logs
+// until then. The engine writes its files only past what items alias: logs
 // are appended to, cut only past their last good record, and snapshots are
 // written anew and renamed.
-func readFile(f file, base, size int64) *blocks {
-	if m := mapFile(f, size); m != nil {
-		return &blocks{buf: m[base:size:size]}
+func readFile(f file, base, size int64, mapping bool, buf *[]byte) source {
+	if mapping {
+		if m := mapFile(f, size); m != nil {
+			if len(*buf) == 0 {
+				*buf = make([]byte, readBufSize)
+			}
+			return &mapped{r: f, m: m, buf: *buf, pos: base, size: size}
+		}
 	}
 	return &blocks{r: io.NewSectionReader(f, base, size-base)}
 }
 
-// blocks hands out a file's bytes in contiguous pieces that are never
-// overwritten: from its mapping (buf, and no r), or read from r in blocks
-// of blockSize.
+// mapped reads a mapped file through buf: buf[lo:hi] holds the file's bytes
+// from pos on.
+type mapped struct {
+	r      io.ReaderAt
+	m      []byte // the file's mapping, from offset 0
+	buf    []byte
+	lo, hi int
+	pos    int64 // file offset of buf[lo]
+	size   int64
+}
+
+func (s *mapped) next(n int) ([]byte, []byte, error) {
+	if s.hi-s.lo < n {
+		// Carry the bytes not handed out yet to the front, then fill.
+		if n > len(s.buf) {
+			s.buf = append(make([]byte, 0, n), s.buf[s.lo:s.hi]...)[:n]
+		} else {
+			copy(s.buf, s.buf[s.lo:s.hi])
+		}
+		s.hi -= s.lo
+		s.lo = 0
+		end := int(min(int64(len(s.buf)), s.size-s.pos))
+		if end < n {
+			return nil, nil, io.ErrUnexpectedEOF
+		}
+		k, err := s.r.ReadAt(s.buf[s.hi:end], s.pos+int64(s.hi))
+		s.hi += k
+		if s.hi < n {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, nil, err
+		}
+	}
+	read := s.buf[s.lo : s.lo+n : s.lo+n]
+	kept := s.m[s.pos : s.pos+int64(n) : s.pos+int64(n)]
+	s.lo += n
+	s.pos += int64(n)
+	return read, kept, nil
+}
+
+// blocks hands out a file's bytes read from r in blocks of blockSize, in
+// contiguous pieces that are never overwritten: read and kept are the same.
 type blocks struct {
 	r   io.Reader
 	buf []byte // buf[off:] is read and not yet handed out
 	off int
 }
 
-// next returns the next n bytes.
-func (b *blocks) next(n int) ([]byte, error) {
+func (b *blocks) next(n int) ([]byte, []byte, error) {
 	if len(b.buf)-b.off < n {
-		if b.r == nil {
-			return nil, io.ErrUnexpectedEOF
-		}
 		if cap(b.buf)-b.off < n {
 			// A new block, starting with the part of the record already read.
 			nb := make([]byte, len(b.buf)-b.off, max(blockSize, n))
@@ -354,10 +424,10 @@ func (b *blocks) next(n int) ([]byte, error) {
 		m, err := io.ReadAtLeast(b.r, b.buf[len(b.buf):cap(b.buf)], n-(len(b.buf)-b.off))
 		b.buf = b.buf[:len(b.buf)+m]
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p := b.buf[b.off : b.off+n : b.off+n]
 	b.off += n
-	return p, nil
+	return p, p, nil
 }
