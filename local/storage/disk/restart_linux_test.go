@@ -22,6 +22,9 @@ func residentKB(t *testing.T, dir string) int {
 		t.Skip(err)
 	}
 	defer f.Close()
+	// smaps names a mapped file by its path with symbolic links resolved.
+	dir, err = filepath.EvalSymlinks(dir)
+	must(t, err)
 	kb, in, mappings := 0, false, 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
