@@ -104,6 +104,7 @@ type Field struct {
 	// needs no reflect.Value: the common field, which Struct.encode takes
 	// on its short path.
 	plain bool
+	leaf  leafKind // c.leaf, read here by the short path
 }
 
 var (
@@ -283,9 +284,26 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 	}
 	for _, f := range s.Fields {
 		if p != nil && f.plain {
-			// The short path: the field's value at its address, then only
-			// what an absent value needs.
-			av, err := f.c.encodeAt(unsafe.Add(p, f.offset), st)
+			// The short path: the field's value at its address, a common
+			// scalar inline, then only what an absent value needs.
+			q := unsafe.Add(p, f.offset)
+			var av types.AttributeValue
+			var err error
+			switch f.leaf {
+			case leafString:
+				m[f.Name] = st.S(*(*string)(q))
+				continue
+			case leafInt64:
+				m[f.Name] = st.N(st.itoa(*(*int64)(q)))
+				continue
+			case leafBool:
+				m[f.Name] = st.BOOL(*(*bool)(q))
+				continue
+			case leafFloat64:
+				av, err = st.float(*(*float64)(q), 64)
+			default:
+				av, err = f.c.encodeAt(q, st)
+			}
 			if err != nil {
 				return within(err, f.Name)
 			}
@@ -781,6 +799,7 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 		f.Kind = f.c.kind
 		f.offset, f.direct = fieldOffset(t, f.Index)
 		f.plain = f.direct && !f.OmitEmpty && !f.Required
+		f.leaf = f.c.leaf
 		if f.HasDefault {
 			if err := f.setDefault(); err != nil {
 				return nil, within(err, f.Name)

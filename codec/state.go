@@ -128,6 +128,15 @@ func (st *encState) SS(v []string) *types.AttributeValueMemberSS {
 	return p
 }
 
+// float is f as an N of its shortest text at its bits (32 or 64).
+func (st *encState) float(f float64, bits int) (types.AttributeValue, error) {
+	b, err := appendFloat(st.buf(), f, bits)
+	if err != nil {
+		return nil, err
+	}
+	return st.N(st.str(b)), nil
+}
+
 func (st *encState) NS(v []string) *types.AttributeValueMemberNS {
 	p := st.ns.take()
 	p.Value = v
