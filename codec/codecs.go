@@ -1338,12 +1338,22 @@ func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	if len(s) == 0 {
 		return nil
 	}
-	var buf [16]int
+	var buf [smallSet]int
 	vals := buf[:0]
 	for k := range s {
 		vals = append(vals, k)
 	}
-	slices.Sort(vals)
+	if len(vals) > smallSet {
+		slices.Sort(vals)
+	} else {
+		// Insertion sort: for a few elements cheaper than slices.Sort's
+		// setup, and it stays on the stack.
+		for i := 1; i < len(vals); i++ {
+			for j := i; j > 0 && vals[j] < vals[j-1]; j-- {
+				vals[j], vals[j-1] = vals[j-1], vals[j]
+			}
+		}
+	}
 	elems := st.strings(len(vals))[:len(vals)]
 	for i, x := range vals {
 		elems[i] = st.itoa(int64(x))

@@ -456,3 +456,30 @@ func TestInlineScalarsMatchGeneral(t *testing.T) {
 		}
 	}
 }
+
+func TestIntSetOrderMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for size := 1; size <= 40; size++ {
+		for range 200 {
+			s := codec.NewSet[int]()
+			for len(s) < size {
+				s[r.IntN(size*4)-size*2] = struct{}{}
+			}
+			av, err := codec.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]int, 0, len(s))
+			for k := range s {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			got := av.(*types.AttributeValueMemberNS).Value
+			for i, n := range want {
+				if got[i] != strconv.Itoa(n) {
+					t.Fatalf("size %d: %q, want %v", size, got, want)
+				}
+			}
+		}
+	}
+}
