@@ -51,6 +51,19 @@ type Struct struct {
 	byName map[string]*Field
 	ptr    unsafe.Pointer // type word of *Type (see valueAt)
 	dec    []decField     // Fields as the decoder reads them
+	enc    []encField     // Fields as the encoder reads them
+}
+
+// encField is what encoding's short path reads of a field, in one dense
+// table, as decField is for decoding: a few words per field instead of a
+// whole Field, whose members the loop needs lie on different cache lines.
+type encField struct {
+	name   string
+	offset uintptr
+	c      *codec
+	field  *Field
+	leaf   leafKind // c.leaf
+	plain  bool     // field.plain
 }
 
 // decField is what decoding reads of a field, in one dense table: the loop
@@ -104,7 +117,6 @@ type Field struct {
 	// needs no reflect.Value: the common field, which Struct.encode takes
 	// on its short path.
 	plain bool
-	leaf  leafKind // c.leaf, read here by the short path
 }
 
 var (
@@ -279,47 +291,52 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 // through reflect. The Value of a struct given by p is made only for a
 // field that needs it.
 func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) error {
+	if len(s.enc) != len(s.Fields) {
+		return errorf("%s: encoding needs the plan StructOf returns", s.Type)
+	}
 	if p == nil && v.CanAddr() {
 		p = v.Addr().UnsafePointer()
 	}
-	for _, f := range s.Fields {
-		if p != nil && f.plain {
+	for i := range s.enc {
+		e := &s.enc[i]
+		if p != nil && e.plain {
 			// The short path: the field's value at its address, a common
 			// scalar inline, then only what an absent value needs.
-			q := unsafe.Add(p, f.offset)
+			q := unsafe.Add(p, e.offset)
 			var av types.AttributeValue
 			var err error
-			switch f.leaf {
+			switch e.leaf {
 			case leafString:
-				m[f.Name] = st.S(*(*string)(q))
+				m[e.name] = st.S(*(*string)(q))
 				continue
 			case leafInt64:
-				m[f.Name] = st.N(st.itoa(*(*int64)(q)))
+				m[e.name] = st.N(st.itoa(*(*int64)(q)))
 				continue
 			case leafBool:
-				m[f.Name] = st.BOOL(*(*bool)(q))
+				m[e.name] = st.BOOL(*(*bool)(q))
 				continue
 			case leafFloat64:
 				av, err = st.float(*(*float64)(q), 64)
 			default:
-				av, err = f.c.encodeAt(q, st)
+				av, err = e.c.encodeAt(q, st)
 			}
 			if err != nil {
-				return within(err, f.Name)
+				return within(err, e.name)
 			}
 			if av == nil {
 				switch {
-				case f.HasDefault:
-					av = f.defaultAV
+				case e.field.HasDefault:
+					av = e.field.defaultAV
 				case omitNil:
 					continue
 				default:
 					av = st.NULL()
 				}
 			}
-			m[f.Name] = av
+			m[e.name] = av
 			continue
 		}
+		f := e.field
 		var av types.AttributeValue
 		if !v.IsValid() {
 			v = valueAt(s.ptr, p)
@@ -548,7 +565,7 @@ func newBuilder() *builder {
 func (b *builder) publish() {
 	// The codecs of a recursive type are complete only now.
 	for _, s := range b.plans {
-		s.setDecodeTable()
+		s.setTables()
 	}
 	for k, c := range b.codecs {
 		codecs.Store(k, c)
@@ -799,7 +816,6 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 		f.Kind = f.c.kind
 		f.offset, f.direct = fieldOffset(t, f.Index)
 		f.plain = f.direct && !f.OmitEmpty && !f.Required
-		f.leaf = f.c.leaf
 		if f.HasDefault {
 			if err := f.setDefault(); err != nil {
 				return nil, within(err, f.Name)
@@ -810,6 +826,16 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// setTables fills s.enc and s.dec from s.Fields and their finished
+// codecs.
+func (s *Struct) setTables() {
+	s.enc = make([]encField, len(s.Fields))
+	for i, f := range s.Fields {
+		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, leaf: f.c.leaf, plain: f.plain}
+	}
+	s.setDecodeTable()
 }
 
 // setDecodeTable fills s.dec from s.Fields and their finished codecs.
