@@ -40,7 +40,8 @@ func (k Kind) String() string {
 }
 
 // Struct is the cached plan of one struct type: its attributes and the
-// encoder and decoder of each, built once by StructOf.
+// encoder and decoder of each, built once by StructOf. Only a plan
+// StructOf returns encodes and decodes (its tables are filled there).
 type Struct struct {
 	Type   reflect.Type
 	Fields []*Field // declaration order; embedded structs flattened as encoding/json does
