@@ -54,6 +54,10 @@ type codec struct {
 	ptr   unsafe.Pointer // type word of *t (see valueAt)
 	encAt func(p unsafe.Pointer, st *encState) (types.AttributeValue, error)
 	decAt func(av types.AttributeValue, p unsafe.Pointer) error
+	// leaf names the commonest scalar codecs, which the hot loops (a
+	// struct's plain fields, a list's elements) encode inline instead of
+	// calling encAt; leafNone for every other.
+	leaf leafKind
 }
 
 func (c *codec) decode(av types.AttributeValue, v reflect.Value) error {
@@ -225,7 +229,7 @@ func (b *builder) build(c *codec, t reflect.Type, o opts) error {
 		}
 	}
 	if enc != nil {
-		c.enc, c.encAt = enc, nil
+		c.enc, c.encAt, c.leaf = enc, nil, leafNone
 	}
 	if dec != nil {
 		c.dec, c.decAt = dec, nil
@@ -379,6 +383,7 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return st.BOOL(*(*bool)(p)), nil
 		}
+		c.leaf = leafBool
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
 				*(*bool)(p) = x.Value
@@ -395,6 +400,9 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 		}
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return st.N(st.itoa(loadInt(p, k))), nil
+		}
+		if t.Size() == 8 {
+			c.leaf = leafInt64
 		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
@@ -434,15 +442,13 @@ func (b *builder) buildKind(c *codec, t reflect.Type, o opts) error {
 	case reflect.Float32, reflect.Float64:
 		c.kind = KindN
 		bits, k := t.Bits(), t.Kind()
-		enc := func(f float64, st *encState) (types.AttributeValue, error) {
-			b, err := appendFloat(st.buf(), f, bits)
-			if err != nil {
-				return nil, err
-			}
-			return st.N(st.str(b)), nil
+		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) { return st.float(v.Float(), bits) }
+		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+			return st.float(loadFloat(p, k), bits)
 		}
-		c.enc = func(v reflect.Value, st *encState) (types.AttributeValue, error) { return enc(v.Float(), st) }
-		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) { return enc(loadFloat(p, k), st) }
+		if k == reflect.Float64 {
+			c.leaf = leafFloat64
+		}
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			x, ok := av.(*types.AttributeValueMemberN)
 			if !ok {
@@ -595,6 +601,7 @@ func buildString(c *codec, t reflect.Type, o opts) {
 		c.encAt = func(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
 			return st.S(*(*string)(p)), nil
 		}
+		c.leaf = leafString
 		c.decAt = func(av types.AttributeValue, p unsafe.Pointer) error {
 			if x, ok := av.(*types.AttributeValueMemberS); ok {
 				*(*string)(p) = x.Value
@@ -1331,12 +1338,22 @@ func encodeIntSet(s Set[int], st *encState) types.AttributeValue {
 	if len(s) == 0 {
 		return nil
 	}
-	var buf [16]int
+	var buf [smallSet]int
 	vals := buf[:0]
 	for k := range s {
 		vals = append(vals, k)
 	}
-	slices.Sort(vals)
+	if len(vals) > smallSet {
+		slices.Sort(vals)
+	} else {
+		// Insertion sort: for a few elements cheaper than slices.Sort's
+		// setup, and it stays on the stack.
+		for i := 1; i < len(vals); i++ {
+			for j := i; j > 0 && vals[j] < vals[j-1]; j-- {
+				vals[j], vals[j-1] = vals[j-1], vals[j]
+			}
+		}
+	}
 	elems := st.strings(len(vals))[:len(vals)]
 	for i, x := range vals {
 		elems[i] = st.itoa(int64(x))
@@ -1512,7 +1529,24 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 		defer st.leave()
 		l := st.values(h.len)
 		for i := range l {
-			av, err := elem.encodeAt(unsafe.Add(h.data, uintptr(i)*size), st)
+			e := unsafe.Add(h.data, uintptr(i)*size)
+			var av types.AttributeValue
+			var err error
+			switch elem.leaf {
+			case leafString:
+				l[i] = st.S(*(*string)(e))
+				continue
+			case leafInt64:
+				l[i] = st.N(st.itoa(*(*int64)(e)))
+				continue
+			case leafBool:
+				l[i] = st.BOOL(*(*bool)(e))
+				continue
+			case leafFloat64:
+				av, err = st.float(*(*float64)(e), 64)
+			default:
+				av, err = elem.encodeAt(e, st)
+			}
 			if err != nil {
 				return nil, withinIndex(err, i)
 			}

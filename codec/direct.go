@@ -21,6 +21,20 @@ func (c *codec) encodeAt(p unsafe.Pointer, st *encState) (types.AttributeValue, 
 	return c.encAt(p, st)
 }
 
+// leafKind names a codec whose encoding a hot loop writes inline: a
+// struct's plain fields and a list's elements switch on it and call encAt
+// only for leafNone. Each case is the body of the codec's own encAt, so
+// both give the same member (fastpath_test.go holds them to it).
+type leafKind uint8
+
+const (
+	leafNone    leafKind = iota
+	leafString           // string kinds, as S
+	leafInt64            // 64-bit signed integers (int, int64), as N
+	leafBool             // bool kinds, as BOOL
+	leafFloat64          // float64 kinds, as N
+)
+
 // decodeAt decodes av into the value of c's type stored at p. NULL takes
 // the reflect path, which zeroes the value (or hands NULL to a codec that
 // wants it).

@@ -333,3 +333,153 @@ func TestSmallIntegerText(t *testing.T) {
 		}
 	}
 }
+
+type leafName string
+
+// leafUpper is a string kind with its own encoder, which must win over the
+// inline string path.
+type leafUpper string
+
+func (u leafUpper) MarshalDynamo() (types.AttributeValue, error) {
+	return &types.AttributeValueMemberS{Value: strings.ToUpper(string(u))}, nil
+}
+
+func (u *leafUpper) UnmarshalDynamo(av types.AttributeValue) error { return nil }
+
+// leafPlain has the scalars a struct's plain fields and a list's elements
+// encode inline; leafOmit the same values through the general path of a
+// field (omitempty takes it off the short path).
+type leafPlain struct {
+	S  string    `dynamo:"s,default=d"`
+	N  leafName  `dynamo:"n"`
+	I  int       `dynamo:"i,default=5"`
+	I6 int64     `dynamo:"i6"`
+	B  bool      `dynamo:"b,default=true"`
+	F  float64   `dynamo:"f"`
+	U  leafUpper `dynamo:"u"`
+	SL []string  `dynamo:"sl"`
+	IL []int     `dynamo:"il"`
+	BL []bool    `dynamo:"bl"`
+	FL []float64 `dynamo:"fl"`
+	UL []leafUpper
+}
+
+type leafOmit struct {
+	S  string    `dynamo:"s,omitempty"`
+	N  leafName  `dynamo:"n,omitempty"`
+	I  int       `dynamo:"i,omitempty"`
+	I6 int64     `dynamo:"i6,omitempty"`
+	B  bool      `dynamo:"b,omitempty"`
+	F  float64   `dynamo:"f,omitempty"`
+	U  leafUpper `dynamo:"u,omitempty"`
+	SL []string  `dynamo:"sl,omitempty"`
+	IL []int     `dynamo:"il,omitempty"`
+	BL []bool    `dynamo:"bl,omitempty"`
+	FL []float64 `dynamo:"fl,omitempty"`
+	UL []leafUpper
+}
+
+// The scalars encoded inline write what their codecs write: through a
+// field's general path, through reflection (a struct value that is not
+// addressable), and element by element; zero values are written as they
+// are (a default is for absent values only), and a float that cannot be
+// stored is an error naming its field or element.
+func TestInlineScalarsMatchGeneral(t *testing.T) {
+	for _, v := range []leafPlain{
+		{S: "x", N: "y", I: -1 << 62, I6: math.MinInt64, B: true, F: 2.5e-100, U: "up",
+			SL: []string{"a", ""}, IL: []int{0, 99, 100, -7}, BL: []bool{true, false},
+			FL: []float64{0.1, -0, 1e21, 149.95}, UL: []leafUpper{"a", "b"}},
+		{I: 99, I6: 100, F: 19.99, SL: []string{}, IL: []int{}},
+	} {
+		inline, err := codec.MarshalItem(&v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaReflect, err := codec.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := leafOmit(v)
+		general, err := codec.MarshalItem(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := jsItem(inline)
+		if want := jsItem(viaReflect.(*types.AttributeValueMemberM).Value); got != want {
+			t.Errorf("inline  %s\nreflect %s", got, want)
+		}
+		for k, av := range general {
+			if js(av) != js(inline[k]) {
+				t.Errorf("%s: inline %s, general %s", k, js(inline[k]), js(av))
+			}
+		}
+		for _, x := range []struct {
+			v    any
+			name string
+		}{{v.S, "s"}, {v.N, "n"}, {v.I, "i"}, {v.I6, "i6"}, {v.B, "b"}, {v.F, "f"}, {v.U, "u"}} {
+			av, err := codec.Marshal(x.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if js(av) != js(inline[x.name]) {
+				t.Errorf("%s: inline %s, alone %s", x.name, js(inline[x.name]), js(av))
+			}
+		}
+		var back leafPlain
+		if err := codec.UnmarshalItem(inline, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.S != v.S || back.I != v.I || back.I6 != v.I6 || back.B != v.B || back.F != v.F ||
+			!slices.Equal(back.IL, v.IL) || !slices.Equal(back.FL, v.FL) {
+			t.Errorf("round trip: %+v, want %+v", back, v)
+		}
+	}
+	var zero leafPlain
+	item, err := codec.MarshalItem(&zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := js(item["s"]) + js(item["i"]) + js(item["b"]) + js(item["f"]) + js(item["u"]); got !=
+		`{"S":""}{"N":"0"}{"BOOL":false}{"N":"0"}{"S":""}` {
+		t.Errorf("zero values: %s", got)
+	}
+	if _, ok := item["sl"]; ok {
+		t.Errorf("nil list written: %s", js(item["sl"]))
+	}
+	for _, v := range []leafPlain{{F: math.NaN()}, {FL: []float64{1, math.Inf(1)}}} {
+		_, err := codec.MarshalItem(&v)
+		if err == nil || !strings.Contains(err.Error(), "leafPlain.f") || !strings.Contains(err.Error(), "finite") {
+			t.Errorf("%v: %v", v, err)
+		}
+		if v.FL != nil && !strings.Contains(err.Error(), "fl[1]") {
+			t.Errorf("error does not name the element: %v", err)
+		}
+	}
+}
+
+func TestIntSetOrderMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for size := 1; size <= 40; size++ {
+		for range 200 {
+			s := codec.NewSet[int]()
+			for len(s) < size {
+				s[r.IntN(size*4)-size*2] = struct{}{}
+			}
+			av, err := codec.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]int, 0, len(s))
+			for k := range s {
+				want = append(want, k)
+			}
+			slices.Sort(want)
+			got := av.(*types.AttributeValueMemberNS).Value
+			for i, n := range want {
+				if got[i] != strconv.Itoa(n) {
+					t.Fatalf("size %d: %q, want %v", size, got, want)
+				}
+			}
+		}
+	}
+}

@@ -126,8 +126,8 @@ func TestDecodeTableOfRecursiveCustomType(t *testing.T) {
 	}
 }
 
-// A Struct put together by hand, not by StructOf, has no decode table:
-// decoding with it is an error, not an item silently left unfilled.
+// A Struct put together by hand, not by StructOf, has no tables: decoding
+// or encoding with it is an error, not an item silently left unfilled.
 func TestDecodeNeedsABuiltPlan(t *testing.T) {
 	built, err := codec.StructOf(reflect.TypeFor[struct {
 		A string `dynamo:"a"`
@@ -145,5 +145,11 @@ func TestDecodeNeedsABuiltPlan(t *testing.T) {
 	}
 	if err := built.Decode(item, reflect.ValueOf(&v)); err != nil || v.A != "x" {
 		t.Fatalf("Decode with StructOf's plan: %v, %q", err, v.A)
+	}
+	if _, err := byHand.Encode(reflect.ValueOf(&v), true); err == nil || !strings.Contains(err.Error(), "StructOf") {
+		t.Fatalf("Encode with a hand-built plan: %v, want an error naming StructOf", err)
+	}
+	if got, err := built.Encode(reflect.ValueOf(&v), true); err != nil || js(got["a"]) != `{"S":"x"}` {
+		t.Fatalf("Encode with StructOf's plan: %v, %v", err, got)
 	}
 }

@@ -40,7 +40,8 @@ func (k Kind) String() string {
 }
 
 // Struct is the cached plan of one struct type: its attributes and the
-// encoder and decoder of each, built once by StructOf.
+// encoder and decoder of each, built once by StructOf. Only a plan
+// StructOf returns encodes and decodes (its tables are filled there).
 type Struct struct {
 	Type   reflect.Type
 	Fields []*Field // declaration order; embedded structs flattened as encoding/json does
@@ -51,6 +52,19 @@ type Struct struct {
 	byName map[string]*Field
 	ptr    unsafe.Pointer // type word of *Type (see valueAt)
 	dec    []decField     // Fields as the decoder reads them
+	enc    []encField     // Fields as the encoder reads them
+}
+
+// encField is what encoding's short path reads of a field, in one dense
+// table, as decField is for decoding: a few words per field instead of a
+// whole Field, whose members the loop needs lie on different cache lines.
+type encField struct {
+	name   string
+	offset uintptr
+	c      *codec
+	field  *Field
+	leaf   leafKind // c.leaf
+	plain  bool     // field.plain
 }
 
 // decField is what decoding reads of a field, in one dense table: the loop
@@ -278,30 +292,52 @@ func (s *Struct) structValue(v reflect.Value) (reflect.Value, error) {
 // through reflect. The Value of a struct given by p is made only for a
 // field that needs it.
 func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p unsafe.Pointer, omitNil bool, st *encState) error {
+	if len(s.enc) != len(s.Fields) {
+		return errorf("%s: encoding needs the plan StructOf returns", s.Type)
+	}
 	if p == nil && v.CanAddr() {
 		p = v.Addr().UnsafePointer()
 	}
-	for _, f := range s.Fields {
-		if p != nil && f.plain {
-			// The short path: the field's value at its address, then only
-			// what an absent value needs.
-			av, err := f.c.encodeAt(unsafe.Add(p, f.offset), st)
+	for i := range s.enc {
+		e := &s.enc[i]
+		if p != nil && e.plain {
+			// The short path: the field's value at its address, a common
+			// scalar inline, then only what an absent value needs.
+			q := unsafe.Add(p, e.offset)
+			var av types.AttributeValue
+			var err error
+			switch e.leaf {
+			case leafString:
+				m[e.name] = st.S(*(*string)(q))
+				continue
+			case leafInt64:
+				m[e.name] = st.N(st.itoa(*(*int64)(q)))
+				continue
+			case leafBool:
+				m[e.name] = st.BOOL(*(*bool)(q))
+				continue
+			case leafFloat64:
+				av, err = st.float(*(*float64)(q), 64)
+			default:
+				av, err = e.c.encodeAt(q, st)
+			}
 			if err != nil {
-				return within(err, f.Name)
+				return within(err, e.name)
 			}
 			if av == nil {
 				switch {
-				case f.HasDefault:
-					av = f.defaultAV
+				case e.field.HasDefault:
+					av = e.field.defaultAV
 				case omitNil:
 					continue
 				default:
 					av = st.NULL()
 				}
 			}
-			m[f.Name] = av
+			m[e.name] = av
 			continue
 		}
+		f := e.field
 		var av types.AttributeValue
 		if !v.IsValid() {
 			v = valueAt(s.ptr, p)
@@ -530,7 +566,7 @@ func newBuilder() *builder {
 func (b *builder) publish() {
 	// The codecs of a recursive type are complete only now.
 	for _, s := range b.plans {
-		s.setDecodeTable()
+		s.setTables()
 	}
 	for k, c := range b.codecs {
 		codecs.Store(k, c)
@@ -791,6 +827,16 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// setTables fills s.enc and s.dec from s.Fields and their finished
+// codecs.
+func (s *Struct) setTables() {
+	s.enc = make([]encField, len(s.Fields))
+	for i, f := range s.Fields {
+		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, leaf: f.c.leaf, plain: f.plain}
+	}
+	s.setDecodeTable()
 }
 
 // setDecodeTable fills s.dec from s.Fields and their finished codecs.

@@ -71,12 +71,20 @@ func (st *encState) enter() error {
 func (st *encState) leave() { st.depth-- }
 
 // Slabs are sized in bytes, so that the small members (an M is one
-// pointer) come as many to an allocation as the strings do.
+// pointer) come as many to an allocation as the strings do. A slab with
+// pointers of over 512 bytes carries the allocator's 8-byte type header,
+// so slabs of members and slices are sized to fill the 1 KiB size class
+// with it (1,024 bytes of slices would take 1,152): one allocation for
+// twice the members of a 512-byte slab, and none of the per-object bitmap
+// writing that objects of 512 bytes or less pay. The cost: a member a
+// caller keeps keeps up to 1 KiB alive.
 const (
-	slabBytes      = 512
+	mallocHeader   = 8
+	slabBytes      = 1024 - mallocHeader
 	slabMinMembers = 16
 	slabMaxMembers = 64
-	slabSlices     = 64
+	slabSlices     = slabBytes / 16 // strings and attribute values: 16 bytes each
+	maxSlabSlice   = 16             // longer slices are allocated on their own
 	slabText       = 1024
 	minText        = 64
 )
@@ -128,6 +136,15 @@ func (st *encState) SS(v []string) *types.AttributeValueMemberSS {
 	return p
 }
 
+// float is f as an N of its shortest text at its bits (32 or 64).
+func (st *encState) float(f float64, bits int) (types.AttributeValue, error) {
+	b, err := appendFloat(st.buf(), f, bits)
+	if err != nil {
+		return nil, err
+	}
+	return st.N(st.str(b)), nil
+}
+
 func (st *encState) NS(v []string) *types.AttributeValueMemberNS {
 	p := st.ns.take()
 	p.Value = v
@@ -138,7 +155,7 @@ func (st *encState) NS(v []string) *types.AttributeValueMemberNS {
 // slab. Its capacity is exactly n, so appending past it (by a caller of
 // ours, to a set's Value) copies instead of touching a neighbour.
 func (st *encState) strings(n int) []string {
-	if n > slabSlices/4 {
+	if n > maxSlabSlice {
 		return make([]string, 0, n)
 	}
 	if cap(st.strs)-len(st.strs) < n {
@@ -152,7 +169,7 @@ func (st *encState) strings(n int) []string {
 // values returns n attribute value slots carved from a slab (capacity n,
 // as for strings).
 func (st *encState) values(n int) []types.AttributeValue {
-	if n > slabSlices/4 {
+	if n > maxSlabSlice {
 		return make([]types.AttributeValue, n)
 	}
 	if cap(st.avs)-len(st.avs) < n {
