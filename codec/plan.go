@@ -833,16 +833,9 @@ func (b *builder) plan(t reflect.Type) (*Struct, error) {
 // codecs.
 func (s *Struct) setTables() {
 	s.enc = make([]encField, len(s.Fields))
-	for i, f := range s.Fields {
-		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, leaf: f.c.leaf, plain: f.plain}
-	}
-	s.setDecodeTable()
-}
-
-// setDecodeTable fills s.dec from s.Fields and their finished codecs.
-func (s *Struct) setDecodeTable() {
 	s.dec = make([]decField, len(s.Fields))
 	for i, f := range s.Fields {
+		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, leaf: f.c.leaf, plain: f.plain}
 		d := decField{name: f.Name, c: f.c, offset: f.offset, field: f}
 		if f.direct {
 			d.field, d.decAt = nil, f.c.decAt
