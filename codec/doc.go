@@ -150,11 +150,15 @@
 // Encoding takes attribute value members, list and set slices and
 // formatted text from slabs shared across calls (a pooled state), so an
 // item costs little more than its maps: two allocations for an order
-// item of eight fields. Members handed out are never written again, distinct values never
-// share a member, and slices are capped so that appending to one copies.
+// item of eight fields. Members handed out are never written again,
+// distinct values never share a member, and slices are capped so that
+// appending to one copies. A slab is about 1 KiB, and a member a caller
+// keeps keeps its slab alive.
 //
-// Decoding walks a dense table of the plan's fields (attribute name,
-// offset, coder), looking each attribute up in the item once.
+// Encoding and decoding walk dense tables of the plan's fields (attribute
+// name, offset, coder); strings, 64-bit integers, booleans and float64s in
+// fields and list elements are encoded inline, and decoding looks each
+// attribute up in the item once.
 // Struct.DecodeFound is Decode that also reports which of the first 64
 // fields the item held, so that a caller (package schema, recovering key
 // fields from the generated keys) need not look them up again.

@@ -26,14 +26,14 @@
 //
 // NewMemory is the in-memory engine (one B-tree per collection, each item
 // one allocation holding its key and its encoding, or, restored by a
-// durable engine through SharedPutter, a place in the block or mapping
-// that engine read its files into; through ColdPutter the engine gives
-// the key's bytes from a buffer of its own as well, so that a mapping is
-// not read while loading; a collection restored from items in key order
-// through SortedLoader is built bottom-up, its nodes from a few slabs). Both engines' collections are Finders: a lookup returns where it
-// found its key (a Slot), and a write of that key passing it (Finder.PutAt,
-// Op.At) replaces the value there, so a read-modify-write searches the tree
-// once; a write in between makes the slot stale, and the write searches
-// again. Every engine must pass the conformance suite in
-// package storagetest.
+// durable engine through SharedPutter, a place in the block or mapping that
+// engine read its files into; through ColdPutter the engine gives the key's
+// bytes from a buffer of its own as well, so that a mapping is not read
+// while loading; a collection restored from items in key order through
+// SortedLoader is built bottom-up, its nodes from a few slabs). Both
+// engines' collections are Finders: a lookup returns where it found its key
+// (a Slot), and a write of that key passing it (Finder.PutAt, Op.At)
+// replaces the value there, so a read-modify-write searches the tree once;
+// a write in between makes the slot stale, and the write searches again.
+// Every engine must pass the conformance suite in package storagetest.
 package storage

@@ -22,7 +22,8 @@
 // order, and the tree is built from them bottom-up, leaves first
 // (storage.SortedLoader); the logs after it are replayed write by write,
 // a key after every key loaded so far appended down the tree's right edge
-// without comparing stored keys. A write is appended to a write-ahead log and fsynced before it
+// without comparing stored keys. A write is appended to a write-ahead log
+// and fsynced before it
 // returns (ApplyDeferred returns before, and WaitDurable after: see
 // storage.Deferred), so no acknowledged write is lost to a crash or power
 // cut. Concurrent writers share one fsync (group commit). On Linux the log is preallocated: zeros
