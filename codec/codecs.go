@@ -1529,24 +1529,7 @@ func (b *builder) buildList(c *codec, t reflect.Type, o opts) error {
 		defer st.leave()
 		l := st.values(h.len)
 		for i := range l {
-			e := unsafe.Add(h.data, uintptr(i)*size)
-			var av types.AttributeValue
-			var err error
-			switch elem.leaf {
-			case leafString:
-				l[i] = st.S(*(*string)(e))
-				continue
-			case leafInt64:
-				l[i] = st.N(st.itoa(*(*int64)(e)))
-				continue
-			case leafBool:
-				l[i] = st.BOOL(*(*bool)(e))
-				continue
-			case leafFloat64:
-				av, err = st.float(*(*float64)(e), 64)
-			default:
-				av, err = elem.encodeAt(e, st)
-			}
+			av, err := elem.encodeAt(unsafe.Add(h.data, uintptr(i)*size), st)
 			if err != nil {
 				return nil, withinIndex(err, i)
 			}

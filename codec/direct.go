@@ -14,17 +14,27 @@ import (
 // written without a reflect.Value each. A codec without them is reached
 // through valueAt, so every codec works at an address.
 
-// encodeAt encodes the value of c's type stored at p (a codec without
-// direct coding reaches it through valueAt, in the encAt that b.codec
-// gives it).
+// encodeAt encodes the value of c's type stored at p: the commonest
+// scalars here, without a call through encAt, every other through encAt
+// (a codec without direct coding reaches it through valueAt, in the encAt
+// that b.codec gives it).
 func (c *codec) encodeAt(p unsafe.Pointer, st *encState) (types.AttributeValue, error) {
+	switch c.leaf {
+	case leafString:
+		return st.S(*(*string)(p)), nil
+	case leafInt64:
+		return st.N(st.itoa(*(*int64)(p))), nil
+	case leafBool:
+		return st.BOOL(*(*bool)(p)), nil
+	case leafFloat64:
+		return st.float(*(*float64)(p), 64)
+	}
 	return c.encAt(p, st)
 }
 
-// leafKind names a codec whose encoding a hot loop writes inline: a
-// struct's plain fields and a list's elements switch on it and call encAt
-// only for leafNone. Each case is the body of the codec's own encAt, so
-// both give the same member (fastpath_test.go holds them to it).
+// leafKind names a codec whose encoding encodeAt writes itself. Each case
+// is the body of the codec's own encAt, so both give the same member
+// (fastpath_test.go holds them to it).
 type leafKind uint8
 
 const (

@@ -63,8 +63,7 @@ type encField struct {
 	offset uintptr
 	c      *codec
 	field  *Field
-	leaf   leafKind // c.leaf
-	plain  bool     // field.plain
+	plain  bool // field.plain
 }
 
 // decField is what decoding reads of a field, in one dense table: the loop
@@ -301,26 +300,9 @@ func (s *Struct) encode(m map[string]types.AttributeValue, v reflect.Value, p un
 	for i := range s.enc {
 		e := &s.enc[i]
 		if p != nil && e.plain {
-			// The short path: the field's value at its address, a common
-			// scalar inline, then only what an absent value needs.
-			q := unsafe.Add(p, e.offset)
-			var av types.AttributeValue
-			var err error
-			switch e.leaf {
-			case leafString:
-				m[e.name] = st.S(*(*string)(q))
-				continue
-			case leafInt64:
-				m[e.name] = st.N(st.itoa(*(*int64)(q)))
-				continue
-			case leafBool:
-				m[e.name] = st.BOOL(*(*bool)(q))
-				continue
-			case leafFloat64:
-				av, err = st.float(*(*float64)(q), 64)
-			default:
-				av, err = e.c.encodeAt(q, st)
-			}
+			// The short path: the field's value at its address, then only
+			// what an absent value needs.
+			av, err := e.c.encodeAt(unsafe.Add(p, e.offset), st)
 			if err != nil {
 				return within(err, e.name)
 			}
@@ -835,7 +817,7 @@ func (s *Struct) setTables() {
 	s.enc = make([]encField, len(s.Fields))
 	s.dec = make([]decField, len(s.Fields))
 	for i, f := range s.Fields {
-		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, leaf: f.c.leaf, plain: f.plain}
+		s.enc[i] = encField{name: f.Name, offset: f.offset, c: f.c, field: f, plain: f.plain}
 		d := decField{name: f.Name, c: f.c, offset: f.offset, field: f}
 		if f.direct {
 			d.field, d.decAt = nil, f.c.decAt
