@@ -175,8 +175,11 @@ func decodeRecord(payload []byte, f format, names *interner) (record, error) {
 // to check a format1 item.
 func decodeKept(r *record, payload, kept []byte, f format, names *interner) error {
 	*r = record{}
-	if len(payload) == 0 || len(kept) != len(payload) {
+	if len(payload) == 0 {
 		return errors.New("empty record")
+	}
+	if len(kept) != len(payload) {
+		return fmt.Errorf("record of %d bytes kept as %d", len(payload), len(kept))
 	}
 	r.op = payload[0]
 	d := &decoder{b: payload, k: kept, off: 1, format: f, names: names}
