@@ -236,11 +236,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 		return Value{}, false
 	}
 	if len(t.root.items) >= btreeMaxItems {
-		mid, second := t.root.split(btreeMaxItems / 2)
-		old := t.root
-		t.root = &node{items: make([]entry, 0, btreeMaxItems), children: make([]*node, 0, btreeMaxItems+1)}
-		t.root.items = append(t.root.items, mid)
-		t.root.children = append(t.root.children, old, second)
+		t.splitRoot(btreeMaxItems / 2)
 	}
 	old, replaced := t.root.insert(e)
 	if !replaced {
@@ -266,25 +262,13 @@ func (t *btree) appendEntry(e entry) {
 		return
 	}
 	if len(t.root.items) >= btreeMaxItems {
-		at := btreeMaxItems / 2
-		if len(t.root.children) == 0 {
-			at = btreeMaxItems - 2
-		}
-		mid, second := t.root.split(at)
-		old := t.root
-		t.root = &node{items: make([]entry, 0, btreeMaxItems), children: make([]*node, 0, btreeMaxItems+1)}
-		t.root.items = append(t.root.items, mid)
-		t.root.children = append(t.root.children, old, second)
+		t.splitRoot(appendSplit(t.root))
 	}
 	n := t.root
 	for len(n.children) > 0 {
 		c := n.children[len(n.children)-1]
 		if len(c.items) >= btreeMaxItems {
-			at := btreeMaxItems / 2
-			if len(c.children) == 0 {
-				at = btreeMaxItems - 2
-			}
-			mid, second := c.split(at)
+			mid, second := c.split(appendSplit(c))
 			n.items = append(n.items, mid)
 			n.children = append(n.children, second)
 			c = second
@@ -293,6 +277,25 @@ func (t *btree) appendEntry(e entry) {
 	}
 	n.items = append(n.items, e)
 	t.last = n
+}
+
+// splitRoot splits the full root at i under a new root.
+func (t *btree) splitRoot(i int) {
+	mid, second := t.root.split(i)
+	old := t.root
+	t.root = &node{items: make([]entry, 0, btreeMaxItems), children: make([]*node, 0, btreeMaxItems+1)}
+	t.root.items = append(t.root.items, mid)
+	t.root.children = append(t.root.children, old, second)
+}
+
+// appendSplit is where a full node on the right edge splits before an
+// append, as in maybeSplitChild: a leaf keeps all but one of its entries,
+// an internal node half.
+func appendSplit(n *node) int {
+	if len(n.children) == 0 {
+		return btreeMaxItems - 2
+	}
+	return btreeMaxItems / 2
 }
 
 // findLast sets last after a write that may have changed the tree's shape.
