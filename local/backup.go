@@ -226,7 +226,7 @@ func (s *Server) createBackup(c *call) (any, error) {
 	items, err := t.snapshot()
 	b := &backupMeta{
 		ID: newBackupID(c.now), Name: *in.BackupName, Table: t.meta.clone(), Created: c.now.UnixMilli(),
-		Size: t.size, Items: int64(len(items)), Status: "CREATING",
+		Size: t.items.Size(), Items: int64(len(items)), Status: "CREATING",
 	}
 	t.mu.RUnlock()
 	if err != nil {
@@ -708,7 +708,7 @@ func (t *table) fill(items []snapshotItem) error {
 			if err != nil {
 				return err
 			}
-			if err := t.stage(b, it.key, nil, 0, nu, enc, &mt); err != nil {
+			if err := t.stage(b, it.key, nil, nu, enc, &mt); err != nil {
 				return err
 			}
 		}

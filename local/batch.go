@@ -577,7 +577,7 @@ func (s *Server) applyBatchWrite(c *call, in *batchWriteInput, ops []batchWriteO
 			old = itemOf(v)
 		}
 		oldSize, newSize := v.Size(), o.enc.Size()
-		if err := t.stage(batch, o.key, old, oldSize, o.item, o.enc, mt); err != nil {
+		if err := t.stage(batch, o.key, old, o.item, o.enc, mt); err != nil {
 			return nil, err
 		}
 		mt.table += writeUnits(max(newSize, oldSize))

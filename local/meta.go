@@ -110,7 +110,6 @@ type table struct {
 	engine  storage.Engine // writes go through its Apply (write.go)
 	items   storage.Collection
 	indexes []*index   // aligned with meta.Indexes
-	size    int64      // TableSizeBytes
 	deleted bool       // set by DeleteTable; holders of a stale pointer see ResourceNotFound
 	vectors vector.Set // aligned with meta.Vectors (search.go)
 	stream  *stream    // the enabled stream, nil if none (stream.go)
@@ -126,7 +125,6 @@ type table struct {
 type index struct {
 	meta *indexMeta
 	coll storage.Collection
-	size int64
 }
 
 func (t *table) index(name string) *index {
@@ -205,10 +203,6 @@ func (s *Server) loadTables() error {
 		t, err := s.openTable(&m)
 		if err != nil {
 			return err
-		}
-		t.items.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { t.size += int64(v.Size()); return true })
-		for _, ix := range t.indexes {
-			ix.coll.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { ix.size += int64(v.Size()); return true })
 		}
 		s.tables[m.Name] = t
 	}

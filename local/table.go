@@ -118,7 +118,7 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		TableArn:                  s.tableArn(m.Name),
 		TableId:                   m.ID,
 		TableName:                 m.Name,
-		TableSizeBytes:            t.size,
+		TableSizeBytes:            t.items.Size(),
 		TableStatus:               status,
 		BillingModeSummary:        &billingOut{BillingMode: m.Billing},
 		ProvisionedThroughput: throughputOut{
@@ -146,13 +146,13 @@ func (s *Server) describe(t *table, status string) *tableDescription {
 		arn := d.TableArn + "/index/" + im.Name
 		if im.Local {
 			d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, lsiOut{
-				IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, ItemCount: int64(ix.coll.Len()),
+				IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.coll.Size(), ItemCount: int64(ix.coll.Len()),
 				KeySchema: im.keySchema(), Projection: proj,
 			})
 			continue
 		}
 		g := gsiOut{
-			IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.size, IndexStatus: "ACTIVE",
+			IndexArn: arn, IndexName: im.Name, IndexSizeBytes: ix.coll.Size(), IndexStatus: "ACTIVE",
 			ItemCount: int64(ix.coll.Len()), KeySchema: im.keySchema(), Projection: proj,
 			ProvisionedThroughput: &throughputOut{ReadCapacityUnits: im.Read, WriteCapacityUnits: im.Write},
 		}
@@ -1124,7 +1124,7 @@ func (s *Server) commitIndexes(t *table, m *tableMeta, created []*indexMeta, del
 	var indexes []*index
 	for _, im := range m.Indexes {
 		if old := t.index(im.Name); old != nil && !containsIndex(created, im) {
-			indexes = append(indexes, &index{meta: im, coll: old.coll, size: old.size})
+			indexes = append(indexes, &index{meta: im, coll: old.coll})
 			continue
 		}
 		// Start from an empty collection: an UpdateTable that crashed while
@@ -1170,13 +1170,11 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 	const batchSize = 256
 	var ferr error
 	ops := make([]storage.Op, 0, batchSize)
-	var size int64
 	flush := func() error {
 		if err := t.engine.Apply(ops); err != nil {
 			return err
 		}
-		ix.size += size
-		ops, size = ops[:0], 0
+		ops = ops[:0]
 		return nil
 	}
 	t.items.Ascend(nil, nil, func(_ []byte, v storage.Value) bool {
@@ -1196,7 +1194,6 @@ func (t *table) backfill(ix *index, m *tableMeta) error {
 			}
 		}
 		ops = append(ops, storage.Put(ix.coll, k, pv))
-		size += int64(pv.Size())
 		if len(ops) == batchSize {
 			ferr = flush()
 		}

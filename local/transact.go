@@ -403,7 +403,7 @@ func (s *Server) runTransaction(c *call, writes []*txWrite, in *transactWriteInp
 			return nil, err
 		}
 		oldSize, newSize := itemsize.Item(w.old), enc.Size()
-		if err := w.t.stage(&batch, w.key, w.old, oldSize, w.nu, enc, om); err != nil {
+		if err := w.t.stage(&batch, w.key, w.old, w.nu, enc, om); err != nil {
 			return nil, err
 		}
 		mt.table += 2 * writeUnits(max(newSize, oldSize))

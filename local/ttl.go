@@ -204,7 +204,7 @@ func (t *table) deleteExpired(c *call, attr string, keys [][]byte, now time.Time
 		if err != nil || v.IsZero() || !expired(itemOf(v), attr, now) {
 			continue
 		}
-		if t.stage(&b, k, itemOf(v), v.Size(), nil, storage.Value{}, &meter{}) != nil {
+		if t.stage(&b, k, itemOf(v), nil, storage.Value{}, &meter{}) != nil {
 			continue // stage left the batch as it was
 		}
 		if staged++; staged == ttlBatch {

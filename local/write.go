@@ -16,8 +16,9 @@ import (
 // (backup_pitr.go) reach the engine as one batch
 // (storage.Engine.Apply, all or nothing, one log record on a durable
 // engine), so a crash never leaves an index or a stream out of step with
-// its table; the size counters, vector indexes and stream positions change
-// only once the batch is applied.
+// its table; the vector indexes and stream positions change only once the
+// batch is applied. Sizes are the collections' own (storage.Collection.Size),
+// so they change with the batch.
 //
 // On an engine that makes writes durable after applying them
 // (storage.Deferred), a write made for a call is applied without waiting:
@@ -35,7 +36,7 @@ import (
 func (t *table) apply(c *call, cur stored, nu Item, enc storage.Value, mt *meter) error {
 	b := batchPool.Get().(*writeBatch)
 	defer b.release()
-	if err := t.stage(b, cur.key, cur.item, cur.v.Size(), nu, enc, mt); err != nil {
+	if err := t.stage(b, cur.key, cur.item, nu, enc, mt); err != nil {
 		return err
 	}
 	if len(b.ops) > 0 && !enc.IsZero() {
@@ -67,18 +68,16 @@ func (b *writeBatch) release() {
 	}
 	clear(b.ops)
 	clear(b.items)
-	clear(b.deltas)
 	clear(b.records)
-	b.ops, b.items, b.deltas, b.records = b.ops[:0], b.items[:0], b.deltas[:0], b.records[:0]
+	b.ops, b.items, b.records = b.ops[:0], b.items[:0], b.records[:0]
 	batchPool.Put(b)
 }
 
 // writeBatch is the engine writes of one or more item writes, and what to
 // update in memory once the engine has applied them.
 type writeBatch struct {
-	ops    []storage.Op
-	items  []stagedItem
-	deltas []indexDelta
+	ops   []storage.Op
+	items []stagedItem
 
 	records []pendingRecord // stream records (stream.go)
 	ttl     bool            // the deletes are time to live's (their records say so)
@@ -89,17 +88,11 @@ type stagedItem struct {
 	t       *table
 	key     []byte
 	old, nu Item
-	size    int64 // change of the table's size
 	mt      *meter
 }
 
-type indexDelta struct {
-	ix   *index
-	size int64
-}
-
 // commit applies the batch to the engine, all or nothing, then updates the
-// tables' sizes and vector indexes. An empty batch is a no-op. A write for
+// tables' vector indexes. An empty batch is a no-op. A write for
 // c does not wait for a Deferred engine to make it durable: c and the
 // written tables note its ticket instead, and c waits once it has
 // unlocked them (Server.durable). Without a call (a restore's fill) the
@@ -120,11 +113,7 @@ func (b *writeBatch) commit(e storage.Engine, c *call) error {
 	}
 	for _, w := range b.items {
 		w.t.ticket = max(w.t.ticket, tk)
-		w.t.size += w.size
 		w.t.syncVectors(w.key, w.old, w.nu, w.mt)
-	}
-	for _, d := range b.deltas {
-		d.ix.size += d.size
 	}
 	for _, r := range b.records {
 		r.committed()
@@ -159,20 +148,20 @@ func (t *table) wholeItems() bool {
 	return len(t.indexes) > 0 || t.stream != nil || t.history != nil || t.vectors.Len() > 0
 }
 
-// stage adds to b the writes that replace the item under key (old, of
-// oldSize bytes; nil if absent) with nu (nil deletes), encoded as enc
-// (encodeItem): the item and each index entry that changes. It charges the
-// index writes to mt; nothing changes until commit. On error b is left as
-// it was. A put may leave old nil when t.wholeItems() is false: only its
-// size counts then.
-func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item, enc storage.Value, mt *meter) (err error) {
+// stage adds to b the writes that replace the item under key (old; nil if
+// absent) with nu (nil deletes), encoded as enc (encodeItem): the item and
+// each index entry that changes. It charges the index writes to mt;
+// nothing changes until commit. On error b is left as it was. A put may
+// pass old nil for an item it replaces when t.wholeItems() is false:
+// nothing reads it then.
+func (t *table) stage(b *writeBatch, key []byte, old Item, nu Item, enc storage.Value, mt *meter) (err error) {
 	if nu == nil && old == nil {
 		return nil
 	}
-	nops, nitems, ndeltas, nrecs := len(b.ops), len(b.items), len(b.deltas), len(b.records)
+	nops, nitems, nrecs := len(b.ops), len(b.items), len(b.records)
 	defer func() {
 		if err != nil {
-			b.ops, b.items, b.deltas, b.records = b.ops[:nops], b.items[:nitems], b.deltas[:ndeltas], b.records[:nrecs]
+			b.ops, b.items, b.records = b.ops[:nops], b.items[:nitems], b.records[:nrecs]
 		}
 	}()
 	m := t.meta
@@ -180,7 +169,7 @@ func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item,
 		b.ops = make([]storage.Op, 0, 1+2*len(t.indexes))
 	}
 	b.ops = append(b.ops, storage.Put(t.items, key, enc))
-	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, size: int64(enc.Size() - oldSize), mt: mt})
+	b.items = append(b.items, stagedItem{t: t, key: key, old: old, nu: nu, mt: mt})
 	if t.stream != nil {
 		if err = t.stream.stageRecord(b, old, nu, enc); err != nil {
 			return err
@@ -216,10 +205,8 @@ func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item,
 		if sameKey && equalItems(oldP, newP) {
 			continue // the index entry does not change: no write, no cost
 		}
-		var delta int64
 		if oldIn && !sameKey {
 			b.ops = append(b.ops, storage.Delete(ix.coll, oldKey))
-			delta -= int64(itemsize.Item(oldP))
 			mt.addIndex(ix.meta.Name, writeUnits(itemsize.Item(oldP)))
 		}
 		if newIn {
@@ -230,15 +217,12 @@ func (t *table) stage(b *writeBatch, key []byte, old Item, oldSize int, nu Item,
 				}
 			}
 			b.ops = append(b.ops, storage.Put(ix.coll, newKey, encP))
-			delta += int64(itemsize.Item(newP))
 			size := itemsize.Item(newP)
 			if sameKey {
-				delta -= int64(itemsize.Item(oldP))
 				size = max(size, itemsize.Item(oldP))
 			}
 			mt.addIndex(ix.meta.Name, writeUnits(size))
 		}
-		b.deltas = append(b.deltas, indexDelta{ix: ix, size: delta})
 	}
 	return nil
 }

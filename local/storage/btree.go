@@ -11,6 +11,7 @@ import "unsafe"
 type btree struct {
 	root   *node
 	length int
+	size   int64 // sum of the entries' sizes
 	// last is the rightmost leaf, where a key after every other goes: keys
 	// written in order (a restart) are appended there without a descent.
 	// Every write that goes through the root sets it again.
@@ -226,6 +227,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].less(e.pre, e.key()) {
 		l.items = append(l.items, e)
 		t.length++
+		t.size += int64(e.size)
 		return Value{}, false
 	}
 	defer t.findLast()
@@ -233,6 +235,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 		t.root = &node{items: make([]entry, 0, btreeMaxItems)}
 		t.root.items = append(t.root.items, e)
 		t.length++
+		t.size += int64(e.size)
 		return Value{}, false
 	}
 	if len(t.root.items) >= btreeMaxItems {
@@ -242,6 +245,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 	if !replaced {
 		t.length++
 	}
+	t.size += int64(e.size) - int64(old.size)
 	return old, replaced
 }
 
@@ -251,6 +255,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 // for an append.
 func (t *btree) appendEntry(e entry) {
 	t.length++
+	t.size += int64(e.size)
 	if l := t.last; l != nil && len(l.items) < btreeMaxItems {
 		l.items = append(l.items, e)
 		return
@@ -318,6 +323,7 @@ func (t *btree) delete(key string) (Value, bool) {
 	}
 	if ok {
 		t.length--
+		t.size -= int64(e.size)
 	}
 	return e.value(), ok
 }
@@ -471,6 +477,7 @@ type builder struct {
 	seps   []entry // seps[i] is the entry between leaves[i] and leaves[i+1]
 	sep    bool    // seps holds one entry more, which the next leaf follows
 	length int     // entries added
+	size   int64   // their sizes
 	slab   []entry // entry arrays of the leaves to come
 	nodes  []node  // nodes to come
 	grow   int     // leaves in the next slab
@@ -495,6 +502,7 @@ func (b *builder) newNode() *node {
 // add appends e, whose key must be after every key added before.
 func (b *builder) add(e entry) {
 	b.length++
+	b.size += int64(e.size)
 	if len(b.leaves) > 0 && !b.sep {
 		if l := b.leaves[len(b.leaves)-1]; len(l.items) < bulkLeafItems {
 			l.items = append(l.items, e)
@@ -549,7 +557,7 @@ func (b *builder) finish(t *btree) {
 	for len(level) > 1 {
 		level, seps = b.buildLevel(level, seps)
 	}
-	t.root, t.length = level[0], b.length
+	t.root, t.length, t.size = level[0], b.length, b.size
 	t.findLast()
 	*b = builder{}
 }

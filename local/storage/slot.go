@@ -25,5 +25,6 @@ func (t *btree) lookup(key string) (*node, int) {
 func (t *btree) replaceAt(n *node, i int, key string, v Value) Value {
 	old := n.items[i].value()
 	n.items[i] = newEntry(key, v)
+	t.size += int64(v.size) - int64(old.size)
 	return old
 }

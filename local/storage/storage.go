@@ -113,6 +113,9 @@ type Collection interface {
 	Descend(start, end []byte, fn func(key []byte, v Value) bool) error
 	// Len is the number of items.
 	Len() int
+	// Size is the sum of the items' sizes (Value.Size), kept as they are
+	// written: a table's or an index's size without reading its items.
+	Size() int64
 }
 
 // Finder is implemented by collections that can say where a lookup found
@@ -558,3 +561,5 @@ func (c *memColl) Descend(start, end []byte, fn func([]byte, Value) bool) error 
 }
 
 func (c *memColl) Len() int { return c.tree.length }
+
+func (c *memColl) Size() int64 { return c.tree.size }

@@ -1705,3 +1705,5 @@ func (c *collection) Descend(start, end []byte, fn func([]byte, storage.Value) b
 }
 
 func (c *collection) Len() int { return c.mem.Len() }
+
+func (c *collection) Size() int64 { return c.mem.Size() }

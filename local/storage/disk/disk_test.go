@@ -282,8 +282,14 @@ func (m model) check(t *testing.T, e storage.Engine) {
 			want = append(want, k+"="+v)
 		}
 		slices.Sort(want)
-		if got := contents(t, coll(t, e, name)); !slices.Equal(got, want) {
+		c := coll(t, e, name)
+		if got := contents(t, c); !slices.Equal(got, want) {
 			t.Fatalf("collection %s: %d entries, want %d (first %v)", name, len(got), len(want), got[:min(3, len(got))])
+		}
+		var size int64
+		must(t, c.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { size += int64(v.Size()); return true }))
+		if c.Size() != size {
+			t.Fatalf("collection %s: Size %d, its items' sizes sum to %d", name, c.Size(), size)
 		}
 	}
 }

@@ -59,6 +59,14 @@ func item(v string) storage.Value {
 	return storage.MustEncode(storage.Item{"v": &types.AttributeValueMemberS{Value: v}})
 }
 
+// padded is item(v) with pad bytes more, for items of many sizes.
+func padded(v string, pad int) storage.Value {
+	return storage.MustEncode(storage.Item{
+		"v": &types.AttributeValueMemberS{Value: v},
+		"p": &types.AttributeValueMemberS{Value: strings.Repeat("+", pad)},
+	})
+}
+
 func val(v storage.Value) string {
 	if v.IsZero() {
 		return "<nil>"
@@ -68,6 +76,16 @@ func val(v storage.Value) string {
 		return "<" + err.Error() + ">"
 	}
 	return it["v"].(*types.AttributeValueMemberS).Value
+}
+
+// checkSize checks that c's Size is the sum of its items' sizes.
+func checkSize(t *testing.T, c storage.Collection) {
+	t.Helper()
+	var sum int64
+	must(t, c.Ascend(nil, nil, func(_ []byte, v storage.Value) bool { sum += int64(v.Size()); return true }))
+	if got := c.Size(); got != sum {
+		t.Fatalf("Size = %d, the items' sizes sum to %d", got, sum)
+	}
 }
 
 func must(t *testing.T, err error) {
@@ -222,7 +240,7 @@ func testRandomAgainstModel(t *testing.T, e storage.Engine) {
 			}
 			delete(model, k)
 		} else {
-			_, replaced, err := c.Put([]byte(k), item(k))
+			_, replaced, err := c.Put([]byte(k), padded(k, r.IntN(40)))
 			must(t, err)
 			if _, had := model[k]; had != replaced {
 				t.Fatalf("Put(%s) replaced=%v, model had=%v", k, replaced, had)
@@ -232,7 +250,11 @@ func testRandomAgainstModel(t *testing.T, e storage.Engine) {
 		if c.Len() != len(model) {
 			t.Fatalf("Len = %d, model %d", c.Len(), len(model))
 		}
+		if i%500 == 0 {
+			checkSize(t, c)
+		}
 	}
+	checkSize(t, c)
 	want := make([]string, 0, len(model))
 	for k := range model {
 		want = append(want, k)
@@ -444,7 +466,7 @@ func testBatchAgainstModel(t *testing.T, e storage.Engine) {
 				ops[i] = storage.Delete(colls[c], []byte(k))
 				delete(models[c], k)
 			} else {
-				ops[i] = storage.Put(colls[c], []byte(k), item(k))
+				ops[i] = storage.Put(colls[c], []byte(k), padded(k, r.IntN(40)))
 				models[c][k] = k
 			}
 		}
@@ -454,6 +476,7 @@ func testBatchAgainstModel(t *testing.T, e storage.Engine) {
 			if got := keys(t, colls[c], nil, nil, false, 0); !slices.Equal(got, want) || colls[c].Len() != len(want) {
 				t.Fatalf("collection %d: %d keys, model %d", c, len(got), len(want))
 			}
+			checkSize(t, colls[c])
 		}
 	}
 }
@@ -665,6 +688,23 @@ func testFindPutAt(t *testing.T, e storage.Engine) {
 	}))
 	if !slices.Equal(got, want) {
 		t.Fatalf("contents differ from the model: %d vs %d items", len(got), len(want))
+	}
+	checkSize(t, a)
+	checkSize(t, b)
+	// A fresh slot replaces in place, alone and in a batch; the size follows.
+	for i, pad := range []int{100, 3} {
+		k := []byte("size")
+		_, _, err := a.Put(k, padded("s", 50))
+		must(t, err)
+		_, at, err := fa.Find(k)
+		must(t, err)
+		if i == 0 {
+			_, _, err = fa.PutAt(at, k, padded("s", pad))
+		} else {
+			err = e.Apply([]storage.Op{storage.PutAt(a, k, padded("s", pad), at)})
+		}
+		must(t, err)
+		checkSize(t, a)
 	}
 	must(t, b.Ascend(nil, nil, func(k []byte, v storage.Value) bool {
 		if val(v) != "b" {
