@@ -19,7 +19,10 @@
 // GET / with 503 while Health reports an error.
 //
 // Collections hold items as Values: an immutable, compact binary encoding
-// with the item's size computed once, when it is written. A reader decodes
+// with the item's size computed once, when it is written; a collection
+// keeps the sum of its items' sizes as it keeps their count
+// (Collection.Size), so a table's size is known without reading an item,
+// even after a durable engine's restart. A reader decodes
 // only what it needs (Value.Item), and a read that answers with whole items
 // writes their DynamoDB JSON straight from the encoding (Value.AppendJSON),
 // so a Scan allocates no per-item maps and leaves nothing behind.
