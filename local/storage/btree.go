@@ -1,6 +1,12 @@
 package storage
 
-import "unsafe"
+import (
+	"cmp"
+	"strings"
+	"unsafe"
+
+	"github.com/dynamogo/dynamo/internal/prefault"
+)
 
 // btree is an ordered map from string keys to Values: a classic B-tree (after
 // the algorithm of github.com/google/btree) specialised to one entry type so
@@ -77,6 +83,15 @@ func (e *entry) less(pre uint32, key string) bool {
 	return e.pre < pre || e.pre == pre && e.key() < key
 }
 
+// compare compares e's key with key, whose prefix is pre, reading e's key
+// only if the prefixes tie.
+func (e *entry) compare(pre uint32, key string) int {
+	if e.pre != pre {
+		return cmp.Compare(e.pre, pre)
+	}
+	return strings.Compare(e.key(), key)
+}
+
 func (e entry) key() string { return unsafe.String(e.p, e.klen) }
 
 func (e entry) value() Value {
@@ -94,7 +109,11 @@ type node struct {
 // find returns the index of the first entry whose key is >= key, and whether
 // that entry's key equals key.
 func (n *node) find(key string) (int, bool) {
-	pre := keyPrefix(key)
+	return n.findPre(keyPrefix(key), key)
+}
+
+// findPre is find of key, whose prefix is pre.
+func (n *node) findPre(pre uint32, key string) (int, bool) {
 	lo, hi := 0, len(n.items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -156,20 +175,21 @@ func (n *node) split(i int) (entry, *node) {
 	return mid, next
 }
 
-// maybeSplitChild splits child i if it is full, before key goes into it.
+// maybeSplitChild splits child i if it is full, before key, whose prefix
+// is pre, goes into it.
 // A leaf on the right edge about to take a key after all of its own (keys
 // written in order, a restart) keeps all but one of its entries, so that
 // appends leave leaves full rather than half empty. (A leaf may hold fewer
 // than btreeMinItems: removal only merges or steals from leaves, and
 // internal nodes, which it must be able to take an entry from, are split in
 // the middle.)
-func (n *node) maybeSplitChild(i int, key string) bool {
+func (n *node) maybeSplitChild(i int, pre uint32, key string) bool {
 	c := n.children[i]
 	if len(c.items) < btreeMaxItems {
 		return false
 	}
 	at := btreeMaxItems / 2
-	if i == len(n.items) && len(c.children) == 0 && c.items[len(c.items)-1].key() < key {
+	if i == len(n.items) && len(c.children) == 0 && c.items[len(c.items)-1].less(pre, key) {
 		at = btreeMaxItems - 2
 	}
 	mid, second := c.split(at)
@@ -178,14 +198,15 @@ func (n *node) maybeSplitChild(i int, key string) bool {
 	return true
 }
 
-func (n *node) insert(e entry) (Value, bool) {
-	key := e.key()
+// insert stores e, whose key is key: the same bytes, which may be where
+// the caller can read them more cheaply (see putEntry).
+func (n *node) insert(e entry, key string) (Value, bool) {
 	var i int
 	var found bool
 	if last := len(n.items) - 1; last >= 0 && n.items[last].less(e.pre, key) {
 		i = last + 1 // an append (keys written in order, a restart): one comparison
 	} else {
-		i, found = n.find(key)
+		i, found = n.findPre(e.pre, key)
 	}
 	if found {
 		old := n.items[i].value()
@@ -196,10 +217,10 @@ func (n *node) insert(e entry) (Value, bool) {
 		n.items = insertEntryAt(n.items, i, e)
 		return Value{}, false
 	}
-	if n.maybeSplitChild(i, key) {
-		switch mid := n.items[i].key(); {
-		case key < mid:
-		case key > mid:
+	if n.maybeSplitChild(i, e.pre, key) {
+		switch c := n.items[i].compare(e.pre, key); {
+		case c > 0:
+		case c < 0:
 			i++
 		default:
 			old := n.items[i].value()
@@ -207,7 +228,7 @@ func (n *node) insert(e entry) (Value, bool) {
 			return old, true
 		}
 	}
-	return n.children[i].insert(e)
+	return n.children[i].insert(e, key)
 }
 
 func (t *btree) get(key string) (Value, bool) {
@@ -220,11 +241,14 @@ func (t *btree) get(key string) (Value, bool) {
 
 // put stores a copy of key and v.
 func (t *btree) put(key string, v Value) (Value, bool) {
-	return t.putEntry(newEntry(key, v))
+	return t.putEntry(newEntry(key, v), key)
 }
 
-func (t *btree) putEntry(e entry) (Value, bool) {
-	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].less(e.pre, e.key()) {
+// putEntry stores e, comparing key, a copy of e's key, rather than e's
+// own: a restart's entries point into a mapping of the files it read, and
+// comparing a copy in the caller's buffer leaves that mapping untouched.
+func (t *btree) putEntry(e entry, key string) (Value, bool) {
+	if l := t.last; l != nil && len(l.items) > 0 && len(l.items) < btreeMaxItems && l.items[len(l.items)-1].less(e.pre, key) {
 		l.items = append(l.items, e)
 		t.length++
 		t.size += int64(e.size)
@@ -241,7 +265,7 @@ func (t *btree) putEntry(e entry) (Value, bool) {
 	if len(t.root.items) >= btreeMaxItems {
 		t.splitRoot(btreeMaxItems / 2)
 	}
-	old, replaced := t.root.insert(e)
+	old, replaced := t.root.insert(e, key)
 	if !replaced {
 		t.length++
 	}
@@ -491,7 +515,7 @@ func (b *builder) newNode() *node {
 		b.grow = min(max(2*b.grow, 1), maxSlabLeaves)
 		b.nodes = make([]node, b.grow)
 		b.slab = make([]entry, b.grow*btreeMaxItems)
-		prefault(b.slab)
+		prefault.Slice(b.slab)
 	}
 	n := &b.nodes[0]
 	n.items = b.slab[:0:btreeMaxItems]

@@ -142,6 +142,55 @@ func must(t *testing.T, err error) {
 	}
 }
 
+// A PutCold of a key among those stored, as a log's writes of tables'
+// hash-prefixed keys are, finds its place by the key the caller passes and
+// the stored keys' first 4 bytes: it reads neither its own entry's bytes
+// nor a stored key whose first 4 bytes differ from its own.
+func TestPutColdComparesTheCallersKey(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	pres := map[uint32]bool{}
+	var keys []string
+	for len(keys) < 20000 {
+		p := r.Uint32()
+		if pres[p] {
+			continue
+		}
+		pres[p] = true
+		keys = append(keys, string([]byte{byte(p >> 24), byte(p >> 16), byte(p >> 8), byte(p)})+"#"+strconv.Itoa(len(keys)))
+	}
+	loaded := slices.Sorted(slices.Values(keys[:10000]))
+	v := MustEncode(Item{"n": &types.AttributeValueMemberN{Value: "1"}})
+	buf := newColdBuf(t, 2<<20)
+	c, _ := NewMemory().Collection("c")
+	mc := c.(*memColl)
+	ld, err := mc.LoadSorted()
+	must(t, err)
+	for _, k := range loaded {
+		kv, key, cv := buf.add(k, v)
+		must(t, ld.(ColdPutter).PutCold(kv, key, cv))
+	}
+	ld.Finish()
+	type put struct {
+		kv, key []byte
+		v       Value
+	}
+	var puts []put
+	for _, k := range keys[10000:] { // in random order
+		kv, _, cv := buf.add(k, v)
+		puts = append(puts, put{kv, []byte(k), cv})
+	}
+	if buf.touches(t, func() {
+		for _, p := range puts {
+			must(t, mc.PutCold(p.kv, p.key, p.v))
+		}
+	}) {
+		t.Fatal("PutCold read its entry's bytes or a stored key whose prefix differs")
+	}
+	if got := mc.tree.check(t); len(got) != len(keys) || !slices.IsSorted(got) {
+		t.Fatalf("%d keys after the puts, want %d", len(got), len(keys))
+	}
+}
+
 // Appends after a churn of deletes and puts in between keep the tree
 // valid: the greatest key PutCold knows stays an upper bound.
 func TestPutColdAfterDeletes(t *testing.T) {

@@ -396,7 +396,7 @@ func (c *memColl) PutShared(kv []byte, keyLen int, v Value) (Value, bool, error)
 	}
 	c.stale()
 	c.gen++
-	old, replaced := c.tree.putEntry(e)
+	old, replaced := c.tree.putEntry(e, e.key())
 	return old, replaced, nil
 }
 
@@ -424,7 +424,7 @@ func (c *memColl) putCold(e entry, key []byte) {
 		c.hi, c.hiAny = append(c.hi[:0], key...), true
 		return
 	}
-	c.tree.putEntry(e)
+	c.tree.putEntry(e, unsafeString(key))
 }
 
 // coldEntry checks a PutCold and returns the entry it stores.

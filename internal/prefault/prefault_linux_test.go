@@ -1,4 +1,4 @@
-package storage
+package prefault
 
 import (
 	"bufio"
@@ -9,15 +9,19 @@ import (
 	"unsafe"
 )
 
-// TestPrefaultAdvisesHugePages checks that a prefaulted slab lies in a
+// TestSliceAdvisesHugePages checks that a prefaulted slice lies in a
 // mapping advised to take transparent huge pages ("hg" in its flags),
 // which nothing else in the process asks for.
-func TestPrefaultAdvisesHugePages(t *testing.T) {
+func TestSliceAdvisesHugePages(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skip("no transparent huge pages here")
 	}
+	type entry struct {
+		p    *byte
+		a, b uint64
+	}
 	s := make([]entry, 3*hugePage/int(unsafe.Sizeof(entry{})))
-	prefault(s)
+	Slice(s)
 	first := uintptr(unsafe.Pointer(&s[0]))
 	last := uintptr(unsafe.Pointer(&s[len(s)-1]))
 	f, err := os.Open("/proc/self/smaps")
@@ -60,7 +64,7 @@ func TestPrefaultAdvisesHugePages(t *testing.T) {
 			t.Errorf("the mapping holding %#x has flags %q, without hg", p, fl)
 		}
 	}
-	for i := range s { // the slab is still the zeros it was made as
+	for i := range s { // the slice is still the zeros it was made as
 		if s[i] != (entry{}) {
 			t.Fatalf("entry %d is %+v after prefault", i, s[i])
 		}
