@@ -161,9 +161,11 @@ type Engine struct {
 	lastColl *collection
 	// readBuf is what Open reads mapped files through (see readFile).
 	readBuf []byte
-	file    file   // the current log
-	gen     uint64 // the current log's generation
-	err     error  // sticky: once the log cannot be trusted, nothing is written
+	// replayed holds the logs' writes Open has read and not yet applied.
+	replayed replayBuf
+	file     file   // the current log
+	gen      uint64 // the current log's generation
+	err      error  // sticky: once the log cannot be trusted, nothing is written
 	// closed is set by Close.
 	closed bool
 	// The current log's records end at written (logSize less pending), the
@@ -405,6 +407,10 @@ func (e *Engine) load() error {
 			e.useLog(nf, e.gen+1, int64(len(logMagic)))
 		}
 	}
+	if err := e.replayed.flush(); err != nil {
+		return fmt.Errorf("disk: replay: %w", err)
+	}
+	e.replayed = replayBuf{}
 	e.snapGen = covered
 	if want := (manifest{snap: covered, newest: e.gen}); !hasMan || man != want {
 		return e.writeManifest(want)
@@ -504,7 +510,8 @@ func (e *Engine) replayLog(path string, newest bool) (f file, end int64, cut boo
 		return nil, 0, false, 0, fmt.Errorf("disk: %s is not a log file this version reads: %w", path, err)
 	}
 	base := int64(len(logMagic))
-	end, rerr := readRecords(e.readFile(f, base, size), base, size, form, e.replay)
+	e.replayed.reserve(size)
+	end, rerr := readRecords(e.readFile(f, base, size), base, size, form, e.replayLogRecord)
 	if rerr == nil {
 		return f, end, false, form, nil
 	}
@@ -784,7 +791,7 @@ func (e *Engine) readFile(f file, base, size int64) source {
 // sortedLoad loads a snapshot's puts, which come one collection after
 // another in key order, through the memory engine's storage.SortedLoader
 // where it has one: each collection's tree is built once, from full leaves
-// up. The logs after the snapshot are replayed put by put.
+// up. The logs after the snapshot are replayed through replayBuf.
 type sortedLoad struct {
 	c    *collection
 	ld   storage.Loader

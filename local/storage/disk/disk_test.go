@@ -689,3 +689,58 @@ func TestGroupCommitFillsEachFsync(t *testing.T) {
 		t.Fatalf("%.1f writes per fsync with %d writers, want at least 6", per, writers)
 	}
 }
+
+// The logs' writes are applied in key order, a chunk at a time: random
+// puts, deletes, batches and drops over keys in no order, some replacing
+// a snapshot's items, with chunks of 7 writes, come back as they were
+// made, reopen after reopen.
+func TestReplayInChunks(t *testing.T) {
+	defer disk.SetReplayChunk(7)()
+	dir := t.TempDir()
+	opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1 << 40)}
+	e := open(t, dir, opts...)
+	m := model{}
+	r := rand.New(rand.NewPCG(7, 8))
+	key := func() string { return fmt.Sprintf("%c%02d", 'a'+r.IntN(26), r.IntN(40)) }
+	for round := range 5 {
+		for range 800 {
+			c := fmt.Sprintf("c%d", r.IntN(3))
+			switch x := r.IntN(100); {
+			case x < 1:
+				must(t, e.Drop(c))
+				delete(m, c)
+			case x < 25:
+				k := key()
+				_, _, err := coll(t, e, c).Delete([]byte(k))
+				must(t, err)
+				delete(m[c], k)
+			case x < 40: // a batch, which may write a key twice
+				var ops []storage.Op
+				for range 1 + r.IntN(5) {
+					k, v := key(), fmt.Sprintf("batch@%d.%d", round, r.IntN(1000))
+					if r.IntN(4) == 0 {
+						ops = append(ops, storage.Delete(coll(t, e, c), []byte(k)))
+						delete(m[c], k)
+						continue
+					}
+					ops = append(ops, storage.Put(coll(t, e, c), []byte(k), item(v)))
+					m.put(c, k, v)
+				}
+				must(t, e.Apply(ops))
+			default:
+				k, v := key(), fmt.Sprintf("put@%d.%d", round, r.IntN(1000))
+				_, _, err := coll(t, e, c).Put([]byte(k), item(v))
+				must(t, err)
+				m.put(c, k, v)
+			}
+		}
+		if round == 1 {
+			must(t, e.Compact()) // later rounds replace the snapshot's items
+		}
+		m.check(t, e)
+		must(t, e.Close())
+		e = open(t, dir, opts...)
+		m.check(t, e)
+	}
+	must(t, e.Close())
+}

@@ -20,9 +20,12 @@
 // read into blocks of 256 KB instead; a block stays allocated while one of
 // its items is stored. A snapshot holds each collection's items in key
 // order, and the tree is built from them bottom-up, leaves first
-// (storage.SortedLoader); the logs after it are replayed write by write,
-// a key after every key loaded so far appended down the tree's right edge
-// without comparing stored keys. A write is appended to a write-ahead log
+// (storage.SortedLoader); the writes of the logs after it are read into
+// a buffer, sorted by key a chunk at a time, and applied in that order (the
+// last write of each key only), so that they walk the tree and its mapping
+// from start to end rather than at random, a key after every key loaded
+// so far appended down the tree's right edge without comparing stored
+// keys. A write is appended to a write-ahead log
 // and fsynced before it
 // returns (ApplyDeferred returns before, and WaitDurable after: see
 // storage.Deferred), so no acknowledged write is lost to a crash or power

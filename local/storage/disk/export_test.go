@@ -19,6 +19,13 @@ func WithFaults(fail func(op, name string) error) Option {
 	return func(o *options) { o.fs = faultFS{fail: fail} }
 }
 
+// SetReplayChunk makes Open apply the logs' writes n at a time.
+func SetReplayChunk(n int) (restore func()) {
+	old := replayChunk
+	replayChunk = n
+	return func() { replayChunk = old }
+}
+
 // WithCompactHook calls f with the outcome of every background compaction.
 func WithCompactHook(f func(error)) Option { return func(o *options) { o.onCompact = f } }
 
