@@ -185,6 +185,7 @@ func decodePut(r *record, payload, kept []byte, names *interner) bool {
 		return false
 	}
 	*r = record{
+		ops:  r.ops[:0], // for the next batch (see decoder.batch)
 		op:   opPut,
 		coll: names.intern(coll),
 		key:  payload[keyAt:at:at],

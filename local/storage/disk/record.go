@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"slices"
 
 	"github.com/dynamogo/dynamo/local/storage"
 )
@@ -174,7 +175,7 @@ func decodeRecord(payload []byte, f format, names *interner) (record, error) {
 // alias payload, and the puts' kv and items alias kept, which is read only
 // to check a format1 item.
 func decodeKept(r *record, payload, kept []byte, f format, names *interner) error {
-	*r = record{}
+	*r = record{ops: r.ops[:0]} // for the next batch (see decoder.batch)
 	if len(payload) == 0 {
 		return errors.New("empty record")
 	}
@@ -205,7 +206,7 @@ func decodeKept(r *record, payload, kept []byte, f format, names *interner) erro
 	case opDeleteMeta:
 		r.coll, err = d.string()
 	case opBatch:
-		r.ops, err = d.batch()
+		r.ops, err = d.batch(r.ops[:0])
 	case opEnd:
 		if r.count, err = d.uvarint(); err != nil {
 			break
@@ -220,13 +221,16 @@ func decodeKept(r *record, payload, kept []byte, f format, names *interner) erro
 	return err
 }
 
-// batch decodes the ops of a batch record.
-func (d *decoder) batch() ([]batchOp, error) {
+// batch decodes the ops of a batch record into ops, whose memory it
+// reuses: a restart reads one batch after another, and what it keeps of
+// them it copies.
+func (d *decoder) batch(ops []batchOp) ([]batchOp, error) {
 	n, err := d.count()
 	if err != nil {
 		return nil, err
 	}
-	ops := make([]batchOp, n)
+	ops = slices.Grow(ops, n)[:n]
+	clear(ops)
 	for i := range ops {
 		if d.off >= len(d.b) {
 			return nil, errShort
