@@ -3,6 +3,7 @@ package disk
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -92,6 +93,7 @@ type options struct {
 	truncate  bool         // WithTruncateDamagedLog
 	noGroup   bool         // fsync each write alone (benchmarks compare it)
 	noMap     bool         // read files into blocks even where they can be mapped (tests compare it)
+	snapFirst bool         // load the snapshot before the logs (tests compare it)
 	fs        fileSystem   // tests inject faults
 	onCompact func(error)  // tests learn that a background compaction ended
 	onCommit  func(uint64) // tests learn each write applied (Stats.Writes so far)
@@ -335,9 +337,19 @@ func (e *Engine) load() error {
 	if hasMan && man.snap > 0 && !hasSnap {
 		return e.missing(snapshotName, "")
 	}
-	covered, err := e.loadSnapshot()
-	if err != nil {
-		return err
+	// The logs are read before the snapshot, to merge their writes into it
+	// (see replayBuf), when the snapshot's trailer says which logs it
+	// covers; otherwise the snapshot is loaded first.
+	var covered uint64
+	merge := true
+	if hasSnap {
+		covered, merge = e.snapshotCovers()
+		merge = merge && !e.opts.snapFirst
+	}
+	if !merge {
+		if covered, err = e.loadSnapshot(newSortedLoad(nil)); err != nil {
+			return err
+		}
 	}
 	if hasMan && covered < man.snap {
 		return fmt.Errorf("%w: %s covers the logs up to wal.%d but %s lists one up to wal.%d: it is an older copy (restore the whole directory from one backup)",
@@ -407,13 +419,43 @@ func (e *Engine) load() error {
 			e.useLog(nf, e.gen+1, int64(len(logMagic)))
 		}
 	}
-	if err := e.replayed.flush(); err != nil {
-		return fmt.Errorf("disk: replay: %w", err)
+	if err := e.applyLogs(merge, covered); err != nil {
+		return err
 	}
-	e.replayed = replayBuf{}
 	e.snapGen = covered
 	if want := (manifest{snap: covered, newest: e.gen}); !hasMan || man != want {
 		return e.writeManifest(want)
+	}
+	return nil
+}
+
+// applyLogs applies the writes of the logs Open has read: merged into the
+// snapshot as it is loaded, if merge is set (the snapshot must then cover
+// the logs up to covered, as its trailer said), or else into the trees
+// the snapshot was loaded into.
+func (e *Engine) applyLogs(merge bool, covered uint64) error {
+	b := &e.replayed
+	defer func() { e.replayed = replayBuf{} }()
+	if merge {
+		b.sort()
+		ld := newSortedLoad(b)
+		loaded, err := e.loadSnapshot(ld)
+		if err != nil {
+			return err
+		}
+		if loaded != covered {
+			return fmt.Errorf("%w: snapshot %s covers the logs up to wal.%d, its trailer up to wal.%d", ErrDamaged, filepath.Join(e.dir, snapshotName), loaded, covered)
+		}
+		if err := ld.rest(); err != nil {
+			return fmt.Errorf("disk: replay: %w", err)
+		}
+	} else if err := b.flush(); err != nil {
+		return fmt.Errorf("disk: replay: %w", err)
+	}
+	for _, r := range b.meta {
+		if err := e.replay(r); err != nil {
+			return fmt.Errorf("disk: replay: %w", err)
+		}
 	}
 	return nil
 }
@@ -723,9 +765,10 @@ func (e *Engine) replay(r *record) error {
 	}
 }
 
-// loadSnapshot loads the snapshot, if any, and returns the generation of
-// the last log it covers.
-func (e *Engine) loadSnapshot() (uint64, error) {
+// loadSnapshot loads the snapshot, if any, through ld (which merges the
+// logs' writes it holds, if any) and returns the generation of the last
+// log it covers.
+func (e *Engine) loadSnapshot(ld *sortedLoad) (uint64, error) {
 	path := filepath.Join(e.dir, snapshotName)
 	f, err := e.fs.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
@@ -752,27 +795,29 @@ func (e *Engine) loadSnapshot() (uint64, error) {
 	}
 	var count, gen uint64
 	ended := false
-	var ld sortedLoad
 	_, err = readRecords(e.readFile(f, int64(len(snapshotMagic)), st.Size()), int64(len(snapshotMagic)), st.Size(), form, func(r *record) error {
 		if ended {
 			return errors.New("records after the end marker")
 		}
 		if r.op == opEnd {
-			ld.finish()
 			if r.count != count {
 				return fmt.Errorf("end marker counts %d records, read %d", r.count, count)
 			}
 			ended, gen = true, r.gen
-			return nil
+			return ld.finish()
 		}
 		count++
 		if r.op == opPut {
+			if ld.m != nil && ld.m.dropped[r.coll] {
+				return nil // a log drops the collection
+			}
 			return ld.put(e.collLocked(r.coll), r)
 		}
-		ld.finish()
+		if err := ld.finish(); err != nil {
+			return err
+		}
 		return e.replay(r)
 	})
-	ld.finish()
 	if err == nil && !ended {
 		err = errors.New("no end marker")
 	}
@@ -791,41 +836,129 @@ func (e *Engine) readFile(f file, base, size int64) source {
 // sortedLoad loads a snapshot's puts, which come one collection after
 // another in key order, through the memory engine's storage.SortedLoader
 // where it has one: each collection's tree is built once, from full leaves
-// up. The logs after the snapshot are replayed through replayBuf.
+// up. It merges the logs' writes into them (see replayBuf), when Open has
+// read the logs first.
 type sortedLoad struct {
 	c    *collection
 	ld   storage.Loader
 	cold storage.ColdPutter // ld, if it is one
+	// The logs' writes: m's runs by collection, which have been merged,
+	// and c's writes not yet merged, m.order[next:end].
+	m         *replayBuf
+	runOf     map[*collection]int
+	merged    []bool
+	next, end int
 }
 
-// put stores a put record of c.
+func newSortedLoad(m *replayBuf) *sortedLoad {
+	s := &sortedLoad{m: m}
+	if m != nil {
+		s.runOf = make(map[*collection]int, len(m.runs))
+		for k, r := range m.runs {
+			s.runOf[r.c] = k
+		}
+		s.merged = make([]bool, len(m.runs))
+	}
+	return s
+}
+
+// start begins the load of c, which is empty.
+func (s *sortedLoad) start(c *collection) error {
+	s.c, s.next, s.end = c, 0, 0
+	if k, ok := s.runOf[c]; ok {
+		s.next, s.end, s.merged[k] = s.m.runs[k].lo, s.m.runs[k].hi, true
+	}
+	if sl, ok := c.mem.(storage.SortedLoader); ok && c.mem.Len() == 0 {
+		ld, err := sl.LoadSorted()
+		if err != nil {
+			return err
+		}
+		s.ld = ld
+		s.cold, _ = ld.(storage.ColdPutter)
+	}
+	return nil
+}
+
+// put stores a put record of c, after the logs' writes of keys before its
+// own; a log's write of its key replaces it.
 func (s *sortedLoad) put(c *collection, r *record) error {
 	if c != s.c {
-		s.finish()
-		if sl, ok := c.mem.(storage.SortedLoader); ok && c.mem.Len() == 0 {
-			ld, err := sl.LoadSorted()
-			if err != nil {
-				return err
-			}
-			s.c, s.ld = c, ld
-			s.cold, _ = ld.(storage.ColdPutter)
+		if err := s.finish(); err != nil {
+			return err
+		}
+		if err := s.start(c); err != nil {
+			return err
 		}
 	}
-	switch {
-	case s.cold != nil:
-		return s.cold.PutCold(r.kv, r.key, r.item)
-	case s.ld != nil:
-		return s.ld.PutShared(r.kv, len(r.key), r.item)
+	pre := uint64(prefix(r.key))
+	for s.next < s.end {
+		o := s.m.order[s.next]
+		i := uint32(o)
+		d := cmp.Compare(o>>32, pre) // the prefixes first: no key to read
+		if d == 0 {
+			d = bytes.Compare(s.m.key(i), r.key)
+		}
+		if d > 0 {
+			break
+		}
+		s.next++
+		if err := s.putLogged(i); err != nil || d == 0 {
+			return err
+		}
 	}
-	return c.load(r.kv, r.key, r.item)
+	return s.store(r.kv, r.key, r.item)
 }
 
-// finish ends the load in progress, if any.
-func (s *sortedLoad) finish() {
+// putLogged stores the log's write i, a put (a delete has nothing to
+// remove: the key is not stored).
+func (s *sortedLoad) putLogged(i uint32) error {
+	op := &s.m.ops[i]
+	if op.kv == nil {
+		return nil
+	}
+	kv, item := op.put()
+	return s.store(kv, s.m.key(i), item)
+}
+
+func (s *sortedLoad) store(kv, key []byte, item storage.Value) error {
+	switch {
+	case s.cold != nil:
+		return s.cold.PutCold(kv, key, item)
+	case s.ld != nil:
+		return s.ld.PutShared(kv, len(key), item)
+	}
+	return s.c.load(kv, key, item)
+}
+
+// finish ends the load in progress, if any, with the logs' writes of keys
+// after the snapshot's.
+func (s *sortedLoad) finish() error {
+	for ; s.next < s.end; s.next++ {
+		if err := s.putLogged(uint32(s.m.order[s.next])); err != nil {
+			return err
+		}
+	}
 	if s.ld != nil {
 		s.ld.Finish()
 	}
-	*s = sortedLoad{}
+	s.c, s.ld, s.cold = nil, nil, nil
+	return nil
+}
+
+// rest loads the logs' writes of the collections the snapshot does not
+// hold.
+func (s *sortedLoad) rest() error {
+	for k, r := range s.m.runs {
+		if !s.merged[k] && r.lo < r.hi { // a dropped collection's run is empty
+			if err := s.start(r.c); err != nil {
+				return err
+			}
+			if err := s.finish(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // resetLog empties a log and writes its header, durably.

@@ -690,57 +690,87 @@ func TestGroupCommitFillsEachFsync(t *testing.T) {
 	}
 }
 
-// The logs' writes are applied in key order, a chunk at a time: random
-// puts, deletes, batches and drops over keys in no order, some replacing
-// a snapshot's items, with chunks of 7 writes, come back as they were
-// made, reopen after reopen.
-func TestReplayInChunks(t *testing.T) {
-	defer disk.SetReplayChunk(7)()
-	dir := t.TempDir()
-	opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1 << 40)}
-	e := open(t, dir, opts...)
-	m := model{}
-	r := rand.New(rand.NewPCG(7, 8))
-	key := func() string { return fmt.Sprintf("%c%02d", 'a'+r.IntN(26), r.IntN(40)) }
-	for round := range 5 {
-		for range 800 {
-			c := fmt.Sprintf("c%d", r.IntN(3))
-			switch x := r.IntN(100); {
-			case x < 1:
-				must(t, e.Drop(c))
-				delete(m, c)
-			case x < 25:
-				k := key()
-				_, _, err := coll(t, e, c).Delete([]byte(k))
-				must(t, err)
-				delete(m[c], k)
-			case x < 40: // a batch, which may write a key twice
-				var ops []storage.Op
-				for range 1 + r.IntN(5) {
-					k, v := key(), fmt.Sprintf("batch@%d.%d", round, r.IntN(1000))
-					if r.IntN(4) == 0 {
-						ops = append(ops, storage.Delete(coll(t, e, c), []byte(k)))
-						delete(m[c], k)
-						continue
-					}
-					ops = append(ops, storage.Put(coll(t, e, c), []byte(k), item(v)))
-					m.put(c, k, v)
-				}
-				must(t, e.Apply(ops))
-			default:
-				k, v := key(), fmt.Sprintf("put@%d.%d", round, r.IntN(1000))
-				_, _, err := coll(t, e, c).Put([]byte(k), item(v))
-				must(t, err)
-				m.put(c, k, v)
+// The logs' writes are applied in key order, merged into the snapshot's
+// items as they are read or, where the snapshot is loaded first, into its
+// trees: random puts, deletes, batches and drops over keys in no order,
+// many replacing a snapshot's items, with meta writes between them, come
+// back as they were made, reopen after reopen, both ways.
+func TestReplayInKeyOrder(t *testing.T) {
+	for _, first := range []bool{false, true} {
+		t.Run(fmt.Sprintf("snapshotFirst=%v", first), func(t *testing.T) {
+			dir := t.TempDir()
+			opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1 << 40)}
+			if first {
+				opts = append(opts, disk.WithSnapshotFirst())
 			}
-		}
-		if round == 1 {
-			must(t, e.Compact()) // later rounds replace the snapshot's items
-		}
-		m.check(t, e)
-		must(t, e.Close())
-		e = open(t, dir, opts...)
-		m.check(t, e)
+			e := open(t, dir, opts...)
+			m := model{}
+			meta := map[string]string{}
+			r := rand.New(rand.NewPCG(7, 8))
+			// Keys of 3 bytes, and of 6 sharing their first 4 bytes (none a
+			// prefix of another, so that their order is that of "k=v").
+			key := func() string {
+				if r.IntN(2) == 0 {
+					return fmt.Sprintf("%c%02d", 'a'+r.IntN(26), r.IntN(40))
+				}
+				return fmt.Sprintf("%c%02d/%02d", 'A'+r.IntN(3), r.IntN(3), r.IntN(30))
+			}
+			for round := range 5 {
+				for range 800 {
+					c := fmt.Sprintf("c%d", r.IntN(4))
+					switch x := r.IntN(100); {
+					case x < 2 && c == "c3": // c0 to c2 keep their snapshot items
+						must(t, e.Drop(c))
+						delete(m, c)
+					case x < 4:
+						k, v := fmt.Sprintf("m%d", r.IntN(5)), fmt.Sprintf("%d.%d", round, r.IntN(1000))
+						must(t, e.PutMeta(k, []byte(v)))
+						meta[k] = v
+					case x < 25:
+						k := key()
+						_, _, err := coll(t, e, c).Delete([]byte(k))
+						must(t, err)
+						delete(m[c], k)
+					case x < 40: // a batch, which may write a key twice
+						var ops []storage.Op
+						for range 1 + r.IntN(5) {
+							k, v := key(), fmt.Sprintf("batch@%d.%d", round, r.IntN(1000))
+							if r.IntN(4) == 0 {
+								ops = append(ops, storage.Delete(coll(t, e, c), []byte(k)))
+								delete(m[c], k)
+								continue
+							}
+							ops = append(ops, storage.Put(coll(t, e, c), []byte(k), item(v)))
+							m.put(c, k, v)
+						}
+						must(t, e.Apply(ops))
+					default:
+						k, v := key(), fmt.Sprintf("put@%d.%d", round, r.IntN(1000))
+						_, _, err := coll(t, e, c).Put([]byte(k), item(v))
+						must(t, err)
+						m.put(c, k, v)
+					}
+				}
+				if round == 1 || round == 3 {
+					must(t, e.Compact()) // later rounds replace the snapshot's items
+				}
+				check := func() {
+					t.Helper()
+					m.check(t, e)
+					got, err := e.Meta()
+					must(t, err)
+					for k, v := range meta {
+						if string(got[k]) != v {
+							t.Fatalf("meta %s = %q, want %q", k, got[k], v)
+						}
+					}
+				}
+				check()
+				must(t, e.Close())
+				e = open(t, dir, opts...)
+				check()
+			}
+			must(t, e.Close())
+		})
 	}
-	must(t, e.Close())
 }

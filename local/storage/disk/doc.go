@@ -20,16 +20,20 @@
 // read into blocks of 256 KB instead; a block stays allocated while one of
 // its items is stored. A snapshot holds each collection's items in key
 // order, and the tree is built from them bottom-up, leaves first
-// (storage.SortedLoader); the writes of the logs after it are read into
-// a buffer, sorted by key a chunk at a time, and applied in that order (the
-// last write of each key only), so that they walk the tree and its mapping
-// from start to end rather than at random, a key after every key loaded
-// so far appended down the tree's right edge without comparing stored
-// keys. A write is appended to a write-ahead log
-// and fsynced before it
-// returns (ApplyDeferred returns before, and WaitDurable after: see
+// (storage.SortedLoader). The logs after it are read first, into a
+// buffer whose writes are then sorted by key, and the last write of each
+// key is merged into the snapshot's items as the snapshot is read, so that
+// a stored key is compared where it lies in the read buffer and the tree
+// is still built once, bottom-up (where the snapshot's trailer cannot be
+// read first, the snapshot is loaded first and the sorted writes applied
+// to its tree). A log's writes of a table come in its keys' hash order;
+// applied one by one, each read a random page of the snapshot's mapping.
+//
+// A write is appended to a write-ahead log and fsynced before it returns
+// (ApplyDeferred returns before, and WaitDurable after: see
 // storage.Deferred), so no acknowledged write is lost to a crash or power
-// cut. Concurrent writers share one fsync (group commit). On Linux the log is preallocated: zeros
+// cut. Concurrent writers share one fsync (group commit). On Linux the
+// log is preallocated: zeros
 // are written ahead of the records and fsynced (at least 64 KiB, as much as
 // the log holds, at most 1 MiB at a time), so an append overwrites blocks
 // already on disk and its fdatasync writes only the data, not the inode

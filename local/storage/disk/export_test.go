@@ -19,12 +19,10 @@ func WithFaults(fail func(op, name string) error) Option {
 	return func(o *options) { o.fs = faultFS{fail: fail} }
 }
 
-// SetReplayChunk makes Open apply the logs' writes n at a time.
-func SetReplayChunk(n int) (restore func()) {
-	old := replayChunk
-	replayChunk = n
-	return func() { replayChunk = old }
-}
+// WithSnapshotFirst makes Open load the snapshot before it reads the logs,
+// as it does when it cannot read the snapshot's trailer, and apply the
+// logs' writes to the trees built from it rather than merge them in.
+func WithSnapshotFirst() Option { return func(o *options) { o.snapFirst = true } }
 
 // WithCompactHook calls f with the outcome of every background compaction.
 func WithCompactHook(f func(error)) Option { return func(o *options) { o.onCompact = f } }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -320,5 +321,48 @@ func TestAppendsOverZerosSyncOnlyData(t *testing.T) {
 	defer e2.Close()
 	if c2, _ := e2.Collection("c"); c2.Len() != writes {
 		t.Fatalf("a crash kept %d of %d writes", c2.Len(), writes)
+	}
+}
+
+// snapshotCovers finds the trailer of every snapshot a compaction writes,
+// whatever the lengths of its counts, and nothing in a snapshot whose end
+// is cut off or damaged.
+func TestSnapshotCovers(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Open(dir, WithSyncMode(SyncPeriodic), WithCompactThreshold(1<<40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	c, _ := e.Collection("c")
+	for round := range 140 { // counts and generations of one and two uvarint bytes
+		if _, _, err := c.Put([]byte(fmt.Sprint(round)), storage.MustEncode(storage.Item{})); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Compact(); err != nil {
+			t.Fatal(err)
+		}
+		if gen, ok := e.snapshotCovers(); !ok || gen != e.snapGen {
+			t.Fatalf("round %d: snapshotCovers = %d, %v; the snapshot covers wal.%d", round, gen, ok, e.snapGen)
+		}
+	}
+	path := filepath.Join(dir, snapshotName)
+	whole, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, damage := range []func([]byte) []byte{
+		func(b []byte) []byte { return b[:len(b)-1] },                                   // cut
+		func(b []byte) []byte { b[len(b)-1] ^= 1; return b },                            // a bit flipped
+		func(b []byte) []byte { return append(b, 0) },                                   // a byte after
+		func(b []byte) []byte { return b[:len(snapshotMagic)+2] },                       // the records gone
+		func(b []byte) []byte { return append(b[:len(b)-5:len(b)-5], b[len(b)-4:]...) }, // a byte of it gone
+	} {
+		if err := os.WriteFile(path, damage(slices.Clone(whole)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if gen, ok := e.snapshotCovers(); ok {
+			t.Errorf("a damaged snapshot's trailer read as covering wal.%d", gen)
+		}
 	}
 }

@@ -2,52 +2,92 @@ package disk
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"unsafe"
 
 	"github.com/dynamogo/dynamo/internal/prefault"
 	"github.com/dynamogo/dynamo/local/storage"
 )
 
-// replayBuf holds the puts and deletes of the logs being replayed and
-// applies them to their collections in key order, a chunk at a time.
+// replayBuf holds the puts and deletes of the logs Open replays, to apply
+// each collection's in key order, the last write of each key only.
 //
 // A log's writes come in the order they were made, which for a table is
-// the order of its keys' hashes: random. Applied one by one, each put of
-// a key the snapshot holds reads the stored key it replaces from the
-// snapshot's mapping, a random page of it (a TLB and a cache miss, and
-// often the page's first touch). In key order, the writes of a chunk walk
-// the tree and the mapping from start to end. The keys are copied from the
-// read buffer, so sorting them reads no mapping; they are sorted as
-// integers of their first 4 bytes and their index, the ops themselves
-// staying where they are. The buffers are prefaulted in huge pages, which
-// the sort's and the application's reads out of order need (one TLB entry
-// for 2 MB). A chunk bounds the memory this takes.
+// the order of its keys' hashes: random. Applied one by one to the tree
+// built from the snapshot, each put of a key the snapshot holds reads the
+// stored key it replaces from the snapshot's mapping, a random page of it
+// (a TLB and a cache miss, and often the page's first touch). Open
+// instead reads the logs first, whole, and merges their writes into the
+// snapshot's items as the snapshot is read, in key order (sortedLoad): a
+// stored key is then compared where it lies in the read buffer, and the
+// tree is built once, bottom-up, from the merged items. Where the
+// snapshot's trailer cannot be read first, the snapshot is loaded first
+// and the logs' writes are applied to its trees, in key order too
+// (flush).
+//
+// The keys are copied from the read buffer, so sorting them reads no
+// mapping. The writes are grouped by collection, then sorted as integers
+// (each key's first 4 bytes and the write's index), and only the runs of
+// one prefix with more than one key are sorted by key; then the writes
+// and their keys are gathered in that order (unless the logs wrote them
+// in order), so that the merge reads them from start to end. The buffers
+// are reserved from the logs' sizes and prefaulted in huge pages a window
+// at a time as they fill, which reading them out of order needs (one TLB
+// entry for 2 MB). While Open runs, the buffer and its sorted copy take
+// up to about twice the logs' size (a log is compacted once it outgrows
+// the snapshot).
 type replayBuf struct {
 	ops   []bufferedOp
-	keys  []byte   // the ops' keys, one after another
-	order []uint64 // flush's: each op's key prefix and index
+	keys  []byte        // the ops' keys, one after another
+	colls []*collection // the ops' collections, numbered as they came
+	last  uint32        // colls' number of the last op's
+	// How far ops' and keys' capacity is prefaulted (see faultAhead).
+	opsFaulted, keysFaulted int
+	// sort's: the ops' indexes in the order to apply them, the last write
+	// of each key only, and each collection's run of them.
+	order []uint64
+	runs  []opRun
+	// The meta writes, in order, to apply after the snapshot's, and the
+	// collections the logs drop (their snapshot items are gone).
+	meta    []*record
+	dropped map[string]bool
 }
 
-// bufferedOp is a put (item not zero) or a delete of c's key
-// keys[at:at+n].
+// bufferedOp is a put or a delete (kv nil) of the key keys[at:at+n] of
+// colls[coll]. A put's kv is where the key is kept, followed by the item's
+// encoding of vlen bytes, whose size is size (32 bytes an op rather than
+// 72 with slices and a Value: a restart's log may hold millions). The
+// writes to a collection before a log drops it refer to the one dropped
+// (collection.dropped), those after it to a new one.
 type bufferedOp struct {
-	c     *collection
-	at, n uint32
-	kv    []byte
-	item  storage.Value
+	kv   *byte
+	at   int
+	n    uint32
+	vlen uint32
+	size uint32
+	coll uint32
 }
 
-// At most replayChunk writes and replayKeyBytes of their keys are sorted
-// and applied at once: about 32 MB. (A variable for the tests.)
-var replayChunk = 1 << 18
+// put returns the kv and item of op, a put.
+func (op *bufferedOp) put() ([]byte, storage.Value) {
+	kv := unsafe.Slice(op.kv, int(op.n)+int(op.vlen))
+	return kv, storage.TrustedValue(unsafe.String(&kv[op.n], int(op.vlen)), int(op.size))
+}
 
-const replayKeyBytes = 16 << 20
+// opRun is a collection's writes: order[lo:hi].
+type opRun struct {
+	c      *collection
+	lo, hi int
+}
 
 // replayLogRecord is replay for the records of a log, buffering their puts
-// and deletes (see replayBuf); Open applies what is left once it has read
-// the last log.
+// and deletes (see replayBuf).
 func (e *Engine) replayLogRecord(r *record) error {
 	b := &e.replayed
 	switch r.op {
@@ -63,95 +103,209 @@ func (e *Engine) replayLogRecord(r *record) error {
 		}
 		return nil
 	case opDrop:
-		// The writes before a drop are applied first, so that the drop
-		// removes them and those after it go to the collection it leaves.
-		if err := b.flush(); err != nil {
-			return err
+		// e.replay drops the collection the writes before it went to.
+		if b.dropped == nil {
+			b.dropped = map[string]bool{}
 		}
+		b.dropped[r.coll] = true
+	case opPutMeta, opDeleteMeta:
+		b.meta = append(b.meta, &record{op: r.op, coll: r.coll, value: r.value}) // a copy already
+		return nil
 	}
 	return e.replay(r)
 }
 
-// reserve makes room for the writes of a log of size bytes, at once
-// rather than by doubling: a fresh array is paid for page by page.
+func (b *replayBuf) add(c *collection, key, kv []byte, item storage.Value) error {
+	if len(b.ops) == math.MaxUint32 { // order holds an index in 32 bits
+		return errors.New("the logs hold more writes than Open sorts at once (4G)")
+	}
+	if len(b.colls) == 0 || b.colls[b.last] != c {
+		b.last = uint32(slices.Index(b.colls, c))
+		if int32(b.last) < 0 {
+			b.last = uint32(len(b.colls))
+			b.colls = append(b.colls, c)
+		}
+	}
+	op := bufferedOp{at: len(b.keys), n: uint32(len(key)), coll: b.last}
+	if enc := item.Encoded(); enc != "" {
+		if len(kv) != len(key)+len(enc) || unsafe.StringData(enc) != &kv[len(key)] {
+			// The item is not kept right after the key (a format1 item
+			// rewritten as it was read): keep a copy of both.
+			kv = append(append(make([]byte, 0, len(key)+len(enc)), key...), enc...)
+		}
+		op.kv, op.vlen, op.size = &kv[0], uint32(len(enc)), uint32(item.Size())
+	}
+	b.ops = append(b.ops, op)
+	b.keys = append(b.keys, key...)
+	b.opsFaulted = faultAhead(b.ops, b.opsFaulted)
+	b.keysFaulted = faultAhead(b.keys, b.keysFaulted)
+	return nil
+}
+
+// reserve makes room for the writes of a log of size bytes, about a
+// 64th of it (a put of a small item takes about 100 bytes of log) and
+// their keys a quarter, so that the buffer is not copied as it grows
+// (more writes than that grow it by copying): capacity fresh from the
+// system is only address space until add writes it.
 func (b *replayBuf) reserve(size int64) {
-	n := int(min(size/64, int64(replayChunk)))
-	if cap(b.ops)-len(b.ops) < n {
-		b.ops = slices.Grow(b.ops, n)
-		b.keys = slices.Grow(b.keys, min(n*32, replayKeyBytes))
-		b.order = slices.Grow(b.order, n)
-		prefault.Slice(b.ops[len(b.ops):cap(b.ops)])
-		prefault.Slice(b.keys[len(b.keys):cap(b.keys)])
-		prefault.Slice(b.order[len(b.order):cap(b.order)])
+	if n := len(b.ops) + int(size/64); n > cap(b.ops) {
+		b.ops = append(make([]bufferedOp, 0, n), b.ops...)
+		b.opsFaulted = 0
+	}
+	if n := len(b.keys) + int(size/4); n > cap(b.keys) {
+		b.keys = append(make([]byte, 0, n), b.keys...)
+		b.keysFaulted = 0
 	}
 }
 
-func (b *replayBuf) add(c *collection, key, kv []byte, item storage.Value) error {
-	if len(b.ops) == replayChunk || len(b.keys) >= replayKeyBytes {
-		if err := b.flush(); err != nil {
-			return err
-		}
+// faultWindow is how much of a buffer's spare capacity faultAhead
+// prefaults at a time: a huge page or two.
+const faultWindow = 4 << 20
+
+// faultAhead prefaults the next faultWindow bytes of s's spare capacity
+// once s has grown past done, where the window before ended, and returns
+// where the new one ends.
+func faultAhead[T any](s []T, done int) int {
+	if len(s) < done {
+		return done
 	}
-	b.ops = append(b.ops, bufferedOp{c: c, at: uint32(len(b.keys)), n: uint32(len(key)), kv: kv, item: item})
-	b.keys = append(b.keys, key...)
-	return nil
+	var zero T
+	end := min(cap(s), len(s)+faultWindow/int(unsafe.Sizeof(zero)))
+	prefault.Slice(s[len(s):end])
+	return end
 }
 
 func (b *replayBuf) key(i uint32) []byte {
 	op := &b.ops[i]
-	return b.keys[op.at : op.at+op.n : op.at+op.n]
+	end := op.at + int(op.n)
+	return b.keys[op.at:end:end]
 }
 
-// flush applies the buffered writes, the last of each key only, in the
-// order of their keys' first four bytes (each collection's in key order).
-// It sorts their prefixes and indexes as integers; the few runs of ops
-// with one prefix (the writes of one key, and the rare keys that share
-// it) are then sorted by collection, key and index.
-func (b *replayBuf) flush() error {
-	b.order = b.order[:0]
+// sort fills order and runs: the live writes grouped by collection (in
+// the order each first came), each group in key order, the last write of
+// each key only, and gathers ops and keys in that order. It sorts
+// integers, each write's key prefix and index, within a collection; of
+// the writes sharing a prefix (the writes of one key, and the rare keys
+// that share it) it keeps the last if they are of one key, and otherwise
+// orders them by key and index.
+func (b *replayBuf) sort() {
+	b.runs = b.runs[:0]
+	for _, c := range b.colls {
+		b.runs = append(b.runs, opRun{c: c})
+	}
 	for i := range b.ops {
-		b.order = append(b.order, uint64(prefix(b.key(uint32(i))))<<32|uint64(i))
+		b.runs[b.ops[i].coll].hi++ // a count, for now
 	}
-	slices.Sort(b.order)
-	for lo := 0; lo < len(b.order); {
-		hi := lo + 1
-		for hi < len(b.order) && b.order[hi]>>32 == b.order[lo]>>32 {
-			hi++
+	at := 0
+	for k := range b.runs {
+		n := b.runs[k].hi
+		if b.runs[k].c.dropped {
+			n = 0
 		}
-		if hi-lo > 1 {
-			slices.SortFunc(b.order[lo:hi], func(x, y uint64) int {
-				ox, oy := &b.ops[uint32(x)], &b.ops[uint32(y)]
-				if ox.c != oy.c {
-					return cmp.Compare(ox.c.name, oy.c.name)
-				}
-				if c := bytes.Compare(b.key(uint32(x)), b.key(uint32(y))); c != 0 {
-					return c
-				}
-				return cmp.Compare(uint32(x), uint32(y))
-			})
-		}
-		lo = hi
+		b.runs[k].lo, b.runs[k].hi = at, at
+		at += n
 	}
+	if cap(b.order) < at {
+		b.order = make([]uint64, 0, at)
+		prefault.Slice(b.order)
+	}
+	b.order = b.order[:at]
+	for i := range b.ops {
+		if r := &b.runs[b.ops[i].coll]; !r.c.dropped {
+			b.order[r.hi] = uint64(prefix(b.key(uint32(i))))<<32 | uint64(i)
+			r.hi++
+		}
+	}
+	out := 0 // order is compacted in place: out never passes what is read
+	for k := range b.runs {
+		r := &b.runs[k]
+		run := b.order[r.lo:r.hi]
+		slices.Sort(run)
+		lo := out
+		for j := 0; j < len(run); {
+			h := j + 1
+			for h < len(run) && run[h]>>32 == run[j]>>32 {
+				h++
+			}
+			switch {
+			case h-j == 1:
+				b.order[out] = run[j]
+				out++
+			case b.sameKeys(run[j:h]): // most: the writes of one key, in order
+				b.order[out] = run[h-1]
+				out++
+			default:
+				slices.SortFunc(run[j:h], func(x, y uint64) int {
+					if c := bytes.Compare(b.key(uint32(x)), b.key(uint32(y))); c != 0 {
+						return c
+					}
+					return int(uint32(x)) - int(uint32(y))
+				})
+				for x := j; x < h; x++ {
+					if x+1 < h && bytes.Equal(b.key(uint32(run[x+1])), b.key(uint32(run[x]))) {
+						continue // a later write of the key replaces it
+					}
+					b.order[out] = run[x]
+					out++
+				}
+			}
+			j = h
+		}
+		r.lo, r.hi = lo, out
+	}
+	b.order = b.order[:out]
+	if slices.IsSortedFunc(b.order, func(x, y uint64) int { return int(uint32(x)) - int(uint32(y)) }) {
+		return // the logs wrote the keys in order
+	}
+	// Gather the writes and their keys in that order: one pass of reads out
+	// of order, which the processor overlaps, rather than several in
+	// each comparison that reads them later.
+	ops := make([]bufferedOp, len(b.order))
+	keys := make([]byte, 0, len(b.keys))
+	prefault.Slice(ops)
+	prefault.Slice(keys)
 	for j, o := range b.order {
-		i := uint32(o)
-		op := &b.ops[i]
-		if j+1 < len(b.order) {
-			if next := uint32(b.order[j+1]); b.order[j+1]>>32 == o>>32 && b.ops[next].c == op.c && bytes.Equal(b.key(next), b.key(i)) {
-				continue // a later write of the key replaces this one
+		op := b.ops[uint32(o)]
+		key := b.keys[op.at : op.at+int(op.n)]
+		op.at = len(keys)
+		keys = append(keys, key...)
+		ops[j] = op
+		b.order[j] = o&^(1<<32-1) | uint64(j)
+	}
+	b.ops, b.keys = ops, keys
+}
+
+// sameKeys reports whether the writes of run are all of one key.
+func (b *replayBuf) sameKeys(run []uint64) bool {
+	first := b.key(uint32(run[0]))
+	for _, o := range run[1:] {
+		if !bytes.Equal(b.key(uint32(o)), first) {
+			return false
+		}
+	}
+	return true
+}
+
+// flush applies the writes to their collections' trees, each in key
+// order.
+func (b *replayBuf) flush() error {
+	b.sort()
+	for _, r := range b.runs {
+		for _, o := range b.order[r.lo:r.hi] {
+			i := uint32(o)
+			op := &b.ops[i]
+			var err error
+			if op.kv == nil {
+				_, _, err = r.c.mem.Delete(b.key(i))
+			} else {
+				kv, item := op.put()
+				err = r.c.load(kv, b.key(i), item)
+			}
+			if err != nil {
+				return err
 			}
 		}
-		var err error
-		if op.item.IsZero() {
-			_, _, err = op.c.mem.Delete(b.key(i))
-		} else {
-			err = op.c.load(op.kv, b.key(i), op.item)
-		}
-		if err != nil {
-			return err
-		}
 	}
-	clear(b.ops)
-	b.ops, b.keys = b.ops[:0], b.keys[:0]
 	return nil
 }
 
@@ -161,4 +315,47 @@ func prefix(key []byte) uint32 {
 	var p [4]byte
 	copy(p[:], key)
 	return binary.BigEndian.Uint32(p[:])
+}
+
+// snapshotCovers reads the snapshot's trailer (its last record, opEnd)
+// and returns the last log generation it covers. It reports false if the
+// file does not end in a trailer whose frame checks out: loadSnapshot then
+// says what is wrong, if anything.
+func (e *Engine) snapshotCovers() (uint64, bool) {
+	f, err := e.fs.OpenFile(filepath.Join(e.dir, snapshotName), os.O_RDONLY, 0)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, false
+	}
+	// The trailer is a frame of opEnd and two uvarints: find the start
+	// whose length field reaches the end of the file and whose checksum
+	// and payload check out.
+	n := min(st.Size()-int64(len(snapshotMagic)), frameHeader+1+2*binary.MaxVarintLen64)
+	if n < frameHeader+3 {
+		return 0, false
+	}
+	tail := make([]byte, n)
+	if _, err := f.ReadAt(tail, st.Size()-n); err != nil {
+		return 0, false
+	}
+	for s := 0; s+frameHeader < len(tail); s++ {
+		payload := tail[s+frameHeader:]
+		if binary.LittleEndian.Uint32(tail[s:]) != uint32(len(payload)) || payload[0] != opEnd {
+			continue
+		}
+		crc := crc32.Update(0, castagnoli, tail[s:s+4])
+		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(tail[s+4:]) {
+			continue
+		}
+		var names interner
+		r, err := decodeRecord(payload, format2, &names)
+		if err == nil && r.op == opEnd {
+			return r.gen, true
+		}
+	}
+	return 0, false
 }
