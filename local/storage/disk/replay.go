@@ -40,13 +40,14 @@ import (
 // are reserved from the logs' sizes and prefaulted in huge pages a window
 // at a time as they fill, which reading them out of order needs (one TLB
 // entry for 2 MB). While Open runs, the buffer and its sorted copy take
-// up to about twice the logs' size (a log is compacted once it outgrows
-// the snapshot).
+// up to about the logs' size (a log is compacted once it outgrows the
+// snapshot).
 type replayBuf struct {
 	ops   []bufferedOp
 	keys  []byte        // the ops' keys, one after another
 	colls []*collection // the ops' collections, numbered as they came
-	last  uint32        // colls' number of the last op's
+	num   map[*collection]uint32
+	last  uint32 // the last op's collection's number
 	// How far ops' and keys' capacity is prefaulted (see faultAhead).
 	opsFaulted, keysFaulted int
 	// sort's: the ops' indexes in the order to apply them, the last write
@@ -120,11 +121,16 @@ func (b *replayBuf) add(c *collection, key, kv []byte, item storage.Value) error
 		return errors.New("the logs hold more writes than Open sorts at once (4G)")
 	}
 	if len(b.colls) == 0 || b.colls[b.last] != c {
-		b.last = uint32(slices.Index(b.colls, c))
-		if int32(b.last) < 0 {
-			b.last = uint32(len(b.colls))
+		n, ok := b.num[c]
+		if !ok {
+			if b.num == nil {
+				b.num = map[*collection]uint32{}
+			}
+			n = uint32(len(b.colls))
+			b.num[c] = n
 			b.colls = append(b.colls, c)
 		}
+		b.last = n
 	}
 	op := bufferedOp{at: len(b.keys), n: uint32(len(key)), coll: b.last}
 	if enc := item.Encoded(); enc != "" {
