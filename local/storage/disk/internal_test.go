@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -363,6 +365,27 @@ func TestSnapshotCovers(t *testing.T) {
 		}
 		if gen, ok := e.snapshotCovers(); ok {
 			t.Errorf("a damaged snapshot's trailer read as covering wal.%d", gen)
+		}
+	}
+}
+
+// sortByPrefix orders writes as sorting their integers does, given them
+// in index order: by prefix, then index.
+func TestSortByPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var scratch []uint64
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		for _, prefixes := range []uint32{1, 7, 1 << 8, 1 << 16, math.MaxUint32} {
+			a := make([]uint64, n)
+			for i := range a {
+				a[i] = uint64(r.Uint32N(prefixes)+r.Uint32N(2)<<31)<<32 | uint64(i)
+			}
+			want := slices.Clone(a)
+			slices.Sort(want)
+			scratch = sortByPrefix(a, scratch)
+			if !slices.Equal(a, want) {
+				t.Fatalf("%d writes of %d prefixes: sortByPrefix differs from slices.Sort", n, prefixes)
+			}
 		}
 	}
 }

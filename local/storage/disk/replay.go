@@ -223,10 +223,11 @@ func (b *replayBuf) sort() {
 		}
 	}
 	out := 0 // order is compacted in place: out never passes what is read
+	var scratch []uint64
 	for k := range b.runs {
 		r := &b.runs[k]
 		run := b.order[r.lo:r.hi]
-		slices.Sort(run)
+		scratch = sortByPrefix(run, scratch)
 		lo := out
 		for j := 0; j < len(run); {
 			h := j + 1
@@ -279,6 +280,43 @@ func (b *replayBuf) sort() {
 		b.order[j] = o&^(1<<32-1) | uint64(j)
 	}
 	b.ops, b.keys = ops, keys
+}
+
+// sortByPrefix sorts a, whose elements are a key prefix in the high 32
+// bits and an index in the low ones, in increasing index order, by
+// prefix then index: a stable radix sort of the prefixes, a byte at a
+// time, which on a million writes takes a fraction of a comparison
+// sort's time. It returns the scratch space it used, for the next call.
+func sortByPrefix(a, scratch []uint64) []uint64 {
+	if len(a) < 2 {
+		return scratch
+	}
+	if cap(scratch) < len(a) {
+		scratch = make([]uint64, len(a))
+	}
+	src, dst := a, scratch[:len(a)]
+	for shift := uint(32); shift < 64; shift += 8 {
+		var count [257]int
+		for _, x := range src {
+			count[int(byte(x>>shift))+1]++
+		}
+		if count[int(byte(src[0]>>shift))+1] == len(src) {
+			continue // one digit throughout: nothing moves
+		}
+		for d := 1; d < len(count); d++ {
+			count[d] += count[d-1]
+		}
+		for _, x := range src {
+			d := byte(x >> shift)
+			dst[count[d]] = x
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+	return scratch
 }
 
 // sameKeys reports whether the writes of run are all of one key.
