@@ -731,36 +731,19 @@ func (e *Engine) copyRange(f file, from, to int64, path string) error {
 	return err
 }
 
-// replay applies one log or snapshot record to the memory engine.
+// replay applies a drop or a meta write, of a log or a snapshot, to the
+// memory engine.
 func (e *Engine) replay(r *record) error {
 	switch r.op {
-	case opPut:
-		return e.collLocked(r.coll).load(r.kv, r.key, r.item)
-	case opDelete:
-		_, _, err := e.collLocked(r.coll).mem.Delete(r.key)
-		return err
 	case opDrop:
 		return e.dropLocked(r.coll)
 	case opPutMeta:
 		return e.mem.PutMeta(r.coll, r.value)
 	case opDeleteMeta:
 		return e.mem.PutMeta(r.coll, nil)
-	case opBatch:
-		// The record decoded whole and passed its checksum: every op applies.
-		for _, op := range r.ops {
-			c := e.collLocked(op.coll)
-			var err error
-			if op.item.IsZero() {
-				_, _, err = c.mem.Delete(op.key)
-			} else {
-				err = c.load(op.kv, op.key, op.item)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
 	default:
+		// A snapshot's puts go through sortedLoad, and a log's puts,
+		// deletes and batches through replayBuf.
 		return fmt.Errorf("record op %d out of place", r.op)
 	}
 }
