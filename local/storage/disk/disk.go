@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"log/slog"
 	"os"
@@ -684,8 +683,7 @@ func nextRecord(f file, from, size int64, form format) (int64, error) {
 			continue
 		}
 		payload := b[i+frameHeader : i+frameHeader+n]
-		crc := crc32.Update(0, castagnoli, b[i:i+4])
-		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(b[i+4:]) {
+		if frameSum(b[i:i+4], payload) != binary.LittleEndian.Uint32(b[i+4:]) {
 			continue
 		}
 		if _, err := decodeRecord(payload, form, nil); err == nil {
@@ -873,7 +871,10 @@ func (s *sortedLoad) put(c *collection, r *record) error {
 			return err
 		}
 	}
-	pre := uint64(prefix(r.key))
+	var pre uint64
+	if s.next < s.end {
+		pre = uint64(prefix(r.key))
+	}
 	for s.next < s.end {
 		o := s.m.order[s.next]
 		i := uint32(o)

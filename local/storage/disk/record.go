@@ -66,10 +66,14 @@ func beginRecord(dst []byte, op byte) ([]byte, int) {
 func finishRecord(dst []byte, start int) []byte {
 	n := len(dst) - start - frameHeader
 	binary.LittleEndian.PutUint32(dst[start:], uint32(n))
-	crc := crc32.Update(0, castagnoli, dst[start:start+4])
-	crc = crc32.Update(crc, castagnoli, dst[start+frameHeader:])
-	binary.LittleEndian.PutUint32(dst[start+4:], crc)
+	binary.LittleEndian.PutUint32(dst[start+4:], frameSum(dst[start:start+4], dst[start+frameHeader:]))
 	return dst
+}
+
+// frameSum is a frame's checksum: CRC-32C of its length field, then of
+// its payload.
+func frameSum(length, payload []byte) uint32 {
+	return crc32.Update(crc32.Update(0, castagnoli, length), castagnoli, payload)
 }
 
 func appendPut(dst []byte, coll string, key []byte, v storage.Value) ([]byte, error) {
@@ -298,7 +302,7 @@ func readRecords(src source, base, size int64, f format, fn func(*record) error)
 		if off+frameHeader+n > size {
 			return fail(true, fmt.Errorf("record of %d bytes but only %d left", n, size-off-frameHeader))
 		}
-		crc := crc32.Update(0, castagnoli, hdr[:4])
+		crc := crc32.Update(0, castagnoli, hdr[:4]) // frameSum in two steps: next reuses hdr
 		payload, kept, err := src.next(int(n))
 		if err != nil {
 			return fail(true, err)

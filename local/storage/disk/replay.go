@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -391,8 +390,7 @@ func (e *Engine) snapshotCovers() (uint64, bool) {
 		if binary.LittleEndian.Uint32(tail[s:]) != uint32(len(payload)) || payload[0] != opEnd {
 			continue
 		}
-		crc := crc32.Update(0, castagnoli, tail[s:s+4])
-		if crc32.Update(crc, castagnoli, payload) != binary.LittleEndian.Uint32(tail[s+4:]) {
+		if frameSum(tail[s:s+4], payload) != binary.LittleEndian.Uint32(tail[s+4:]) {
 			continue
 		}
 		var names interner
