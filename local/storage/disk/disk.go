@@ -96,6 +96,10 @@ type options struct {
 	fs        fileSystem   // tests inject faults
 	onCompact func(error)  // tests learn that a background compaction ended
 	onCommit  func(uint64) // tests learn each write applied (Stats.Writes so far)
+
+	// replayChunk is how many of the logs' writes Open buffers at most when
+	// it loads the snapshot first (tests make it small).
+	replayChunk int
 }
 
 // WithSyncMode sets when the log is fsynced (default SyncAlways).
@@ -167,6 +171,9 @@ type Engine struct {
 	file     file   // the current log
 	gen      uint64 // the current log's generation
 	err      error  // sticky: once the log cannot be trusted, nothing is written
+	// replayFlushes is how many times Open applied a chunk of the logs'
+	// writes to the trees of the snapshot (tests check which way it went).
+	replayFlushes int
 	// closed is set by Close.
 	closed bool
 	// The current log's records end at written (logSize less pending), the
@@ -212,7 +219,7 @@ type Engine struct {
 // trace of a crash, logged as a warning). Damage a crash cannot cause is an
 // error wrapping ErrDamaged. The caller must Close the engine.
 func Open(dir string, opts ...Option) (*Engine, error) {
-	o := options{interval: 100 * time.Millisecond, threshold: 64 << 20, logger: slog.Default(), fs: osFS{}}
+	o := options{interval: 100 * time.Millisecond, threshold: 64 << 20, replayChunk: 1 << 20, logger: slog.Default(), fs: osFS{}}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -311,10 +318,14 @@ func (e *Engine) load() error {
 		return fmt.Errorf("disk: %w", err)
 	}
 	hasSnap, hasLog, foreign := false, false, ""
+	var snapBytes int64
 	for _, ent := range ents {
 		switch name := ent.Name(); {
 		case name == snapshotName:
 			hasSnap = true
+			if info, err := ent.Info(); err == nil {
+				snapBytes = info.Size()
+			}
 		case name == lockName || name == manifestName || name == snapshotTmp || name == "lost+found":
 		default:
 			if _, ok := logGen(name); ok {
@@ -338,14 +349,18 @@ func (e *Engine) load() error {
 	}
 	// The logs are read before the snapshot, to merge their writes into it
 	// (see replayBuf), when the snapshot's trailer says which logs it
-	// covers; otherwise the snapshot is loaded first.
+	// covers and they are no larger than compactions keep them; otherwise
+	// the snapshot is loaded first, and the logs' writes are applied to it
+	// a chunk at a time.
 	var covered uint64
 	merge := true
 	if hasSnap {
 		covered, merge = e.snapshotCovers()
 		merge = merge && !e.opts.snapFirst
 	}
+	merge = merge && logBytes(ents, covered) <= e.mergeLimit(snapBytes)
 	if !merge {
+		e.replayed.chunk = e.opts.replayChunk
 		if covered, err = e.loadSnapshot(newSortedLoad(nil)); err != nil {
 			return err
 		}
@@ -428,6 +443,31 @@ func (e *Engine) load() error {
 	return nil
 }
 
+// logBytes is the size of the logs in ents after generation covered.
+func logBytes(ents []os.DirEntry, covered uint64) int64 {
+	var n int64
+	for _, ent := range ents {
+		if g, ok := logGen(ent.Name()); ok && g > covered {
+			if info, err := ent.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+	}
+	return n
+}
+
+// maxMergeLogs bounds the logs Open merges into a snapshot whatever its
+// size: their buffered writes take up to about half as much memory.
+const maxMergeLogs = 16 << 30
+
+// mergeLimit is the most bytes of logs Open reads whole before the
+// snapshot, to merge them into it: twice what compactions let a log grow
+// to. Larger logs mean compactions have been failing (a full disk), and
+// might take far more memory to buffer than the items they leave.
+func (e *Engine) mergeLimit(snapBytes int64) int64 {
+	return min(2*max(e.opts.threshold, snapBytes), maxMergeLogs)
+}
+
 // applyLogs applies the writes of the logs Open has read: merged into the
 // snapshot as it is loaded, if merge is set (the snapshot must then cover
 // the logs up to covered, as its trailer said), or else into the trees
@@ -435,6 +475,7 @@ func (e *Engine) load() error {
 func (e *Engine) applyLogs(merge bool, covered uint64) error {
 	b := &e.replayed
 	defer func() { e.replayed = replayBuf{} }()
+	defer func() { e.replayFlushes = b.flushes }()
 	if merge {
 		b.sort()
 		ld := newSortedLoad(b)

@@ -696,12 +696,15 @@ func TestGroupCommitFillsEachFsync(t *testing.T) {
 // many replacing a snapshot's items, with meta writes between them, come
 // back as they were made, reopen after reopen, both ways.
 func TestReplayInKeyOrder(t *testing.T) {
-	for _, first := range []bool{false, true} {
-		t.Run(fmt.Sprintf("snapshotFirst=%v", first), func(t *testing.T) {
+	for _, mode := range []string{"merged", "snapshotFirst", "chunked"} {
+		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
 			opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(1 << 40)}
-			if first {
+			switch mode {
+			case "snapshotFirst":
 				opts = append(opts, disk.WithSnapshotFirst())
+			case "chunked": // writes of one key and drops fall in different chunks
+				opts = append(opts, disk.WithSnapshotFirst(), disk.WithReplayChunk(37))
 			}
 			e := open(t, dir, opts...)
 			m := model{}
@@ -769,8 +772,77 @@ func TestReplayInKeyOrder(t *testing.T) {
 				must(t, e.Close())
 				e = open(t, dir, opts...)
 				check()
+				if round == 2 || round == 4 { // a snapshot, and a round of writes after it
+					switch n := e.ReplayFlushes(); {
+					case mode == "merged" && n != 0, mode == "snapshotFirst" && n != 1, mode == "chunked" && n < 10:
+						t.Fatalf("round %d: the logs' writes went to the trees in %d chunks", round, n)
+					}
+				}
 			}
 			must(t, e.Close())
 		})
 	}
+}
+
+// Logs far larger than compactions keep them (compactions failed) are
+// applied to the snapshot a chunk at a time, so that Open buffers a
+// bounded number of their writes; logs of the usual size are merged.
+func TestReplayChunksLogsCompactionsLeft(t *testing.T) {
+	dir := t.TempDir()
+	const threshold = 8 << 10
+	opts := []disk.Option{disk.WithSyncMode(disk.SyncPeriodic), disk.WithCompactThreshold(threshold), disk.WithReplayChunk(100)}
+	e := open(t, dir, opts...)
+	m := model{}
+	r := rand.New(rand.NewPCG(3, 4))
+	write := func(n int) {
+		for range n {
+			k := fmt.Sprintf("k%03d", r.IntN(400))
+			if r.IntN(5) == 0 {
+				_, _, err := coll(t, e, "c").Delete([]byte(k))
+				must(t, err)
+				delete(m["c"], k)
+				continue
+			}
+			v := fmt.Sprintf("v%d", r.IntN(1e6))
+			_, _, err := coll(t, e, "c").Put([]byte(k), item(v))
+			must(t, err)
+			m.put("c", k, v)
+		}
+	}
+	write(300)
+	must(t, e.Compact())
+	write(100)
+	must(t, e.Close())
+	e = open(t, dir, opts...)
+	m.check(t, e)
+	if n := e.ReplayFlushes(); n != 0 {
+		t.Fatalf("a log smaller than the threshold was applied in %d chunks, not merged", n)
+	}
+
+	// A directory where the snapshot is written makes compactions fail.
+	must(t, os.MkdirAll(filepath.Join(dir, "snapshot.tmp", "x"), 0o755))
+	write(3000)
+	must(t, e.Close())
+	must(t, os.RemoveAll(filepath.Join(dir, "snapshot.tmp")))
+	var logs int64
+	ents, err := os.ReadDir(dir)
+	must(t, err)
+	for _, ent := range ents {
+		if info, err := ent.Info(); err == nil && strings.HasPrefix(ent.Name(), "wal.") {
+			logs += info.Size()
+		}
+	}
+	if logs <= 4*threshold {
+		t.Fatalf("the logs hold %d bytes: compactions were not held off", logs)
+	}
+	e = open(t, dir, opts...)
+	m.check(t, e)
+	if n := e.ReplayFlushes(); n < 20 {
+		t.Fatalf("%d bytes of logs applied in %d chunks of 100 writes", logs, n)
+	}
+	write(100)
+	must(t, e.Close())
+	e = open(t, dir, opts...)
+	m.check(t, e)
+	must(t, e.Close())
 }

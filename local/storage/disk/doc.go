@@ -28,6 +28,9 @@
 // read first, the snapshot is loaded first and the sorted writes applied
 // to its tree). A log's writes of a table come in its keys' hash order;
 // applied one by one, each read a random page of the snapshot's mapping.
+// Logs larger than twice what compactions let them grow to (compactions
+// have been failing) are applied to the loaded snapshot a chunk of writes
+// at a time, so that the memory Open takes does not grow with them.
 //
 // A write is appended to a write-ahead log and fsynced before it returns
 // (ApplyDeferred returns before, and WaitDurable after: see

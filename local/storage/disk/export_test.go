@@ -24,6 +24,15 @@ func WithFaults(fail func(op, name string) error) Option {
 // logs' writes to the trees built from it rather than merge them in.
 func WithSnapshotFirst() Option { return func(o *options) { o.snapFirst = true } }
 
+// WithReplayChunk makes Open, when it loads the snapshot before the logs,
+// apply the logs' writes n at a time.
+func WithReplayChunk(n int) Option { return func(o *options) { o.replayChunk = n } }
+
+// ReplayFlushes is how many chunks of the logs' writes Open applied to the
+// trees of the snapshot it loaded first: 0 if it merged them into the
+// snapshot as it loaded it.
+func (e *Engine) ReplayFlushes() int { return e.replayFlushes }
+
 // WithCompactHook calls f with the outcome of every background compaction.
 func WithCompactHook(f func(error)) Option { return func(o *options) { o.onCompact = f } }
 

@@ -39,8 +39,11 @@ import (
 // are reserved from the logs' sizes and prefaulted in huge pages a window
 // at a time as they fill, which reading them out of order needs (one TLB
 // entry for 2 MB). While Open runs, the buffer and its sorted copy take
-// up to about the logs' size (a log is compacted once it outgrows the
-// snapshot).
+// up to about the logs' size, which compactions keep near the snapshot's.
+// Logs larger than that (see Engine.mergeLimit) are applied to the loaded
+// snapshot a chunk of writes at a time, in buffers reused from one chunk
+// to the next, so that what Open holds is bounded by the chunk, not by
+// the logs.
 type replayBuf struct {
 	ops   []bufferedOp
 	keys  []byte        // the ops' keys, one after another
@@ -49,10 +52,18 @@ type replayBuf struct {
 	last  uint32 // the last op's collection's number
 	// How far ops' and keys' capacity is prefaulted (see faultAhead).
 	opsFaulted, keysFaulted int
+	// chunk, if set, is how many writes add buffers before it flushes
+	// them, and flushes how many times it did.
+	chunk, flushes int
 	// sort's: the ops' indexes in the order to apply them, the last write
-	// of each key only, and each collection's run of them.
-	order []uint64
-	runs  []opRun
+	// of each key only, and each collection's run of them; its scratch
+	// space, and the buffers it gathers into, kept from one chunk to the
+	// next.
+	order     []uint64
+	runs      []opRun
+	scratch   []uint64
+	spareOps  []bufferedOp
+	spareKeys []byte
 	// The meta writes, in order, to apply after the snapshot's, and the
 	// collections the logs drop (their snapshot items are gone).
 	meta    []*record
@@ -144,6 +155,9 @@ func (b *replayBuf) add(c *collection, key, kv []byte, item storage.Value) error
 	b.keys = append(b.keys, key...)
 	b.opsFaulted = faultAhead(b.ops, b.opsFaulted)
 	b.keysFaulted = faultAhead(b.keys, b.keysFaulted)
+	if b.chunk > 0 && len(b.ops) >= b.chunk {
+		return b.flush()
+	}
 	return nil
 }
 
@@ -153,12 +167,16 @@ func (b *replayBuf) add(c *collection, key, kv []byte, item storage.Value) error
 // (more writes than that grow it by copying): capacity fresh from the
 // system is only address space until add writes it.
 func (b *replayBuf) reserve(size int64) {
-	if n := len(b.ops) + int(size/64); n > cap(b.ops) {
-		b.ops = append(make([]bufferedOp, 0, n), b.ops...)
+	ops, keys := len(b.ops)+int(size/64), len(b.keys)+int(size/4)
+	if b.chunk > 0 { // a chunk's worth at most: flush empties them
+		ops, keys = min(ops, b.chunk), min(keys, 32*b.chunk)
+	}
+	if ops > cap(b.ops) {
+		b.ops = append(make([]bufferedOp, 0, ops), b.ops...)
 		b.opsFaulted = 0
 	}
-	if n := len(b.keys) + int(size/4); n > cap(b.keys) {
-		b.keys = append(make([]byte, 0, n), b.keys...)
+	if keys > cap(b.keys) {
+		b.keys = append(make([]byte, 0, keys), b.keys...)
 		b.keysFaulted = 0
 	}
 }
@@ -222,11 +240,10 @@ func (b *replayBuf) sort() {
 		}
 	}
 	out := 0 // order is compacted in place: out never passes what is read
-	var scratch []uint64
 	for k := range b.runs {
 		r := &b.runs[k]
 		run := b.order[r.lo:r.hi]
-		scratch = sortByPrefix(run, scratch)
+		b.scratch = sortByPrefix(run, b.scratch)
 		lo := out
 		for j := 0; j < len(run); {
 			h := j + 1
@@ -266,10 +283,20 @@ func (b *replayBuf) sort() {
 	// Gather the writes and their keys in that order: one pass of reads out
 	// of order, which the processor overlaps, rather than several in
 	// each comparison that reads them later.
-	ops := make([]bufferedOp, len(b.order))
-	keys := make([]byte, 0, len(b.keys))
-	prefault.Slice(ops)
-	prefault.Slice(keys)
+	nops, nkeys := len(b.order), len(b.keys)
+	if b.chunk > 0 { // they take the next chunk in turn
+		nops, nkeys = cap(b.ops), cap(b.keys)
+	}
+	ops, keys := b.spareOps[:0], b.spareKeys[:0]
+	if cap(ops) < nops {
+		ops = make([]bufferedOp, 0, nops)
+		prefault.Slice(ops)
+	}
+	if cap(keys) < nkeys {
+		keys = make([]byte, 0, nkeys)
+		prefault.Slice(keys)
+	}
+	ops = ops[:len(b.order)]
 	for j, o := range b.order {
 		op := b.ops[uint32(o)]
 		key := b.keys[op.at : op.at+int(op.n)]
@@ -277,6 +304,9 @@ func (b *replayBuf) sort() {
 		keys = append(keys, key...)
 		ops[j] = op
 		b.order[j] = o&^(1<<32-1) | uint64(j)
+	}
+	if b.chunk > 0 { // the next chunk gathers into these
+		b.spareOps, b.spareKeys = b.ops[:0], b.keys[:0]
 	}
 	b.ops, b.keys = ops, keys
 }
@@ -330,8 +360,9 @@ func (b *replayBuf) sameKeys(run []uint64) bool {
 }
 
 // flush applies the writes to their collections' trees, each in key
-// order.
+// order, and empties the buffer.
 func (b *replayBuf) flush() error {
+	b.flushes++
 	b.sort()
 	for _, r := range b.runs {
 		for _, o := range b.order[r.lo:r.hi] {
@@ -349,6 +380,8 @@ func (b *replayBuf) flush() error {
 			}
 		}
 	}
+	b.ops, b.keys, b.order = b.ops[:0], b.keys[:0], b.order[:0]
+	b.opsFaulted, b.keysFaulted = 0, 0
 	return nil
 }
 
