@@ -349,9 +349,9 @@ func (e *Engine) load() error {
 	}
 	// The logs are read before the snapshot, to merge their writes into it
 	// (see replayBuf), when the snapshot's trailer says which logs it
-	// covers and they are no larger than compactions keep them; otherwise
-	// the snapshot is loaded first, and the logs' writes are applied to it
-	// a chunk at a time.
+	// covers and the logs are within mergeLimit; otherwise the snapshot is
+	// loaded first, and the logs' writes are applied to it a chunk at a
+	// time.
 	var covered uint64
 	merge := true
 	if hasSnap {
