@@ -457,7 +457,7 @@ func logBytes(ents []os.DirEntry, covered uint64) int64 {
 }
 
 // maxMergeLogs bounds the logs Open merges into a snapshot whatever its
-// size: their buffered writes take up to about half as much memory.
+// size: their buffered writes take about as much memory.
 const maxMergeLogs = 16 << 30
 
 // mergeLimit is the most bytes of logs Open reads whole before the
@@ -474,8 +474,7 @@ func (e *Engine) mergeLimit(snapBytes int64) int64 {
 // the snapshot was loaded into.
 func (e *Engine) applyLogs(merge bool, covered uint64) error {
 	b := &e.replayed
-	defer func() { e.replayed = replayBuf{} }()
-	defer func() { e.replayFlushes = b.flushes }()
+	defer func() { e.replayFlushes, e.replayed = b.flushes, replayBuf{} }()
 	if merge {
 		b.sort()
 		ld := newSortedLoad(b)
